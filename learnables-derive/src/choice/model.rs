@@ -1,0 +1,99 @@
+//! The choice enum as checked.
+
+use std::collections::HashSet;
+
+use darling::FromDeriveInput;
+use syn::ext::IdentExt;
+use syn::{DeriveInput, Ident, Path};
+
+use super::attrs::EnumAttrs;
+use crate::{case, shape};
+
+/// A checked choice enum.
+pub struct ChoiceEnum {
+    pub ident: Ident,
+    pub krate: Path,
+    /// Each variant with its choice string, in declaration order.
+    pub variants: Vec<(Ident, String)>,
+}
+
+impl ChoiceEnum {
+    /// Reads and checks the derive's input; every error at once.
+    pub fn from_input(input: &DeriveInput) -> darling::Result<ChoiceEnum> {
+        shape::require_enum(input)?;
+        let attrs = EnumAttrs::from_derive_input(input)?;
+        let mut errors = darling::Error::accumulator();
+        let rule = match &attrs.rename_all {
+            Some(rule) if case::rename("x", &rule.value()).is_none() => {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "unknown `rename_all` rule {:?}; the rules are: {}",
+                        rule.value(),
+                        case::RULES.join(", ")
+                    ))
+                    .with_span(rule),
+                );
+                "kebab-case".to_owned()
+            }
+            Some(rule) => rule.value(),
+            None => "kebab-case".to_owned(),
+        };
+        let mut seen = HashSet::new();
+        let mut variants = Vec::new();
+        for variant in attrs.data.as_ref().take_enum().into_iter().flatten() {
+            if !variant.fields.is_unit() {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "the variant `{}` has data: a choice is a bare name, so #[derive(Choice)] \
+                         takes only variants without fields",
+                        variant.ident
+                    ))
+                    .with_span(&variant.ident),
+                );
+                continue;
+            }
+            let choice = match &variant.rename {
+                Some(rename) => rename.value(),
+                None => case::rename(&variant.ident.unraw().to_string(), &rule).unwrap_or_default(),
+            };
+            let span = variant
+                .rename
+                .as_ref()
+                .map_or_else(|| variant.ident.span(), syn::LitStr::span);
+            if choice.trim().is_empty() {
+                errors.push(darling::Error::custom("a choice must not be empty").with_span(&span));
+            } else if !seen.insert(choice.clone()) {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "two variants are the choice {choice:?}: rename one with \
+                         #[choice(rename = \"...\")]"
+                    ))
+                    .with_span(&span),
+                );
+            }
+            variants.push((variant.ident.clone(), choice));
+        }
+        if attrs
+            .data
+            .as_ref()
+            .take_enum()
+            .is_some_and(|all| all.is_empty())
+        {
+            errors.push(
+                darling::Error::custom(
+                    "#[derive(Choice)] needs at least one variant: a choice field with no \
+                     choices cannot be answered",
+                )
+                .with_span(&attrs.ident),
+            );
+        }
+        errors.finish()?;
+        Ok(ChoiceEnum {
+            ident: attrs.ident,
+            krate: attrs
+                .krate
+                .unwrap_or_else(|| syn::parse_quote!(::learnables)),
+            variants,
+        })
+    }
+}

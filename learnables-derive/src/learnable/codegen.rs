@@ -1,0 +1,297 @@
+//! The `Learnable` impl, generated from a checked model.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+use super::model::{Describes, Field, Learnable, TemplatePiece};
+
+/// The impl, inside a `const _` block that also holds the static spec.
+pub fn generate(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let ident = &learnable.ident;
+    let spec = spec(learnable);
+    let default_checks = learnable
+        .lesson_fields()
+        .map(|(_, field)| default_check(krate, field));
+    let from_lesson_value = from_lesson_value(learnable);
+    let to_lesson_value = to_lesson_value(learnable);
+    let describes = describes(learnable);
+    quote! {
+        #[allow(non_local_definitions, clippy::all)]
+        const _: () = {
+            use #krate::__private::TextField as _;
+
+            static SPEC: #krate::__private::DescriptorSpec = #spec;
+
+            #(#default_checks)*
+
+            #[automatically_derived]
+            impl #krate::Learnable for #ident {
+                fn descriptor() -> &'static #krate::LearnableDescriptor {
+                    static DESCRIPTOR: ::std::sync::OnceLock<#krate::LearnableDescriptor> =
+                        ::std::sync::OnceLock::new();
+                    DESCRIPTOR.get_or_init(|| #krate::__private::build_descriptor(&SPEC))
+                }
+
+                #from_lesson_value
+                #to_lesson_value
+                #describes
+            }
+        };
+    }
+}
+
+/// On errors: an impl with the right signatures, so that uses of the type
+/// raise no follow-on errors.
+pub fn stub(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        impl #impl_generics ::learnables::Learnable for #ident #ty_generics #where_clause {
+            fn descriptor() -> &'static ::learnables::LearnableDescriptor {
+                ::core::unimplemented!()
+            }
+            fn from_lesson_value(
+                _: &::learnables::LessonValue,
+            ) -> ::core::result::Result<Self, ::learnables::LessonError> {
+                ::core::unimplemented!()
+            }
+            fn to_lesson_value(&self) -> ::learnables::LessonValue {
+                ::core::unimplemented!()
+            }
+            fn describes(&self, _: &str) -> ::std::string::String {
+                ::core::unimplemented!()
+            }
+        }
+    }
+}
+
+impl Learnable {
+    /// The fields that are lesson fields, with their index among them.
+    fn lesson_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+        self.fields
+            .iter()
+            .filter(|field| field.lesson.is_some())
+            .enumerate()
+    }
+}
+
+fn option_lit(value: Option<&LitStr>) -> TokenStream {
+    match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn spec(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let Learnable {
+        collection,
+        entry,
+        teaches,
+        how,
+        decided_by,
+        ..
+    } = learnable;
+    let skills = match &learnable.skills {
+        Some(skills) => quote!(::core::option::Option::Some(&[#(#skills),*])),
+        None => quote!(::core::option::Option::None),
+    };
+    let fields = learnable.lesson_fields().map(|(_, field)| {
+        let lesson = field.lesson.as_ref().expect("lesson fields only");
+        let value_ty = &field.value_ty;
+        let name = &lesson.name;
+        let label = option_lit(lesson.label.as_ref());
+        let help = option_lit(lesson.help.as_ref());
+        let default = option_lit(lesson.default.as_ref());
+        let doc = &lesson.doc;
+        let kind = match &lesson.kind {
+            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
+            None => quote_spanned!(value_ty.span()=> #krate::__private::Probe::<#value_ty>::KIND),
+        };
+        quote! {
+            #krate::__private::FieldSpec {
+                name: #name,
+                label: #label,
+                help: #help,
+                doc: &[#(#doc),*],
+                kind: #kind,
+                choices: #krate::__private::Probe::<#value_ty>::CHOICES,
+                default: #default,
+            }
+        }
+    });
+    quote! {
+        #krate::__private::DescriptorSpec {
+            collection: #collection,
+            entry: #entry,
+            teaches: #teaches,
+            how: #how,
+            decided_by: #decided_by,
+            skills: #skills,
+            fields: &[#(#fields),*],
+        }
+    }
+}
+
+/// A compile-time check that a choice field's `default` is one of the
+/// choices of its type (which is defined elsewhere, so known only to the
+/// compiler).
+fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
+    let lesson = field.lesson.as_ref().expect("lesson fields only");
+    let Some(default) = &lesson.default else {
+        return TokenStream::new();
+    };
+    let value_ty = &field.value_ty;
+    let message = format!(
+        "the default {:?} of the field `{}` is not one of the choices of `{}`",
+        default.value(),
+        lesson.name,
+        quote!(#value_ty).to_string().replace(' ', ""),
+    );
+    quote_spanned! {default.span()=>
+        const _: () = if !#krate::__private::choices_hold(
+            #krate::__private::Probe::<#value_ty>::CHOICES,
+            #default,
+        ) {
+            ::core::panic!(#message)
+        };
+    }
+}
+
+fn from_lesson_value(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
+    let slot = |index: usize| format_ident!("__slot{}", index);
+    let parse = |field: &Field| {
+        let value_ty = &field.value_ty;
+        quote_spanned!(value_ty.span()=> #krate::__private::Probe::<#value_ty>::PARSE)
+    };
+    let declarations = lesson_fields.iter().map(|(index, field)| {
+        let slot = slot(*index);
+        let value_ty = &field.value_ty;
+        quote!(let mut #slot: #krate::__private::Slot<#value_ty> = #krate::__private::Slot::Absent;)
+    });
+    let arms = lesson_fields.iter().map(|(index, field)| {
+        let slot = slot(*index);
+        let name = &field.lesson.as_ref().expect("lesson fields only").name;
+        let parse = parse(field);
+        let read = if field.optional {
+            quote!(read_optional)
+        } else {
+            quote!(read)
+        };
+        quote!(#name => #slot = __reader.#read(#index, __value, #parse),)
+    });
+    let finals = lesson_fields.iter().map(|(index, field)| {
+        let slot = slot(*index);
+        let parse = parse(field);
+        let take = if field.optional {
+            quote!(optional)
+        } else {
+            quote!(required)
+        };
+        quote!(let #slot = __reader.#take(#index, #slot, #parse);)
+    });
+    let required: Vec<_> = lesson_fields
+        .iter()
+        .filter(|(_, field)| !field.optional)
+        .map(|(index, _)| slot(*index))
+        .collect();
+    let mut lesson_index = 0;
+    let inits = learnable.fields.iter().map(|field| {
+        let ident = &field.ident;
+        if field.lesson.is_none() {
+            return quote!(#ident: ::core::default::Default::default(),);
+        }
+        let slot = slot(lesson_index);
+        lesson_index += 1;
+        quote!(#ident: #slot,)
+    });
+    quote! {
+        fn from_lesson_value(
+            __lesson_value: &#krate::LessonValue,
+        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            let mut __reader = #krate::__private::Reader::new(&SPEC);
+            #(#declarations)*
+            for (__key, __value) in #krate::__private::entries(__lesson_value) {
+                match __key {
+                    #(#arms)*
+                    _ => __reader.unknown(__key),
+                }
+            }
+            #(#finals)*
+            match (#(#required,)*) {
+                (#(::core::option::Option::Some(#required),)*) if __reader.is_clean() => {
+                    ::core::result::Result::Ok(Self { #(#inits)* })
+                }
+                _ => ::core::result::Result::Err(__reader.into_error()),
+            }
+        }
+    }
+}
+
+fn to_lesson_value(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let count = learnable.lesson_fields().count();
+    let writes = learnable.lesson_fields().map(|(_, field)| {
+        let ident = &field.ident;
+        let name = &field.lesson.as_ref().expect("lesson fields only").name;
+        if field.optional {
+            quote! {
+                if let ::core::option::Option::Some(__value) = &self.#ident {
+                    #krate::__private::write_field(&mut __map, #name, __value);
+                }
+            }
+        } else {
+            quote!(#krate::__private::write_field(&mut __map, #name, &self.#ident);)
+        }
+    });
+    quote! {
+        fn to_lesson_value(&self) -> #krate::LessonValue {
+            let mut __map = #krate::__private::JsonMap::with_capacity(#count);
+            #(#writes)*
+            #krate::LessonValue::from(__map)
+        }
+    }
+}
+
+fn describes(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let body = match &learnable.describes {
+        Describes::With(path) => quote_spanned!(path.span()=> #path(self, __entry)),
+        Describes::Template(pieces) => {
+            let capacity: usize = pieces
+                .iter()
+                .map(|piece| match piece {
+                    TemplatePiece::Text(text) => text.len(),
+                    _ => 8,
+                })
+                .sum();
+            let writes = pieces.iter().map(|piece| match piece {
+                TemplatePiece::Text(text) => quote!(__out.push_str(#text);),
+                TemplatePiece::Entry => quote!(__out.push_str(__entry);),
+                TemplatePiece::Field {
+                    ident,
+                    optional: false,
+                } => quote!(#krate::__private::describe(&mut __out, &self.#ident);),
+                TemplatePiece::Field {
+                    ident,
+                    optional: true,
+                } => quote!(#krate::__private::describe_optional(&mut __out, &self.#ident);),
+            });
+            quote! {
+                let mut __out = ::std::string::String::with_capacity(#capacity);
+                #(#writes)*
+                __out
+            }
+        }
+    };
+    quote! {
+        fn describes(&self, __entry: &str) -> ::std::string::String {
+            #body
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The learnable as checked: every rule applied to the attributes, every
+//! error collected, each on the narrowest token. What passes is a model the
+//! code generator can trust.
+
+use std::collections::HashMap;
+
+use darling::FromDeriveInput;
+use proc_macro2::Span;
+use syn::ext::IdentExt;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
+
+use super::attrs::{FieldAttrs, StructAttrs};
+use super::template::{self, Piece};
+use crate::doc::Doc;
+use crate::shape;
+
+/// A learnable struct, checked.
+pub struct Learnable {
+    pub ident: Ident,
+    pub krate: Path,
+    pub collection: LitStr,
+    pub entry: LitStr,
+    pub teaches: LitStr,
+    pub how: LitStr,
+    pub decided_by: LitStr,
+    pub skills: Option<Vec<LitStr>>,
+    pub describes: Describes,
+    pub fields: Vec<Field>,
+}
+
+/// How the learnable phrases what it learned.
+pub enum Describes {
+    /// A `describes` template, parsed; placeholders resolved.
+    Template(Vec<TemplatePiece>),
+    /// A `describes_with` function.
+    With(Path),
+}
+
+/// A template piece with its placeholder resolved.
+pub enum TemplatePiece {
+    Text(String),
+    Field { ident: Ident, optional: bool },
+    Entry,
+}
+
+/// A struct field.
+pub struct Field {
+    pub ident: Ident,
+    /// `T` for a field of type `Option<T>`, else the field's type.
+    pub value_ty: Type,
+    pub optional: bool,
+    /// `None` for a `skip`ped field.
+    pub lesson: Option<LessonField>,
+}
+
+/// What a field contributes to the descriptor.
+pub struct LessonField {
+    pub name: String,
+    pub label: Option<LitStr>,
+    pub help: Option<LitStr>,
+    pub doc: Vec<Expr>,
+    pub kind: Option<LitStr>,
+    pub default: Option<LitStr>,
+}
+
+impl Learnable {
+    /// Reads and checks the derive's input; every error at once.
+    pub fn from_input(input: &DeriveInput) -> darling::Result<Learnable> {
+        shape::require_named_struct(input, "Learnable")?;
+        let mut errors = darling::Error::accumulator();
+        errors.handle(shape::require_no_generics(input, "Learnable"));
+        let Some(attrs) = errors.handle(StructAttrs::from_derive_input(input)) else {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        };
+        let anchor = attribute_span(input);
+        let required = |value: &Option<LitStr>, key: &str, what: &str| {
+            value.clone().ok_or_else(|| {
+                darling::Error::custom(format!(
+                    "missing `{key} = \"...\"` in #[learnable(...)]: {what}"
+                ))
+                .with_span(&anchor)
+            })
+        };
+        let collection = errors.handle(required(
+            &attrs.collection,
+            "collection",
+            "the collection's name in the agent's knowledge",
+        ));
+        let entry = errors.handle(required(
+            &attrs.entry,
+            "entry",
+            "a singular noun for one member, such as \"routing rule\"",
+        ));
+        let teaches = errors.handle(required(
+            &attrs.teaches,
+            "teaches",
+            "what a person is deciding, in their words",
+        ));
+        let how = errors.handle(required(
+            &attrs.how,
+            "how",
+            "how the agent decides today, in prose (the spec forbids a placeholder)",
+        ));
+        let decided_by = errors.handle(required(
+            &attrs.decided_by,
+            "decided_by",
+            "who or what decides today: \"rules\", \"model\", \"hybrid\" or another word",
+        ));
+        for (key, value) in [
+            ("collection", &collection),
+            ("entry", &entry),
+            ("teaches", &teaches),
+            ("decided_by", &decided_by),
+        ] {
+            if let Some(value) = value {
+                errors.handle(not_blank(value, key));
+            }
+        }
+        if let (Some(how), Some(teaches)) = (&how, &teaches)
+            && let Some(problem) = learnables_rules::how_problem(&how.value(), &teaches.value())
+        {
+            errors.push(
+                darling::Error::custom(format!("{problem}: {}", problem.fix())).with_span(how),
+            );
+        }
+        for skill in attrs.skills.iter().flatten() {
+            errors.handle(not_blank(skill, "a skill id"));
+        }
+
+        let fields = read_fields(&attrs, &mut errors);
+        let describes = errors.handle(read_describes(&attrs, &fields, anchor));
+
+        let krate = attrs
+            .krate
+            .clone()
+            .unwrap_or_else(|| syn::parse_quote!(::learnables));
+        errors.finish()?;
+        match (collection, entry, teaches, how, decided_by, describes) {
+            (
+                Some(collection),
+                Some(entry),
+                Some(teaches),
+                Some(how),
+                Some(decided_by),
+                Some(describes),
+            ) => Ok(Learnable {
+                ident: attrs.ident,
+                krate,
+                collection,
+                entry,
+                teaches,
+                how,
+                decided_by,
+                skills: attrs.skills,
+                describes,
+                fields,
+            }),
+            _ => Err(darling::Error::custom("incomplete #[learnable(...)]").with_span(&anchor)),
+        }
+    }
+}
+
+/// The span of the first `#[learnable(...)]`, else of the struct's name.
+fn attribute_span(input: &DeriveInput) -> Span {
+    input
+        .attrs
+        .iter()
+        .find(|attr| attr.path().is_ident("learnable"))
+        .map_or_else(|| input.ident.span(), Spanned::span)
+}
+
+fn not_blank(value: &LitStr, what: &str) -> darling::Result<()> {
+    if value.value().trim().is_empty() {
+        Err(darling::Error::custom(format!("{what} must not be empty")).with_span(value))
+    } else {
+        Ok(())
+    }
+}
+
+fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) -> Vec<Field> {
+    let Some(struct_fields) = attrs.data.as_ref().take_struct() else {
+        return Vec::new();
+    };
+    let mut seen: HashMap<String, ()> = HashMap::new();
+    let mut fields = Vec::new();
+    for field in struct_fields.fields {
+        let Some(ident) = field.ident.clone() else {
+            continue;
+        };
+        let (value_ty, optional) = match option_inner(&field.ty) {
+            Some(inner) => (inner.clone(), true),
+            None => (field.ty.clone(), false),
+        };
+        let lesson = if field.skip.is_present() {
+            None
+        } else {
+            let lesson = read_lesson_field(field, &ident, errors);
+            let name_span = field
+                .rename
+                .as_ref()
+                .map_or_else(|| ident.span(), LitStr::span);
+            if seen.insert(lesson.name.clone(), ()).is_some() {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "two lesson fields are named `{}`: rename one with \
+                         #[learnable(rename = \"...\")]",
+                        lesson.name
+                    ))
+                    .with_span(&name_span),
+                );
+            }
+            Some(lesson)
+        };
+        fields.push(Field {
+            ident,
+            value_ty,
+            optional,
+            lesson,
+        });
+    }
+    fields
+}
+
+fn read_lesson_field(
+    field: &FieldAttrs,
+    ident: &Ident,
+    errors: &mut darling::error::Accumulator,
+) -> LessonField {
+    let name = match &field.rename {
+        Some(rename) => {
+            errors.handle(not_blank(rename, "`rename`"));
+            rename.value()
+        }
+        None => ident.unraw().to_string(),
+    };
+    let doc = Doc::read(&field.attrs);
+    match (&field.label, &doc.known) {
+        (Some(label), _) => {
+            errors.handle(not_blank(label, "`label`"));
+        }
+        (None, Some(known)) if known.label.is_empty() => errors.push(
+            darling::Error::custom(format!(
+                "the field `{name}` has no label: give it a doc comment (`/// Label`) or \
+                 #[learnable(label = \"...\")]"
+            ))
+            .with_span(ident),
+        ),
+        (None, _) => {}
+    }
+    if let Some(kind) = &field.kind {
+        errors.handle(not_blank(kind, "`kind`"));
+    }
+    LessonField {
+        name,
+        label: field.label.clone(),
+        help: field.help.clone(),
+        doc: doc.pieces,
+        kind: field.kind.clone(),
+        default: field.default.clone(),
+    }
+}
+
+/// `Some(T)` when `ty` is `Option<T>` (also as `std::option::Option<T>`).
+fn option_inner(ty: &Type) -> Option<&Type> {
+    let Type::Path(path) = ty else { return None };
+    if path.qself.is_some() {
+        return None;
+    }
+    let last = path.path.segments.last()?;
+    if last.ident != "Option" {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.iter().collect::<Vec<_>>().as_slice() {
+        [GenericArgument::Type(inner)] => Some(inner),
+        _ => None,
+    }
+}
+
+fn read_describes(
+    attrs: &StructAttrs,
+    fields: &[Field],
+    anchor: Span,
+) -> darling::Result<Describes> {
+    match (&attrs.describes, &attrs.describes_with) {
+        (Some(_), Some(with)) => Err(darling::Error::custom(
+            "give `describes` or `describes_with`, not both",
+        )
+        .with_span(with)),
+        (None, Some(with)) => Ok(Describes::With(with.clone())),
+        (None, None) => Err(darling::Error::custom(
+            "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes to \
+             the {desk} desk\") or `describes_with = path::to::fn`: the spec has the learnable, \
+             not its field names, phrase what was learned",
+        )
+        .with_span(&anchor)),
+        (Some(describes), None) => {
+            let pieces = template::parse(&describes.value())
+                .map_err(|error| darling::Error::custom(error).with_span(describes))?;
+            resolve_template(pieces, fields, describes).map(Describes::Template)
+        }
+    }
+}
+
+fn resolve_template(
+    pieces: Vec<Piece>,
+    fields: &[Field],
+    describes: &LitStr,
+) -> darling::Result<Vec<TemplatePiece>> {
+    let mut errors = darling::Error::accumulator();
+    let names: Vec<String> = fields.iter().map(|f| f.ident.unraw().to_string()).collect();
+    let mut resolved = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => resolved.push(TemplatePiece::Text(text)),
+            Piece::Placeholder(name) if name == "entry" => resolved.push(TemplatePiece::Entry),
+            Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
+                Some(index) => resolved.push(TemplatePiece::Field {
+                    ident: fields[index].ident.clone(),
+                    optional: fields[index].optional,
+                }),
+                None => {
+                    let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
+                        .map(|near| format!(" (did you mean `{{{near}}}`?)"))
+                        .unwrap_or_default();
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`{{{name}}}` in `describes` names no field{hint}; the fields are: \
+                             {}, and `{{entry}}` is the entry key",
+                            names.join(", ")
+                        ))
+                        .with_span(describes),
+                    );
+                }
+            },
+        }
+    }
+    errors.finish_with(resolved)
+}

@@ -1,0 +1,147 @@
+//! The `describes` template: literal text with `{field}` placeholders and
+//! `{entry}` for the entry key; `{{` and `}}` stand for braces.
+
+/// One piece of a parsed template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Piece {
+    /// Text written as is.
+    Text(String),
+    /// `{name}`: a field of the struct, or the entry key when `name` is `entry`.
+    Placeholder(String),
+}
+
+/// Why a template does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateError {
+    /// A `{` with no `}` after it.
+    Unclosed { at: usize },
+    /// A `}` with no `{` before it.
+    Unopened { at: usize },
+    /// `{}` or a placeholder that is not an identifier.
+    BadPlaceholder { text: String },
+}
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TemplateError::Unclosed { at } => write!(
+                f,
+                "unbalanced braces in `describes`: the `{{` at character {at} is never closed \
+                 (write `{{{{` for a literal brace)"
+            ),
+            TemplateError::Unopened { at } => write!(
+                f,
+                "unbalanced braces in `describes`: the `}}` at character {at} closes nothing \
+                 (write `}}}}` for a literal brace)"
+            ),
+            TemplateError::BadPlaceholder { text } => write!(
+                f,
+                "`{{{text}}}` in `describes` is not a placeholder: write a field's name, as in \
+                 `{{chapter}}`, or `{{entry}}` for the entry key"
+            ),
+        }
+    }
+}
+
+/// Parses a template into pieces.
+pub fn parse(template: &str) -> Result<Vec<Piece>, TemplateError> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut chars = template.chars().enumerate().peekable();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '{' if chars.peek().is_some_and(|&(_, next)| next == '{') => {
+                chars.next();
+                text.push('{');
+            }
+            '}' if chars.peek().is_some_and(|&(_, next)| next == '}') => {
+                chars.next();
+                text.push('}');
+            }
+            '}' => return Err(TemplateError::Unopened { at }),
+            '{' => {
+                let mut name = String::new();
+                loop {
+                    match chars.next() {
+                        Some((_, '}')) => break,
+                        Some((_, '{')) | None => return Err(TemplateError::Unclosed { at }),
+                        Some((_, c)) => name.push(c),
+                    }
+                }
+                let trimmed = name.trim();
+                if !is_identifier(trimmed) {
+                    return Err(TemplateError::BadPlaceholder { text: name });
+                }
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut text)));
+                }
+                pieces.push(Piece::Placeholder(trimmed.to_owned()));
+            }
+            c => text.push(c),
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(Piece::Text(text));
+    }
+    Ok(pieces)
+}
+
+fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|first| first == '_' || first.is_alphabetic())
+        && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_placeholders() {
+        assert_eq!(
+            parse("Chapter {chapter} goes to {desk}").unwrap(),
+            vec![
+                Piece::Text("Chapter ".into()),
+                Piece::Placeholder("chapter".into()),
+                Piece::Text(" goes to ".into()),
+                Piece::Placeholder("desk".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn doubled_braces_are_literal() {
+        assert_eq!(
+            parse("{{x}} {entry}").unwrap(),
+            vec![
+                Piece::Text("{x} ".into()),
+                Piece::Placeholder("entry".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn unbalanced_braces_are_errors() {
+        assert_eq!(parse("a {b"), Err(TemplateError::Unclosed { at: 2 }));
+        assert_eq!(parse("a } b"), Err(TemplateError::Unopened { at: 2 }));
+        assert_eq!(parse("{a{b}"), Err(TemplateError::Unclosed { at: 0 }));
+    }
+
+    #[test]
+    fn placeholders_must_be_names() {
+        assert!(matches!(
+            parse("{}"),
+            Err(TemplateError::BadPlaceholder { .. })
+        ));
+        assert!(matches!(
+            parse("{1x}"),
+            Err(TemplateError::BadPlaceholder { .. })
+        ));
+        assert_eq!(
+            parse("{ desk }").unwrap(),
+            vec![Piece::Placeholder("desk".into())]
+        );
+    }
+}

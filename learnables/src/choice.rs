@@ -1,0 +1,72 @@
+//! The `Choice` trait: a fieldless enum whose variants are a lesson field's
+//! choices.
+
+use std::fmt;
+
+/// A type whose values are a fixed list of choices: what `#[derive(Choice)]`
+/// implements, together with `Display` and `FromStr` as the choice string.
+///
+/// ```
+/// use learnables::Choice;
+///
+/// #[derive(Choice, Debug, Clone, Copy, PartialEq)]
+/// enum Desk {
+///     General,
+///     DangerousGoods,
+///     #[choice(rename = "cold chain")]
+///     Perishables,
+/// }
+///
+/// assert_eq!(Desk::CHOICES, ["general", "dangerous-goods", "cold chain"]);
+/// assert_eq!(Desk::DangerousGoods.to_string(), "dangerous-goods");
+/// assert_eq!("cold chain".parse::<Desk>(), Ok(Desk::Perishables));
+/// assert_eq!(
+///     "urgent".parse::<Desk>().unwrap_err().to_string(),
+///     "\"urgent\" is not one of the choices: general, dangerous-goods, cold chain"
+/// );
+/// ```
+pub trait Choice: Sized + 'static {
+    /// Every choice, in declaration order.
+    const CHOICES: &'static [&'static str];
+
+    /// The choice `self` is.
+    fn as_choice(&self) -> &'static str;
+
+    /// The value of a choice string, if it is one.
+    fn from_choice(choice: &str) -> Option<Self>;
+}
+
+/// A string that is not one of a type's choices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChoiceError {
+    value: String,
+    choices: &'static [&'static str],
+}
+
+impl ChoiceError {
+    /// The error for `value`, which is none of `choices`.
+    pub fn new(value: &str, choices: &'static [&'static str]) -> ChoiceError {
+        ChoiceError {
+            value: crate::lesson_error::shortened(value),
+            choices,
+        }
+    }
+
+    /// The choices that would have been accepted.
+    pub fn choices(&self) -> &'static [&'static str] {
+        self.choices
+    }
+}
+
+impl fmt::Display for ChoiceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:?} is not one of the choices: {}",
+            self.value,
+            self.choices.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for ChoiceError {}

@@ -1,0 +1,17 @@
+//! The extension's fixed names.
+
+/// The extension's URI, as the spec publishes it.
+///
+/// ```
+/// assert_eq!(learnables::EXTENSION_URI, "https://rsaxb.com/a2a/learnables/v1");
+/// ```
+pub const EXTENSION_URI: &str = "https://rsaxb.com/a2a/learnables/v1";
+
+/// The JSON-RPC method through which a lesson is taught.
+pub const TEACH_METHOD: &str = "rsaxb.learnables.Teach";
+
+/// The JSON-RPC method through which an agent shows back what it learned.
+pub const SHOW_BACK_METHOD: &str = "rsaxb.learnables.ShowBack";
+
+/// The HTTP header that activates extensions (A2A v1.0).
+pub const ACTIVATION_HEADER: &str = "A2A-Extensions";

@@ -1,0 +1,256 @@
+//! What is wrong with a lesson, in words a teacher understands.
+
+use std::fmt;
+
+/// Everything wrong with a lesson: every bad field, not only the first.
+///
+/// ```
+/// # use learnables::{Learnable, LessonValue};
+/// #[derive(Learnable, Debug)]
+/// #[learnable(collection = "limits", entry = "limit", teaches = "How much a broker may clear",
+///             how = "A fixed amount per broker, set by the compliance team", decided_by = "rules",
+///             describes = "{entry} may clear up to {amount}")]
+/// struct Limit {
+///     /// Amount in euros
+///     amount: u32,
+/// }
+/// let value = LessonValue::try_from(serde_json::json!({"amount": "lots"})).unwrap();
+/// let error = Limit::from_lesson_value(&value).unwrap_err();
+/// assert_eq!(error.field(), Some("amount"));
+/// assert_eq!(
+///     error.to_string(),
+///     "`amount` (Amount in euros): \"lots\" is not accepted: invalid digit found in string"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonError {
+    problems: Vec<LessonProblem>,
+}
+
+/// One thing wrong with a lesson.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LessonProblem {
+    /// The lesson names another collection than the learnable it was given to.
+    WrongCollection {
+        /// The learnable's collection.
+        expected: String,
+        /// The lesson's collection.
+        found: String,
+    },
+    /// A required field has no value.
+    Missing {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+    },
+    /// A key that is not one of the learnable's fields.
+    UnknownField {
+        /// The key, as sent.
+        field: String,
+        /// The field names the learnable has.
+        known: Vec<String>,
+    },
+    /// A value of a JSON type the field cannot hold (an array, an object, ...).
+    WrongType {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The JSON type found ("an array", ...).
+        found: &'static str,
+    },
+    /// A value that is not one of the field's choices.
+    NotAChoice {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The value sent (shortened if long).
+        value: String,
+        /// The choices the field accepts.
+        choices: Vec<String>,
+    },
+    /// A value the field's type does not accept.
+    Invalid {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The value sent (shortened if long).
+        value: String,
+        /// The field type's own reason.
+        reason: String,
+    },
+}
+
+impl LessonProblem {
+    /// The lesson field at fault, if one is.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            LessonProblem::WrongCollection { .. } => None,
+            LessonProblem::Missing { field, .. }
+            | LessonProblem::UnknownField { field, .. }
+            | LessonProblem::WrongType { field, .. }
+            | LessonProblem::NotAChoice { field, .. }
+            | LessonProblem::Invalid { field, .. } => Some(field),
+        }
+    }
+}
+
+impl fmt::Display for LessonProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LessonProblem::WrongCollection { expected, found } => write!(
+                f,
+                "this lesson is for the collection `{}`, but it was given to `{expected}`",
+                shortened(found)
+            ),
+            LessonProblem::Missing { field, label } => {
+                write!(f, "`{field}` ({label}) is missing; it is required")
+            }
+            LessonProblem::UnknownField { field, known } => {
+                write!(
+                    f,
+                    "`{}` is not a field of this lesson; the fields are: {}",
+                    shortened(field),
+                    known.join(", ")
+                )?;
+                if let Some(near) =
+                    learnables_rules::closest(field, known.iter().map(String::as_str))
+                {
+                    write!(f, " (did you mean `{near}`?)")?;
+                }
+                Ok(())
+            }
+            LessonProblem::WrongType {
+                field,
+                label,
+                found,
+            } => write!(
+                f,
+                "`{field}` ({label}) must be given as text, not as {found}"
+            ),
+            LessonProblem::NotAChoice {
+                field,
+                label,
+                value,
+                choices,
+            } => write!(
+                f,
+                "`{field}` ({label}): {value:?} is not one of the choices: {}",
+                choices.join(", ")
+            ),
+            LessonProblem::Invalid {
+                field,
+                label,
+                value,
+                reason,
+            } => write!(
+                f,
+                "`{field}` ({label}): {value:?} is not accepted: {reason}"
+            ),
+        }
+    }
+}
+
+impl LessonError {
+    /// An error of one or more problems; `None` when there are none.
+    pub fn from_problems(problems: Vec<LessonProblem>) -> Option<LessonError> {
+        (!problems.is_empty()).then_some(LessonError { problems })
+    }
+
+    /// The error of a lesson given to the wrong learnable.
+    pub fn wrong_collection(expected: &str, found: &str) -> LessonError {
+        LessonError {
+            problems: vec![LessonProblem::WrongCollection {
+                expected: expected.to_owned(),
+                found: shortened(found),
+            }],
+        }
+    }
+
+    /// The lesson field at fault (the first, when several are), if one is.
+    pub fn field(&self) -> Option<&str> {
+        self.problems.iter().find_map(LessonProblem::field)
+    }
+
+    /// Every problem found, in the order of the lesson's keys and then of the
+    /// learnable's fields.
+    pub fn problems(&self) -> &[LessonProblem] {
+        &self.problems
+    }
+}
+
+impl fmt::Display for LessonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => one.fmt(f),
+            many => {
+                write!(f, "{} problems in the lesson:", many.len())?;
+                for (index, problem) in many.iter().enumerate() {
+                    write!(f, " {}) {problem}", index + 1)?;
+                    if index + 1 < many.len() {
+                        f.write_str(";")?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for LessonError {}
+
+/// The longest piece of a value that an error message repeats.
+const SHOWN_CHARS: usize = 80;
+
+/// `text` as an error message may repeat it: at most [`SHOWN_CHARS`]
+/// characters, the cut marked with an ellipsis.
+pub(crate) fn shortened(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => text.to_owned(),
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_shortened_on_a_char_boundary() {
+        let long = "é".repeat(200);
+        let short = shortened(&long);
+        assert_eq!(short.chars().count(), SHOWN_CHARS + 1);
+        assert!(short.ends_with('…'));
+        assert_eq!(shortened("84"), "84");
+    }
+
+    #[test]
+    fn several_problems_are_numbered() {
+        let error = LessonError::from_problems(vec![
+            LessonProblem::Missing {
+                field: "a".into(),
+                label: "A".into(),
+            },
+            LessonProblem::Missing {
+                field: "b".into(),
+                label: "B".into(),
+            },
+        ])
+        .unwrap();
+        assert_eq!(
+            error.to_string(),
+            "2 problems in the lesson: 1) `a` (A) is missing; it is required; \
+             2) `b` (B) is missing; it is required"
+        );
+        assert_eq!(error.field(), Some("a"));
+    }
+
+    #[test]
+    fn no_problems_is_no_error() {
+        assert!(LessonError::from_problems(Vec::new()).is_none());
+    }
+}

@@ -1,0 +1,124 @@
+//! The Rust framework for the A2A **Learnables** extension
+//! (`https://rsaxb.com/a2a/learnables/v1`).
+//!
+//! An agent publishes what it can be taught, attaches a teachable proposal to
+//! a question it asks, and absorbs a person's answer as a new, immutable
+//! version of its knowledge. This crate holds the spec's wire types, the
+//! [`Learnable`] trait with its derive, run-time validation of the spec's
+//! rules, and the extension's declaration.
+//!
+//! # A knowledge type
+//!
+//! ```
+//! use learnables::{Choice, Declaration, Learnable, Lesson, LessonValue, TEACH_METHOD};
+//!
+//! #[derive(Learnable, Debug, Clone, PartialEq)]
+//! #[learnable(
+//!     collection = "routing_rules",
+//!     entry = "routing rule",
+//!     teaches = "Which desk handles a declaration",
+//!     how = "A table keyed on the HS chapter; anything unmatched goes to the general desk",
+//!     decided_by = "rules",
+//!     skills("route-declaration"),
+//!     describes = "Chapter {chapter} declarations now go to the {desk} desk",
+//! )]
+//! pub struct RoutingRule {
+//!     /// HS chapter
+//!     ///
+//!     /// Two-digit chapter of the Harmonized System.
+//!     pub chapter: u8,
+//!     /// Desk
+//!     #[learnable(default = "general")]
+//!     pub desk: Desk,
+//!     /// Note for the broker
+//!     pub note: Option<String>,
+//! }
+//!
+//! #[derive(Choice, Debug, Clone, Copy, PartialEq)]
+//! pub enum Desk {
+//!     General,
+//!     DangerousGoods,
+//!     #[choice(rename = "cold chain")]
+//!     Perishables,
+//! }
+//!
+//! // The spec's LearnableDescriptor, exactly:
+//! let descriptor = serde_json::to_value(RoutingRule::descriptor()).unwrap();
+//! assert_eq!(descriptor, serde_json::json!({
+//!     "collection": "routing_rules",
+//!     "entry": "routing rule",
+//!     "skills": ["route-declaration"],
+//!     "teaches": "Which desk handles a declaration",
+//!     "how": "A table keyed on the HS chapter; anything unmatched goes to the general desk",
+//!     "decidedBy": "rules",
+//!     "lessonFields": [
+//!         {"name": "chapter", "label": "HS chapter", "kind": "text",
+//!          "help": "Two-digit chapter of the Harmonized System."},
+//!         {"name": "desk", "label": "Desk", "kind": "choice",
+//!          "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
+//!         {"name": "note", "label": "Note for the broker", "kind": "text"}
+//!     ]
+//! }));
+//!
+//! // A teacher's answer, as a form sends it, parsed into the type:
+//! let value = LessonValue::try_from(serde_json::json!({"chapter": "85", "desk": "cold chain"}))
+//!     .unwrap();
+//! let lesson = Lesson::new("routing_rules", "85", value, "alice@example.com");
+//! let rule: RoutingRule = lesson.parse().unwrap();
+//! assert_eq!(rule, RoutingRule { chapter: 85, desk: Desk::Perishables, note: None });
+//! assert_eq!(rule.describes("85"), "Chapter 85 declarations now go to the cold chain desk");
+//!
+//! // Every bad field is reported, each by name:
+//! let bad = LessonValue::try_from(serde_json::json!({"chapter": "x", "desk": "urgent"})).unwrap();
+//! let error = RoutingRule::from_lesson_value(&bad).unwrap_err();
+//! assert_eq!(error.field(), Some("chapter"));
+//! assert_eq!(error.problems().len(), 2);
+//!
+//! // The agent card's extension entry:
+//! let declaration = Declaration::new().learnable::<RoutingRule>().teach_method(TEACH_METHOD);
+//! assert!(declaration.validate().is_ok());
+//! let extension = serde_json::to_value(declaration.agent_extension()).unwrap();
+//! assert_eq!(extension["params"]["learnables"][0], descriptor);
+//! ```
+//!
+//! # Field types
+//!
+//! A field's type decides its kind, through the trait system: a type that
+//! derives [`Choice`] is a `choice` field with the enum's choices; any other
+//! type that implements `FromStr` and `Display` is a `text` field; `Option<T>`
+//! may be absent from a lesson. Lesson values arrive as JSON strings (what a
+//! form sends); numbers and booleans are accepted where the field's type
+//! parses their text.
+
+extern crate self as learnables;
+
+mod choice;
+mod constants;
+mod declaration;
+mod derive_support;
+mod learnable;
+mod lesson_error;
+mod validation;
+mod wire;
+
+pub use choice::{Choice, ChoiceError};
+pub use constants::{ACTIVATION_HEADER, EXTENSION_URI, SHOW_BACK_METHOD, TEACH_METHOD};
+pub use declaration::{AgentExtension, Declaration};
+pub use learnable::Learnable;
+pub use lesson_error::{LessonError, LessonProblem};
+pub use validation::{Violation, Violations};
+pub use wire::{
+    DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
+    LessonValue, NotAnObject, Rendering, TeachBlock,
+};
+
+/// `#[derive(Learnable)]`: see the crate documentation.
+#[cfg(feature = "derive")]
+pub use learnables_derive::{Choice, Learnable};
+
+/// Support for the code `#[derive(Learnable)]` generates. Not a public API:
+/// it may change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::derive_support::*;
+}

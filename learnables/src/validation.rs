@@ -1,0 +1,275 @@
+//! The spec's rules checked at run time, on descriptors built by hand or read
+//! from another agent's card. The placeholder rule on `how` is the very list
+//! `#[derive(Learnable)]` checks at compile time (`learnables-rules`).
+
+use std::collections::HashSet;
+use std::fmt;
+
+use crate::{DeclarationParams, LearnableDescriptor, LessonField, Rendering};
+
+/// One rule broken, and where: `learnables[0].how`, `lessonFields[2].label`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Where, as a path of JSON keys and indexes.
+    pub path: String,
+    /// What is wrong, as a sentence.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message)
+    }
+}
+
+/// Every rule a descriptor or declaration breaks (at least one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violations(Vec<Violation>);
+
+impl Violations {
+    /// Each violation, in document order.
+    pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
+        self.0.iter()
+    }
+
+    /// How many rules are broken.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Always false: a `Violations` holds at least one.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn from_list(list: Vec<Violation>) -> Result<(), Violations> {
+        if list.is_empty() {
+            Ok(())
+        } else {
+            Err(Violations(list))
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Violations {
+    type Item = &'a Violation;
+    type IntoIter = std::slice::Iter<'a, Violation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl fmt::Display for Violations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, violation) in self.0.iter().enumerate() {
+            if index > 0 {
+                f.write_str("\n")?;
+            }
+            violation.fmt(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Violations {}
+
+/// Collects violations under a path prefix.
+struct Report<'a> {
+    list: &'a mut Vec<Violation>,
+    prefix: String,
+}
+
+impl Report<'_> {
+    fn at(&mut self, key: &str, message: impl Into<String>) {
+        let path = if self.prefix.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.prefix)
+        };
+        self.list.push(Violation {
+            path,
+            message: message.into(),
+        });
+    }
+
+    fn nested(&mut self, key: &str) -> Report<'_> {
+        let prefix = if self.prefix.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.prefix)
+        };
+        Report {
+            list: self.list,
+            prefix,
+        }
+    }
+}
+
+impl LearnableDescriptor {
+    /// Checks the spec's rules: `how` is prose, not a placeholder; every
+    /// label has a character; a `choice` field has choices, and its default
+    /// is one of them; no two fields share a name.
+    ///
+    /// ```
+    /// use learnables::LearnableDescriptor;
+    /// let descriptor = LearnableDescriptor::new("rules", "rule", "What to do", "TBD", "rules");
+    /// let violations = descriptor.validate().unwrap_err();
+    /// assert_eq!(violations.to_string(), "how: `how` is a placeholder (`TBD`)");
+    /// ```
+    pub fn validate(&self) -> Result<(), Violations> {
+        let mut list = Vec::new();
+        self.check(&mut Report {
+            list: &mut list,
+            prefix: String::new(),
+        });
+        Violations::from_list(list)
+    }
+
+    fn check(&self, report: &mut Report<'_>) {
+        if let Some(problem) = learnables_rules::how_problem(&self.how, &self.teaches) {
+            report.at("how", problem.to_string());
+        }
+        let mut names = HashSet::new();
+        for (index, field) in self.lesson_fields.iter().enumerate() {
+            let mut field_report = report.nested(&format!("lessonFields[{index}]"));
+            field.check(&mut field_report);
+            if !names.insert(field.name.as_str()) {
+                field_report.at(
+                    "name",
+                    format!("another lesson field is already named `{}`", field.name),
+                );
+            }
+        }
+    }
+}
+
+impl LessonField {
+    fn check(&self, report: &mut Report<'_>) {
+        if self.label.is_empty() {
+            report.at(
+                "label",
+                "the label is empty; it needs at least one character",
+            );
+        }
+        let is_choice = self.kind.rendering() == Rendering::Choice;
+        match (&self.choices, is_choice) {
+            (None, true) => report.at("choices", "a `choice` field must list its choices"),
+            (Some(choices), true) if choices.is_empty() => {
+                report.at("choices", "a `choice` field needs at least one choice");
+            }
+            _ => {}
+        }
+        if let (Some(default), Some(choices)) = (&self.default, &self.choices)
+            && !choices.contains(default)
+        {
+            report.at(
+                "default",
+                format!(
+                    "the default {default:?} is not one of the choices: {}",
+                    choices.join(", ")
+                ),
+            );
+        }
+    }
+}
+
+impl DeclarationParams {
+    /// Checks every descriptor, and that no two share a collection.
+    ///
+    /// ```
+    /// use learnables::{DeclarationParams, LearnableDescriptor};
+    /// let ok = LearnableDescriptor::new("a", "a", "What a is", "A table kept by the team", "rules");
+    /// let params = DeclarationParams { learnables: vec![ok.clone(), ok], teach_method: None };
+    /// assert_eq!(
+    ///     params.validate().unwrap_err().to_string(),
+    ///     "learnables[1].collection: the collection `a` is declared twice"
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), Violations> {
+        let mut list = Vec::new();
+        let mut report = Report {
+            list: &mut list,
+            prefix: String::new(),
+        };
+        let mut collections = HashSet::new();
+        for (index, descriptor) in self.learnables.iter().enumerate() {
+            let mut descriptor_report = report.nested(&format!("learnables[{index}]"));
+            descriptor.check(&mut descriptor_report);
+            if !collections.insert(descriptor.collection.as_str()) {
+                descriptor_report.at(
+                    "collection",
+                    format!(
+                        "the collection `{}` is declared twice",
+                        descriptor.collection
+                    ),
+                );
+            }
+        }
+        Violations::from_list(list)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{FieldKind, LearnableDescriptor, LessonField};
+
+    fn descriptor() -> LearnableDescriptor {
+        LearnableDescriptor::new(
+            "routing_rules",
+            "routing rule",
+            "Which desk handles a declaration",
+            "A table keyed on the HS chapter",
+            "rules",
+        )
+    }
+
+    fn paths(descriptor: &LearnableDescriptor) -> Vec<String> {
+        descriptor
+            .validate()
+            .err()
+            .map(|violations| violations.iter().map(|v| v.path.clone()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_good_descriptor_passes() {
+        let good = descriptor()
+            .with_field(LessonField::new("chapter", "HS chapter", FieldKind::TEXT))
+            .with_field(
+                LessonField::new("desk", "Desk", FieldKind::CHOICE)
+                    .with_choices(["general"])
+                    .with_default("general"),
+            )
+            .with_field(LessonField::new("when", "When", FieldKind::new("date")));
+        assert_eq!(good.validate(), Ok(()));
+    }
+
+    #[test]
+    fn every_violation_is_reported_with_its_path() {
+        let mut bad = descriptor()
+            .with_field(LessonField::new("a", "", FieldKind::TEXT))
+            .with_field(LessonField::new("b", "B", FieldKind::CHOICE))
+            .with_field(
+                LessonField::new("c", "C", FieldKind::CHOICE)
+                    .with_choices(["x"])
+                    .with_default("y"),
+            )
+            .with_field(LessonField::new("a", "A again", FieldKind::TEXT))
+            .with_field(
+                LessonField::new("e", "E", FieldKind::CHOICE).with_choices(Vec::<String>::new()),
+            );
+        bad.how = "Which desk handles a declaration".into();
+        assert_eq!(
+            paths(&bad),
+            [
+                "how",
+                "lessonFields[0].label",
+                "lessonFields[1].choices",
+                "lessonFields[2].default",
+                "lessonFields[3].name",
+                "lessonFields[4].choices",
+            ]
+        );
+    }
+}

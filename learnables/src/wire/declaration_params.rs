@@ -1,0 +1,21 @@
+use serde::{Deserialize, Serialize};
+
+use super::LearnableDescriptor;
+
+/// The `params` of the extension's entry in `capabilities.extensions[]`.
+///
+/// ```
+/// use learnables::DeclarationParams;
+/// let params = DeclarationParams { learnables: vec![], teach_method: None };
+/// assert_eq!(serde_json::to_string(&params).unwrap(), r#"{"learnables":[]}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationParams {
+    /// What the agent can be taught.
+    pub learnables: Vec<LearnableDescriptor>,
+    /// The RPC method that accepts a `Lesson`, for an agent that owns its
+    /// knowledge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub teach_method: Option<String>,
+}

@@ -1,0 +1,85 @@
+use serde::{Deserialize, Serialize};
+
+use super::LessonField;
+
+/// What an agent can be taught: the spec's `LearnableDescriptor`, one entry of
+/// the declaration's `learnables`. `#[derive(Learnable)]` generates it; build
+/// one by hand for a learnable without a Rust type, and check it with
+/// [`LearnableDescriptor::validate`].
+///
+/// ```
+/// use learnables::{FieldKind, LearnableDescriptor, LessonField};
+/// let descriptor = LearnableDescriptor::new(
+///     "routing_rules",
+///     "routing rule",
+///     "Which desk handles a declaration",
+///     "A table keyed on the HS chapter; anything unmatched goes to the general desk",
+///     "rules",
+/// )
+/// .with_field(LessonField::new("chapter", "HS chapter", FieldKind::TEXT));
+/// assert!(descriptor.validate().is_ok());
+/// let json = serde_json::to_value(&descriptor).unwrap();
+/// assert_eq!(json["decidedBy"], "rules");
+/// assert!(json.get("skills").is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LearnableDescriptor {
+    /// The collection's name in the agent's knowledge.
+    pub collection: String,
+    /// Singular noun for one member, for rendering.
+    pub entry: String,
+    /// Skill ids this learnable affects; `None` means all of them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skills: Option<Vec<String>>,
+    /// What a person is deciding, in their words.
+    pub teaches: String,
+    /// How the agent decides today, in prose; never a placeholder.
+    pub how: String,
+    /// Who or what decides today: `rules`, `model`, `hybrid`, or another word.
+    pub decided_by: String,
+    /// The inputs of a lesson.
+    pub lesson_fields: Vec<LessonField>,
+}
+
+impl LearnableDescriptor {
+    /// A descriptor with its required keys and no lesson fields yet.
+    pub fn new(
+        collection: impl Into<String>,
+        entry: impl Into<String>,
+        teaches: impl Into<String>,
+        how: impl Into<String>,
+        decided_by: impl Into<String>,
+    ) -> LearnableDescriptor {
+        LearnableDescriptor {
+            collection: collection.into(),
+            entry: entry.into(),
+            skills: None,
+            teaches: teaches.into(),
+            how: how.into(),
+            decided_by: decided_by.into(),
+            lesson_fields: Vec::new(),
+        }
+    }
+
+    /// Adds a lesson field.
+    pub fn with_field(mut self, field: LessonField) -> LearnableDescriptor {
+        self.lesson_fields.push(field);
+        self
+    }
+
+    /// Limits the learnable to these skills.
+    pub fn with_skills<I, S>(mut self, skills: I) -> LearnableDescriptor
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.skills = Some(skills.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// The lesson field of that name.
+    pub fn field(&self, name: &str) -> Option<&LessonField> {
+        self.lesson_fields.iter().find(|field| field.name == name)
+    }
+}

@@ -1,0 +1,83 @@
+use serde::{Deserialize, Serialize};
+
+use super::LessonValue;
+use crate::{Learnable, LessonError};
+
+/// A human's answer: the spec's `Lesson`, sent through the teach method.
+///
+/// ```
+/// use learnables::{Lesson, LessonValue};
+/// let lesson: Lesson = serde_json::from_value(serde_json::json!({
+///     "collection": "routing_rules", "entry": "85",
+///     "value": {"chapter": "85", "desk": "general"},
+///     "taughtBy": "alice@example.com"
+/// })).unwrap();
+/// assert_eq!(lesson.taught_by, "alice@example.com");
+/// assert_eq!(lesson.reason, None);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lesson {
+    /// The collection taught.
+    pub collection: String,
+    /// The entry's key within the collection.
+    pub entry: String,
+    /// The answer, readable only by the collection's learnable.
+    pub value: LessonValue,
+    /// The human who taught it; never a service account standing in for one.
+    pub taught_by: String,
+    /// Why, in the teacher's words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl Lesson {
+    /// A lesson for `collection`'s `entry`.
+    pub fn new(
+        collection: impl Into<String>,
+        entry: impl Into<String>,
+        value: LessonValue,
+        taught_by: impl Into<String>,
+    ) -> Lesson {
+        Lesson {
+            collection: collection.into(),
+            entry: entry.into(),
+            value,
+            taught_by: taught_by.into(),
+            reason: None,
+        }
+    }
+
+    /// Sets the reason.
+    pub fn with_reason(mut self, reason: impl Into<String>) -> Lesson {
+        self.reason = Some(reason.into());
+        self
+    }
+
+    /// Parses the value as `T`, after checking that the lesson is for `T`'s
+    /// collection.
+    ///
+    /// ```
+    /// # use learnables::{Learnable, Lesson, LessonValue};
+    /// #[derive(Learnable, Debug)]
+    /// #[learnable(collection = "desks", entry = "desk", teaches = "Which desks exist",
+    ///             how = "A fixed list kept by the operations team", decided_by = "rules",
+    ///             describes = "Desk {entry} is called {name}")]
+    /// struct Desk {
+    ///     /// Name
+    ///     name: String,
+    /// }
+    /// let value = LessonValue::try_from(serde_json::json!({"name": "Perishables"})).unwrap();
+    /// let lesson = Lesson::new("desks", "d1", value.clone(), "alice@example.com");
+    /// assert_eq!(lesson.parse::<Desk>().unwrap().name, "Perishables");
+    /// let wrong = Lesson::new("routing_rules", "d1", value, "alice@example.com");
+    /// assert!(wrong.parse::<Desk>().is_err());
+    /// ```
+    pub fn parse<T: Learnable>(&self) -> Result<T, LessonError> {
+        let expected = &T::descriptor().collection;
+        if &self.collection != expected {
+            return Err(LessonError::wrong_collection(expected, &self.collection));
+        }
+        T::from_lesson_value(&self.value)
+    }
+}
