@@ -1,1 +1,28 @@
-//! Examples of learnables.
+//! Knowledge types of the example customs agent, shared by the runnable
+//! examples and the tests.
+//!
+//! ```
+//! use learnables::Learnable;
+//! use learnables_examples::RoutingRule;
+//! assert_eq!(RoutingRule::descriptor().collection, "routing_rules");
+//! ```
+
+mod clearance_limit;
+mod routing_rule;
+
+pub use clearance_limit::{ClearanceLimit, describe_limit};
+pub use routing_rule::{Desk, RoutingRule};
+
+/// The declaration of everything the customs agent can be taught.
+///
+/// ```
+/// let declaration = learnables_examples::customs_declaration();
+/// assert!(declaration.validate().is_ok());
+/// assert_eq!(declaration.params().learnables.len(), 2);
+/// ```
+pub fn customs_declaration() -> learnables::Declaration {
+    learnables::Declaration::new()
+        .learnable::<RoutingRule>()
+        .learnable::<ClearanceLimit>()
+        .teach_method(learnables::TEACH_METHOD)
+}

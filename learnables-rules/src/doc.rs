@@ -63,7 +63,7 @@ where
 {
     let joined = attrs
         .into_iter()
-        .map(|attr| attr.as_ref().to_owned())
+        .map(|attr| without_stars(attr.as_ref()))
         .collect::<Vec<_>>()
         .join("\n");
     let indent = joined
@@ -81,6 +81,27 @@ where
         .collect::<Vec<_>>()
         .join("\n");
     trim_blank_lines(&unindented).to_owned()
+}
+
+/// A block comment's text without the ` * ` that starts each of its lines,
+/// when every non-blank line has one (as rustdoc reads `/** ... */`).
+fn without_stars(piece: &str) -> String {
+    let starred = piece.contains('\n')
+        && piece
+            .lines()
+            .filter(|line| !line.trim().is_empty())
+            .all(|line| line.trim_start().starts_with('*'));
+    if !starred {
+        return piece.to_owned();
+    }
+    piece
+        .lines()
+        .map(|line| match line.trim_start().strip_prefix('*') {
+            Some(rest) => rest,
+            None => line,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn trim_blank_lines(text: &str) -> &str {
@@ -137,6 +158,13 @@ mod tests {
         let doc = DocText::from_lines(["\n    Chapter\n\n    Two digits.\n    "]);
         assert_eq!(doc.label, "Chapter");
         assert_eq!(doc.help.as_deref(), Some("Two digits."));
+    }
+
+    #[test]
+    fn starred_block_comments_lose_their_stars() {
+        let doc = DocText::from_lines(["\n     * Priority\n     *\n     * How soon.\n     *   - now\n     "]);
+        assert_eq!(doc.label, "Priority");
+        assert_eq!(doc.help.as_deref(), Some("How soon.\n  - now"));
     }
 
     #[test]

@@ -1,0 +1,257 @@
+//! Typed parsing of lesson values into a derived type: what is accepted, and
+//! the error for every kind of bad answer.
+
+use learnables::{Choice, Learnable, Lesson, LessonProblem, LessonValue};
+use learnables_examples::{Desk, RoutingRule};
+use serde_json::{Value, json};
+
+fn value(json: Value) -> LessonValue {
+    LessonValue::try_from(json).expect("an object")
+}
+
+fn parse(json: Value) -> Result<RoutingRule, learnables::LessonError> {
+    RoutingRule::from_lesson_value(&value(json))
+}
+
+#[test]
+fn form_strings_parse_into_typed_fields() {
+    let rule = parse(json!({"chapter": "84", "desk": "dangerous-goods", "note": "Batteries"}))
+        .unwrap();
+    assert_eq!(
+        rule,
+        RoutingRule {
+            chapter: 84,
+            desk: Desk::DangerousGoods,
+            note: Some("Batteries".into())
+        }
+    );
+}
+
+#[test]
+fn json_numbers_are_accepted_where_the_type_parses_them() {
+    assert_eq!(parse(json!({"chapter": 85, "desk": "general"})).unwrap().chapter, 85);
+}
+
+#[test]
+fn a_missing_field_with_a_default_takes_the_default() {
+    assert_eq!(parse(json!({"chapter": "1"})).unwrap().desk, Desk::General);
+}
+
+#[test]
+fn an_optional_field_may_be_absent_or_null() {
+    assert_eq!(parse(json!({"chapter": "1", "desk": "general"})).unwrap().note, None);
+    assert_eq!(
+        parse(json!({"chapter": "1", "desk": "general", "note": null}))
+            .unwrap()
+            .note,
+        None
+    );
+}
+
+#[test]
+fn a_missing_required_field_is_named() {
+    let error = parse(json!({"desk": "general"})).unwrap_err();
+    assert_eq!(error.field(), Some("chapter"));
+    assert_eq!(
+        error.to_string(),
+        "`chapter` (HS chapter) is missing; it is required"
+    );
+}
+
+#[test]
+fn an_unknown_key_is_refused_with_a_suggestion() {
+    let error = parse(json!({"chapter": "1", "desk": "general", "chaptr": "2"})).unwrap_err();
+    assert_eq!(error.field(), Some("chaptr"));
+    assert_eq!(
+        error.to_string(),
+        "`chaptr` is not a field of this lesson; the fields are: chapter, desk, note \
+         (did you mean `chapter`?)"
+    );
+}
+
+#[test]
+fn a_wrong_json_type_says_what_was_expected() {
+    for (bad, found) in [
+        (json!([84]), "an array"),
+        (json!({"x": 1}), "an object"),
+        (Value::Null, "null"),
+    ] {
+        let error = parse(json!({"chapter": bad, "desk": "general"})).unwrap_err();
+        assert_eq!(error.field(), Some("chapter"));
+        assert_eq!(
+            error.to_string(),
+            format!("`chapter` (HS chapter) must be given as text, not as {found}")
+        );
+    }
+}
+
+#[test]
+fn a_value_outside_the_choices_lists_them() {
+    let error = parse(json!({"chapter": "1", "desk": "urgent"})).unwrap_err();
+    assert_eq!(
+        error.problems(),
+        [LessonProblem::NotAChoice {
+            field: "desk".into(),
+            label: "Desk".into(),
+            value: "urgent".into(),
+            choices: Desk::CHOICES.iter().map(|c| c.to_string()).collect(),
+        }]
+    );
+    assert_eq!(
+        error.to_string(),
+        "`desk` (Desk): \"urgent\" is not one of the choices: general, dangerous-goods, cold chain"
+    );
+}
+
+#[test]
+fn a_from_str_failure_carries_the_type_s_reason() {
+    let error = parse(json!({"chapter": "300", "desk": "general"})).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "`chapter` (HS chapter): \"300\" is not accepted: number too large to fit in target type"
+    );
+}
+
+#[test]
+fn every_bad_field_is_reported_not_only_the_first() {
+    let error = parse(json!({"chapter": "x", "desk": 7, "extra": true, "note": ["a"]})).unwrap_err();
+    let fields: Vec<_> = error.problems().iter().map(|p| p.field().unwrap()).collect();
+    let mut sorted = fields.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, ["chapter", "desk", "extra", "note"]);
+    assert!(error.to_string().starts_with("4 problems in the lesson: 1) "));
+}
+
+#[test]
+fn a_lesson_for_another_collection_is_refused() {
+    let lesson = Lesson::new(
+        "clearance_limits",
+        "84",
+        value(json!({"chapter": "84"})),
+        "alice@example.com",
+    );
+    let error = lesson.parse::<RoutingRule>().unwrap_err();
+    assert_eq!(error.field(), None);
+    assert_eq!(
+        error.to_string(),
+        "this lesson is for the collection `clearance_limits`, but it was given to `routing_rules`"
+    );
+}
+
+#[test]
+fn to_lesson_value_round_trips_and_leaves_out_absent_options() {
+    let rule = RoutingRule {
+        chapter: 85,
+        desk: Desk::Perishables,
+        note: None,
+    };
+    let lesson_value = rule.to_lesson_value();
+    assert_eq!(
+        lesson_value.clone().into_json(),
+        json!({"chapter": "85", "desk": "cold chain"})
+    );
+    assert_eq!(RoutingRule::from_lesson_value(&lesson_value).unwrap(), rule);
+}
+
+#[test]
+fn describes_renders_choices_as_the_choice_picked() {
+    let rule = parse(json!({"chapter": "85", "desk": "cold chain"})).unwrap();
+    assert_eq!(
+        rule.describes("85"),
+        "Chapter 85 declarations now go to the cold chain desk"
+    );
+}
+
+#[derive(Learnable, Debug, PartialEq)]
+#[learnable(
+    collection = "flags",
+    entry = "flag",
+    teaches = "Which declarations are urgent",
+    how = "Declarations above a value threshold are urgent",
+    decided_by = "rules",
+    describes = "{{{entry}}}: urgent={urgent}, weight={weight}, tag={tag}"
+)]
+struct Flag {
+    /// Urgent
+    urgent: bool,
+    /// Weight in kg
+    weight: f64,
+    /// Tag
+    tag: Option<String>,
+}
+
+#[test]
+fn booleans_and_floats_parse_from_json_scalars_and_text() {
+    let flag = Flag::from_lesson_value(&value(json!({"urgent": true, "weight": 1.5}))).unwrap();
+    assert_eq!(
+        flag,
+        Flag {
+            urgent: true,
+            weight: 1.5,
+            tag: None
+        }
+    );
+    let from_text =
+        Flag::from_lesson_value(&value(json!({"urgent": "false", "weight": "2"}))).unwrap();
+    assert!(!from_text.urgent);
+    assert_eq!(from_text.describes("f1"), "{f1}: urgent=false, weight=2, tag=");
+}
+
+#[test]
+fn numbers_too_long_for_the_stack_buffer_still_parse() {
+    let flag = Flag::from_lesson_value(&value(json!({"urgent": true, "weight": 1e300}))).unwrap();
+    assert_eq!(flag.weight, 1e300);
+}
+
+#[test]
+fn hostile_values_give_errors_and_never_panic() {
+    let long = "9".repeat(100_000);
+    let nested = (0..100).fold(json!("x"), |inner, _| json!([inner]));
+    let cases = [
+        json!({"chapter": long}),
+        json!({"chapter": nested}),
+        json!({"chapter": "\u{0}", "desk": "\u{202e}lareneg"}),
+        json!({"chapter": "-1", "desk": "GENERAL"}),
+        json!({"chapter": "8\u{0664}", "desk": " general"}),
+        json!({"": "", "\u{feff}chapter": "1"}),
+        json!({"chapter": u64::MAX, "desk": i64::MIN}),
+        json!({"chapter": -0.0, "desk": 1e-300}),
+    ];
+    for case in cases {
+        let error = parse(case.clone()).expect_err("hostile input must be refused");
+        let message = error.to_string();
+        assert!(!error.problems().is_empty(), "{case}");
+        assert!(message.len() < 2_000, "the message stays short: {message}");
+    }
+}
+
+#[test]
+fn a_lesson_value_must_be_an_object() {
+    for (json, found) in [
+        (json!([]), "an array"),
+        (json!("x"), "a string"),
+        (json!(1), "a number"),
+        (json!(null), "null"),
+    ] {
+        let error = LessonValue::try_from(json).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("a lesson value must be a JSON object, not {found}")
+        );
+    }
+    let from_wire: Result<Lesson, _> = serde_json::from_value(json!({
+        "collection": "routing_rules", "entry": "1", "value": [1], "taughtBy": "a@example.com"
+    }));
+    assert!(
+        from_wire
+            .unwrap_err()
+            .to_string()
+            .contains("a lesson value must be a JSON object, not an array")
+    );
+}
+
+#[test]
+fn a_lesson_value_does_not_show_its_contents_in_debug_output() {
+    let secret = value(json!({"note": "the secret"}));
+    assert_eq!(format!("{secret:?}"), "LessonValue(1 keys)");
+}
