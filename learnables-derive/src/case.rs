@@ -18,10 +18,14 @@ pub const RULES: &[&str] = &[
 /// `None` for an unknown rule.
 pub fn rename(ident: &str, rule: &str) -> Option<String> {
     let words = words(ident);
-    let lower = |w: &String| w.to_lowercase();
-    let upper = |w: &String| w.to_uppercase();
-    let joined = |f: &dyn Fn(&String) -> String, sep: &str| {
-        words.iter().map(f).collect::<Vec<_>>().join(sep)
+    let lower = |w: &str| w.to_lowercase();
+    let upper = |w: &str| w.to_uppercase();
+    let joined = |f: &dyn Fn(&str) -> String, sep: &str| {
+        words
+            .iter()
+            .map(|word| f(word))
+            .collect::<Vec<_>>()
+            .join(sep)
     };
     Some(match rule {
         "kebab-case" => joined(&lower, "-"),
@@ -45,7 +49,7 @@ pub fn rename(ident: &str, rule: &str) -> Option<String> {
     })
 }
 
-fn capitalized(word: &String) -> String {
+fn capitalized(word: &str) -> String {
     let lower = word.to_lowercase();
     let mut chars = lower.chars();
     chars

@@ -9,7 +9,9 @@
 mod case;
 mod choice;
 mod doc;
+mod krate;
 mod learnable;
+mod meta;
 mod shape;
 
 use proc_macro::TokenStream;

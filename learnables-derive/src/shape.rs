@@ -25,25 +25,26 @@ pub fn require_named_struct(input: &DeriveInput, derive: &str) -> darling::Resul
 
 /// `Ok` for an enum; otherwise the error to show.
 pub fn require_enum(input: &DeriveInput) -> darling::Result<()> {
-    let span = match &input.data {
+    let (what, span) = match &input.data {
         Data::Enum(_) => return Ok(()),
-        Data::Struct(data) => data.struct_token.span,
-        Data::Union(data) => data.union_token.span,
+        Data::Struct(data) => ("a struct", data.struct_token.span),
+        Data::Union(data) => ("a union", data.union_token.span),
     };
-    Err(darling::Error::custom(
-        "#[derive(Choice)] needs an enum whose variants have no fields: each variant is one choice",
-    )
+    Err(darling::Error::custom(format!(
+        "#[derive(Choice)] needs an enum whose variants have no fields, not {what}: each \
+         variant is one choice"
+    ))
     .with_span(&span))
 }
 
-/// `Ok` when the item has no generic parameters.
-pub fn require_no_generics(input: &DeriveInput, derive: &str) -> darling::Result<()> {
+/// `Ok` when the item has no generic parameters; otherwise the error to
+/// show, ending with `why`.
+pub fn require_no_generics(input: &DeriveInput, derive: &str, why: &str) -> darling::Result<()> {
     if input.generics.params.is_empty() {
         return Ok(());
     }
     Err(darling::Error::custom(format!(
-        "#[derive({derive})] does not support generic parameters: a learnable describes one \
-         collection, so its descriptor cannot vary with a type parameter"
+        "#[derive({derive})] does not support generic parameters: {why}"
     ))
     .with_span(&input.generics))
 }

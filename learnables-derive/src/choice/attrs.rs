@@ -9,8 +9,9 @@ use syn::{Ident, LitStr, Path};
 pub struct EnumAttrs {
     pub ident: Ident,
     pub data: darling::ast::Data<VariantAttrs, darling::util::Ignored>,
+    #[darling(default, with = crate::meta::text)]
     pub rename_all: Option<LitStr>,
-    #[darling(rename = "crate")]
+    #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }
 
@@ -20,5 +21,6 @@ pub struct EnumAttrs {
 pub struct VariantAttrs {
     pub ident: Ident,
     pub fields: darling::ast::Fields<syn::Field>,
+    #[darling(default, with = crate::meta::text)]
     pub rename: Option<LitStr>,
 }

@@ -58,8 +58,17 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
 /// raise no follow-on errors.
 pub fn stub(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
+    let krate = crate::krate::path(&input.attrs, "choice");
+    // `Choice` needs `'static`, which a generic enum (an error) only has
+    // under this bound.
+    let mut generics = input.generics.clone();
+    generics
+        .make_where_clause()
+        .predicates
+        .push(syn::parse_quote!(Self: 'static));
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
-        impl ::learnables::Choice for #ident {
+        impl #impl_generics #krate::Choice for #ident #ty_generics #where_clause {
             const CHOICES: &'static [&'static str] = &[];
             fn as_choice(&self) -> &'static str {
                 ::core::unimplemented!()
@@ -68,14 +77,14 @@ pub fn stub(input: &DeriveInput) -> TokenStream {
                 ::core::unimplemented!()
             }
         }
-        impl ::core::fmt::Display for #ident {
+        impl #impl_generics ::core::fmt::Display for #ident #ty_generics #where_clause {
             fn fmt(&self, _: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 ::core::unimplemented!()
             }
         }
-        impl ::core::str::FromStr for #ident {
-            type Err = ::learnables::ChoiceError;
-            fn from_str(_: &str) -> ::core::result::Result<Self, ::learnables::ChoiceError> {
+        impl #impl_generics ::core::str::FromStr for #ident #ty_generics #where_clause {
+            type Err = #krate::ChoiceError;
+            fn from_str(_: &str) -> ::core::result::Result<Self, #krate::ChoiceError> {
                 ::core::unimplemented!()
             }
         }

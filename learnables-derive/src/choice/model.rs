@@ -21,8 +21,17 @@ impl ChoiceEnum {
     /// Reads and checks the derive's input; every error at once.
     pub fn from_input(input: &DeriveInput) -> darling::Result<ChoiceEnum> {
         shape::require_enum(input)?;
-        let attrs = EnumAttrs::from_derive_input(input)?;
         let mut errors = darling::Error::accumulator();
+        errors.handle(shape::require_no_generics(
+            input,
+            "Choice",
+            "its choices are fixed names, the same for every type argument; remove the parameters",
+        ));
+        let attrs = EnumAttrs::from_derive_input(input)
+            .map_err(|error| crate::meta::reword(error, "choice"));
+        let Some(attrs) = errors.handle(attrs) else {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        };
         let rule = match &attrs.rename_all {
             Some(rule) if case::rename("x", &rule.value()).is_none() => {
                 errors.push(
@@ -61,7 +70,13 @@ impl ChoiceEnum {
                 .as_ref()
                 .map_or_else(|| variant.ident.span(), syn::LitStr::span);
             if choice.trim().is_empty() {
-                errors.push(darling::Error::custom("a choice must not be empty").with_span(&span));
+                errors.push(
+                    darling::Error::custom(
+                        "a choice must not be empty: give `rename` the text a person picks, \
+                         or leave it out to use the variant's name",
+                    )
+                    .with_span(&span),
+                );
             } else if !seen.insert(choice.clone()) {
                 errors.push(
                     darling::Error::custom(format!(

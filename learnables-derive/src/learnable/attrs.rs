@@ -10,15 +10,23 @@ use syn::{Attribute, Ident, LitStr, Path, Type};
 pub struct StructAttrs {
     pub ident: Ident,
     pub data: darling::ast::Data<darling::util::Ignored, FieldAttrs>,
+    #[darling(default, with = crate::meta::text)]
     pub collection: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub entry: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub teaches: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub how: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub decided_by: Option<LitStr>,
+    #[darling(default, with = crate::meta::texts)]
     pub skills: Option<Vec<LitStr>>,
+    #[darling(default, with = crate::meta::text)]
     pub describes: Option<LitStr>,
+    #[darling(default, with = crate::meta::path)]
     pub describes_with: Option<Path>,
-    #[darling(rename = "crate")]
+    #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }
 
@@ -29,10 +37,16 @@ pub struct FieldAttrs {
     pub ident: Option<Ident>,
     pub ty: Type,
     pub attrs: Vec<Attribute>,
+    #[darling(default, with = crate::meta::text)]
     pub label: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub help: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub default: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub rename: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
     pub kind: Option<LitStr>,
+    #[darling(default, with = crate::meta::flag)]
     pub skip: Flag,
 }

@@ -2,6 +2,7 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
@@ -18,10 +19,13 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let from_lesson_value = from_lesson_value(learnable);
     let to_lesson_value = to_lesson_value(learnable);
     let describes = describes(learnable);
+    let field_items = field_items(learnable);
     quote! {
         #[allow(non_local_definitions, clippy::all)]
         const _: () = {
             use #krate::__private::TextField as _;
+
+            #field_items
 
             static SPEC: #krate::__private::DescriptorSpec = #spec;
 
@@ -47,18 +51,19 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 /// raise no follow-on errors.
 pub fn stub(input: &DeriveInput) -> TokenStream {
     let ident = &input.ident;
+    let krate = crate::krate::path(&input.attrs, "learnable");
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
-        impl #impl_generics ::learnables::Learnable for #ident #ty_generics #where_clause {
-            fn descriptor() -> &'static ::learnables::LearnableDescriptor {
+        impl #impl_generics #krate::Learnable for #ident #ty_generics #where_clause {
+            fn descriptor() -> &'static #krate::LearnableDescriptor {
                 ::core::unimplemented!()
             }
             fn from_lesson_value(
-                _: &::learnables::LessonValue,
-            ) -> ::core::result::Result<Self, ::learnables::LessonError> {
+                _: &#krate::LessonValue,
+            ) -> ::core::result::Result<Self, #krate::LessonError> {
                 ::core::unimplemented!()
             }
-            fn to_lesson_value(&self) -> ::learnables::LessonValue {
+            fn to_lesson_value(&self) -> #krate::LessonValue {
                 ::core::unimplemented!()
             }
             fn describes(&self, _: &str) -> ::std::string::String {
@@ -85,6 +90,105 @@ fn option_lit(value: Option<&LitStr>) -> TokenStream {
     }
 }
 
+/// What the generated code needs of each lesson field's type, resolved
+/// once per field: `__field_{name}` implements `__LessonField<T>` when
+/// the type derives `Choice` or implements `FromStr` and `Display`.
+///
+/// A `Choice`'s kind and choices win over a text field's through `Probe`'s
+/// inherent items, which only a concrete type selects: hence one impl per
+/// field. Its `where` clause (higher-ranked, so that it is checked where the
+/// items are used, not as a trivially false bound) makes a type that is
+/// neither one error, `__LessonField`'s message at the field's type, which
+/// every use repeats word for word and the compiler shows once; no errors
+/// arise inside the impl, which assumes its `where` clause.
+fn field_items(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let impls = learnable.lesson_fields().map(|(_, field)| {
+        let value_ty = &field.value_ty;
+        let marker = marker(field);
+        let lesson = field.lesson.as_ref().expect("lesson fields only");
+        let kind = match &lesson.kind {
+            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
+            None => quote!(#krate::__private::Probe::<#value_ty>::KIND),
+        };
+        quote_spanned! {value_ty.span()=>
+            #[allow(non_camel_case_types)]
+            struct #marker;
+
+            #[diagnostic::do_not_recommend]
+            impl __LessonField<#value_ty> for #marker
+            where
+                for<'__any> #value_ty: __LessonFieldType,
+            {
+                const KIND: #krate::FieldKind = #kind;
+                const CHOICES: ::core::option::Option<&'static [&'static str]> =
+                    #krate::__private::Probe::<#value_ty>::CHOICES;
+                const PARSE: #krate::__private::ParseFn<#value_ty> =
+                    #krate::__private::Probe::<#value_ty>::PARSE;
+                const WRITE: fn(
+                    &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
+                    &str,
+                    &#value_ty,
+                ) =
+                    #krate::__private::write_field::<#value_ty>;
+                const DESCRIBE: fn(&mut ::std::string::String, &#value_ty) =
+                    #krate::__private::describe::<#value_ty>;
+            }
+        }
+    });
+    quote! {
+        trait __LessonFieldType:
+            ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
+        {
+        }
+
+        impl<T> __LessonFieldType for T where
+            T: ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
+        {
+        }
+
+        #[diagnostic::on_unimplemented(
+            message = "`{T}` cannot be a lesson field",
+            label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
+            note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with \
+                    an error that implements `Display`) and `Display`, or mark the field \
+                    `#[learnable(skip)]`"
+        )]
+        #[allow(dead_code)]
+        trait __LessonField<T> {
+            const KIND: #krate::FieldKind;
+            const CHOICES: ::core::option::Option<&'static [&'static str]>;
+            const PARSE: #krate::__private::ParseFn<T>;
+            const WRITE: fn(
+                &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
+                &str,
+                &T,
+            );
+            const DESCRIBE: fn(&mut ::std::string::String, &T);
+        }
+
+        #(#impls)*
+    }
+}
+
+/// The marker type of a lesson field, named at the field's type (where the
+/// compiler points when the type is no lesson field's).
+fn marker(field: &Field) -> syn::Ident {
+    format_ident!(
+        "__field_{}",
+        field.ident.unraw(),
+        span = field.value_ty.span()
+    )
+}
+
+/// `<__field_{name} as __LessonField<T>>::{item}`, at the field's type `T`.
+fn item(field: &Field, item: &str) -> TokenStream {
+    let marker = marker(field);
+    let value_ty = &field.value_ty;
+    let item = format_ident!("{}", item, span = value_ty.span());
+    quote_spanned!(value_ty.span()=> (<#marker as __LessonField<#value_ty>>::#item))
+}
+
 fn spec(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let Learnable {
@@ -101,16 +205,13 @@ fn spec(learnable: &Learnable) -> TokenStream {
     };
     let fields = learnable.lesson_fields().map(|(_, field)| {
         let lesson = field.lesson.as_ref().expect("lesson fields only");
-        let value_ty = &field.value_ty;
         let name = &lesson.name;
         let label = option_lit(lesson.label.as_ref());
         let help = option_lit(lesson.help.as_ref());
         let default = option_lit(lesson.default.as_ref());
         let doc = &lesson.doc;
-        let kind = match &lesson.kind {
-            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
-            None => quote_spanned!(value_ty.span()=> #krate::__private::Probe::<#value_ty>::KIND),
-        };
+        let choices = item(field, "CHOICES");
+        let kind = item(field, "KIND");
         quote! {
             #krate::__private::FieldSpec {
                 name: #name,
@@ -118,7 +219,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
                 help: #help,
                 doc: &[#(#doc),*],
                 kind: #kind,
-                choices: #krate::__private::Probe::<#value_ty>::CHOICES,
+                choices: #choices,
                 default: #default,
             }
         }
@@ -145,15 +246,17 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
+    let choices = item(field, "CHOICES");
     let message = format!(
-        "the default {:?} of the field `{}` is not one of the choices of `{}`",
+        "the default {:?} of the field `{}` is not one of the choices of `{ty}`: write one of \
+         `{ty}::CHOICES` (a variant's name in kebab-case, unless renamed)",
         default.value(),
         lesson.name,
-        quote!(#value_ty).to_string().replace(' ', ""),
+        ty = quote!(#value_ty).to_string().replace(' ', ""),
     );
     quote_spanned! {default.span()=>
         const _: () = if !#krate::__private::choices_hold(
-            #krate::__private::Probe::<#value_ty>::CHOICES,
+            #choices,
             #default,
         ) {
             ::core::panic!(#message)
@@ -165,10 +268,7 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| {
-        let value_ty = &field.value_ty;
-        quote_spanned!(value_ty.span()=> #krate::__private::Probe::<#value_ty>::PARSE)
-    };
+    let parse = |field: &Field| item(field, "PARSE");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;
@@ -204,7 +304,9 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
     let inits = learnable.fields.iter().map(|field| {
         let ident = &field.ident;
         if field.lesson.is_none() {
-            return quote!(#ident: ::core::default::Default::default(),);
+            // A skipped field's value: its type's default, which the
+            // compiler asks for at the type.
+            return quote_spanned!(field.value_ty.span()=> #ident: ::core::default::Default::default(),);
         }
         let slot = slot(lesson_index);
         lesson_index += 1;
@@ -239,14 +341,15 @@ fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let writes = learnable.lesson_fields().map(|(_, field)| {
         let ident = &field.ident;
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
+        let write = item(field, "WRITE");
         if field.optional {
             quote! {
                 if let ::core::option::Option::Some(__value) = &self.#ident {
-                    #krate::__private::write_field(&mut __map, #name, __value);
+                    #write(&mut __map, #name, __value);
                 }
             }
         } else {
-            quote!(#krate::__private::write_field(&mut __map, #name, &self.#ident);)
+            quote!(#write(&mut __map, #name, &self.#ident);)
         }
     });
     quote! {
@@ -261,7 +364,12 @@ fn to_lesson_value(learnable: &Learnable) -> TokenStream {
 fn describes(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let body = match &learnable.describes {
-        Describes::With(path) => quote_spanned!(path.span()=> #path(self, __entry)),
+        // Through a typed pointer, so that a wrong signature is one error
+        // at the path that shows the signature expected.
+        Describes::With(path) => quote_spanned! {path.span()=>
+            let __describes_with: fn(&Self, &str) -> ::std::string::String = #path;
+            __describes_with(self, __entry)
+        },
         Describes::Template(pieces) => {
             let capacity: usize = pieces
                 .iter()
@@ -273,14 +381,35 @@ fn describes(learnable: &Learnable) -> TokenStream {
             let writes = pieces.iter().map(|piece| match piece {
                 TemplatePiece::Text(text) => quote!(__out.push_str(#text);),
                 TemplatePiece::Entry => quote!(__out.push_str(__entry);),
-                TemplatePiece::Field {
-                    ident,
-                    optional: false,
-                } => quote!(#krate::__private::describe(&mut __out, &self.#ident);),
-                TemplatePiece::Field {
-                    ident,
-                    optional: true,
-                } => quote!(#krate::__private::describe_optional(&mut __out, &self.#ident);),
+                TemplatePiece::Field { ident, optional } => {
+                    let describe = match learnable
+                        .lesson_fields()
+                        .find(|(_, field)| field.ident == *ident)
+                    {
+                        Some((_, field)) => item(field, "DESCRIBE"),
+                        // A skipped field: its type must be `Display`.
+                        None => {
+                            let field = learnable
+                                .fields
+                                .iter()
+                                .find(|field| field.ident == *ident)
+                                .expect("a template names a field of the struct");
+                            let value_ty = &field.value_ty;
+                            quote_spanned! {value_ty.span()=>
+                                #krate::__private::describe::<#value_ty>
+                            }
+                        }
+                    };
+                    if *optional {
+                        quote! {
+                            if let ::core::option::Option::Some(__value) = &self.#ident {
+                                #describe(&mut __out, __value);
+                            }
+                        }
+                    } else {
+                        quote!(#describe(&mut __out, &self.#ident);)
+                    }
+                }
             });
             quote! {
                 let mut __out = ::std::string::String::with_capacity(#capacity);

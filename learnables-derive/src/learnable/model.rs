@@ -69,52 +69,97 @@ impl Learnable {
     pub fn from_input(input: &DeriveInput) -> darling::Result<Learnable> {
         shape::require_named_struct(input, "Learnable")?;
         let mut errors = darling::Error::accumulator();
-        errors.handle(shape::require_no_generics(input, "Learnable"));
-        let Some(attrs) = errors.handle(StructAttrs::from_derive_input(input)) else {
+        errors.handle(shape::require_no_generics(
+            input,
+            "Learnable",
+            "a learnable describes one collection, so its descriptor cannot vary with a type \
+             parameter; remove the parameters",
+        ));
+        let attrs = StructAttrs::from_derive_input(input)
+            .map_err(|error| crate::meta::reword(error, "learnable"));
+        let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
         let anchor = attribute_span(input);
-        let required = |value: &Option<LitStr>, key: &str, what: &str| {
-            value.clone().ok_or_else(|| {
-                darling::Error::custom(format!(
-                    "missing `{key} = \"...\"` in #[learnable(...)]: {what}"
-                ))
-                .with_span(&anchor)
-            })
+        if anchor.is_none() {
+            errors.push(
+                darling::Error::custom(
+                    "#[derive(Learnable)] needs a #[learnable(...)] attribute on the struct, \
+                     with `collection`, `entry`, `teaches`, `how`, `decided_by` and `describes` \
+                     (see the `learnables` crate documentation for an example)",
+                )
+                .with_span(&input.ident),
+            );
+        }
+        // A missing key is an error at the attribute; without the attribute,
+        // its absence is the one error.
+        let required = |value: &Option<LitStr>, key: &str, what: &str| match (value, anchor) {
+            (Some(value), _) => Ok(Some(value.clone())),
+            (None, Some(anchor)) => Err(darling::Error::custom(format!(
+                "missing `{key} = \"...\"` in #[learnable(...)]: {what}"
+            ))
+            .with_span(&anchor)),
+            (None, None) => Ok(None),
         };
-        let collection = errors.handle(required(
-            &attrs.collection,
-            "collection",
-            "the collection's name in the agent's knowledge",
-        ));
-        let entry = errors.handle(required(
-            &attrs.entry,
-            "entry",
-            "a singular noun for one member, such as \"routing rule\"",
-        ));
-        let teaches = errors.handle(required(
-            &attrs.teaches,
-            "teaches",
-            "what a person is deciding, in their words",
-        ));
-        let how = errors.handle(required(
-            &attrs.how,
-            "how",
-            "how the agent decides today, in prose (the spec forbids a placeholder)",
-        ));
-        let decided_by = errors.handle(required(
-            &attrs.decided_by,
-            "decided_by",
-            "who or what decides today: \"rules\", \"model\", \"hybrid\" or another word",
-        ));
-        for (key, value) in [
-            ("collection", &collection),
-            ("entry", &entry),
-            ("teaches", &teaches),
-            ("decided_by", &decided_by),
+        let collection = errors
+            .handle(required(
+                &attrs.collection,
+                "collection",
+                "the collection's name in the agent's knowledge",
+            ))
+            .flatten();
+        let entry = errors
+            .handle(required(
+                &attrs.entry,
+                "entry",
+                "a singular noun for one member, such as \"routing rule\"",
+            ))
+            .flatten();
+        let teaches = errors
+            .handle(required(
+                &attrs.teaches,
+                "teaches",
+                "what a person is deciding, in their words",
+            ))
+            .flatten();
+        let how = errors
+            .handle(required(
+                &attrs.how,
+                "how",
+                "how the agent decides today, in prose (the spec forbids a placeholder)",
+            ))
+            .flatten();
+        let decided_by = errors
+            .handle(required(
+                &attrs.decided_by,
+                "decided_by",
+                "who or what decides today: \"rules\", \"model\", \"hybrid\" or another word",
+            ))
+            .flatten();
+        for (key, value, fix) in [
+            (
+                "`collection`",
+                &collection,
+                "name the collection in the agent's knowledge, such as \"routing_rules\"",
+            ),
+            (
+                "`entry`",
+                &entry,
+                "write a singular noun for one member, such as \"routing rule\"",
+            ),
+            (
+                "`teaches`",
+                &teaches,
+                "say what a person is deciding, such as \"Which desk handles a declaration\"",
+            ),
+            (
+                "`decided_by`",
+                &decided_by,
+                "say who or what decides today: \"rules\", \"model\", \"hybrid\" or another word",
+            ),
         ] {
             if let Some(value) = value {
-                errors.handle(not_blank(value, key));
+                errors.handle(not_blank(value, key, fix));
             }
         }
         if let (Some(how), Some(teaches)) = (&how, &teaches)
@@ -125,11 +170,17 @@ impl Learnable {
             );
         }
         for skill in attrs.skills.iter().flatten() {
-            errors.handle(not_blank(skill, "a skill id"));
+            errors.handle(not_blank(
+                skill,
+                "a skill id",
+                "name a skill of the agent card, or leave out `skills(...)` for every skill",
+            ));
         }
 
         let fields = read_fields(&attrs, &mut errors);
-        let describes = errors.handle(read_describes(&attrs, &fields, anchor));
+        let describes = errors
+            .handle(read_describes(&attrs, &fields, anchor))
+            .flatten();
 
         let krate = attrs
             .krate
@@ -156,23 +207,27 @@ impl Learnable {
                 describes,
                 fields,
             }),
-            _ => Err(darling::Error::custom("incomplete #[learnable(...)]").with_span(&anchor)),
+            _ => {
+                Err(darling::Error::custom("incomplete #[learnable(...)]").with_span(&attrs.ident))
+            }
         }
     }
 }
 
-/// The span of the first `#[learnable(...)]`, else of the struct's name.
-fn attribute_span(input: &DeriveInput) -> Span {
+/// The span of the first `#[learnable(...)]`'s name, if there is one.
+fn attribute_span(input: &DeriveInput) -> Option<Span> {
     input
         .attrs
         .iter()
         .find(|attr| attr.path().is_ident("learnable"))
-        .map_or_else(|| input.ident.span(), Spanned::span)
+        .map(|attr| attr.path().span())
 }
 
-fn not_blank(value: &LitStr, what: &str) -> darling::Result<()> {
+/// An error at `value` when it is empty or blank: "{what} must not be
+/// empty: {fix}".
+fn not_blank(value: &LitStr, what: &str, fix: &str) -> darling::Result<()> {
     if value.value().trim().is_empty() {
-        Err(darling::Error::custom(format!("{what} must not be empty")).with_span(value))
+        Err(darling::Error::custom(format!("{what} must not be empty: {fix}")).with_span(value))
     } else {
         Ok(())
     }
@@ -229,7 +284,11 @@ fn read_lesson_field(
 ) -> LessonField {
     let name = match &field.rename {
         Some(rename) => {
-            errors.handle(not_blank(rename, "`rename`"));
+            errors.handle(not_blank(
+                rename,
+                "`rename`",
+                "write the lesson field's name, or leave `rename` out to use the field's",
+            ));
             rename.value()
         }
         None => ident.unraw().to_string(),
@@ -237,19 +296,36 @@ fn read_lesson_field(
     let doc = Doc::read(&field.attrs);
     match (&field.label, &doc.known) {
         (Some(label), _) => {
-            errors.handle(not_blank(label, "`label`"));
+            errors.handle(not_blank(
+                label,
+                "`label`",
+                "write what a person sees beside the field, or leave `label` out to use the \
+                 doc comment's first line",
+            ));
         }
-        (None, Some(known)) if known.label.is_empty() => errors.push(
-            darling::Error::custom(format!(
-                "the field `{name}` has no label: give it a doc comment (`/// Label`) or \
-                 #[learnable(label = \"...\")]"
-            ))
-            .with_span(ident),
-        ),
+        (None, Some(known)) if known.label.is_empty() => {
+            let why = if doc.pieces.is_empty() {
+                "has no label"
+            } else {
+                "has no label: its doc comment is empty"
+            };
+            errors.push(
+                darling::Error::custom(format!(
+                    "the field `{name}` {why}; give it a doc comment whose first line is the \
+                     label (`/// Label`) or #[learnable(label = \"...\")], or mark it \
+                     #[learnable(skip)] if it is no lesson field"
+                ))
+                .with_span(ident),
+            );
+        }
         (None, _) => {}
     }
     if let Some(kind) = &field.kind {
-        errors.handle(not_blank(kind, "`kind`"));
+        errors.handle(not_blank(
+            kind,
+            "`kind`",
+            "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
+        ));
     }
     LessonField {
         name,
@@ -283,24 +359,29 @@ fn option_inner(ty: &Type) -> Option<&Type> {
 fn read_describes(
     attrs: &StructAttrs,
     fields: &[Field],
-    anchor: Span,
-) -> darling::Result<Describes> {
+    anchor: Option<Span>,
+) -> darling::Result<Option<Describes>> {
     match (&attrs.describes, &attrs.describes_with) {
         (Some(_), Some(with)) => Err(darling::Error::custom(
-            "give `describes` or `describes_with`, not both",
+            "give `describes` (a template) or `describes_with` (a function), not both: \
+             remove one",
         )
         .with_span(with)),
-        (None, Some(with)) => Ok(Describes::With(with.clone())),
-        (None, None) => Err(darling::Error::custom(
-            "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes to \
-             the {desk} desk\") or `describes_with = path::to::fn`: the spec has the learnable, \
-             not its field names, phrase what was learned",
-        )
-        .with_span(&anchor)),
+        (None, Some(with)) => Ok(Some(Describes::With(with.clone()))),
+        (None, None) => match anchor {
+            Some(anchor) => Err(darling::Error::custom(
+                "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes \
+                 to the {desk} desk\") or `describes_with = path::to::fn`: the spec has the \
+                 learnable, not its field names, phrase what was learned",
+            )
+            .with_span(&anchor)),
+            None => Ok(None),
+        },
         (Some(describes), None) => {
             let pieces = template::parse(&describes.value())
                 .map_err(|error| darling::Error::custom(error).with_span(describes))?;
-            resolve_template(pieces, fields, describes).map(Describes::Template)
+            resolve_template(pieces, fields, describes)
+                .map(|pieces| Some(Describes::Template(pieces)))
         }
     }
 }

@@ -68,7 +68,9 @@ pub fn parse(template: &str) -> Result<Vec<Piece>, TemplateError> {
                         Some((_, c)) => name.push(c),
                     }
                 }
+                // `{r#type}` names the field `r#type` as `{type}` does.
                 let trimmed = name.trim();
+                let trimmed = trimmed.strip_prefix("r#").unwrap_or(trimmed);
                 if !is_identifier(trimmed) {
                     return Err(TemplateError::BadPlaceholder { text: name });
                 }
@@ -142,6 +144,17 @@ mod tests {
         assert_eq!(
             parse("{ desk }").unwrap(),
             vec![Piece::Placeholder("desk".into())]
+        );
+    }
+
+    #[test]
+    fn raw_identifiers_name_their_field() {
+        assert_eq!(
+            parse("{r#type}{type}").unwrap(),
+            vec![
+                Piece::Placeholder("type".into()),
+                Piece::Placeholder("type".into())
+            ]
         );
     }
 }

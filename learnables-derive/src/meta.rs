@@ -1,0 +1,173 @@
+//! Reading attribute values, each with an error that shows the form the
+//! key takes (darling's own say only "Unexpected type `int`").
+
+use darling::FromMeta;
+use darling::util::Flag;
+use syn::{Expr, ExprLit, Lit, LitStr, Meta, Path};
+
+/// The key's name, for messages.
+fn key(item: &Meta) -> String {
+    item.path()
+        .get_ident()
+        .map_or_else(|| "this key".to_owned(), ToString::to_string)
+}
+
+/// The value of `key = value`, through any invisible group a `macro_rules!`
+/// expansion wraps it in.
+fn value(expr: &Expr) -> &Expr {
+    match expr {
+        Expr::Group(group) => value(&group.expr),
+        other => other,
+    }
+}
+
+/// `key = "..."`.
+pub fn text(item: &Meta) -> darling::Result<Option<LitStr>> {
+    let key = key(item);
+    let form = format!("write `{key} = \"...\"`");
+    match item {
+        Meta::NameValue(pair) => match value(&pair.value) {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => Ok(Some(text.clone())),
+            other => Err(darling::Error::custom(format!(
+                "`{key}` takes a string in double quotes: {form}"
+            ))
+            .with_span(other)),
+        },
+        Meta::Path(path) => {
+            Err(darling::Error::custom(format!("`{key}` needs a value: {form}")).with_span(path))
+        }
+        Meta::List(list) => Err(darling::Error::custom(format!(
+            "`{key}` takes one string, not a list: {form}"
+        ))
+        .with_span(&list.path)),
+    }
+}
+
+/// `key("...", "...")`.
+pub fn texts(item: &Meta) -> darling::Result<Option<Vec<LitStr>>> {
+    let key = key(item);
+    let form = format!("write `{key}(\"...\", \"...\")`");
+    let list = match item {
+        Meta::List(list) => list,
+        Meta::NameValue(pair) => {
+            return Err(darling::Error::custom(format!(
+                "`{key}` takes a list of strings in parentheses: {form}"
+            ))
+            .with_span(&pair.value));
+        }
+        Meta::Path(path) => {
+            return Err(darling::Error::custom(format!(
+                "`{key}` needs a list of strings in parentheses: {form}"
+            ))
+            .with_span(path));
+        }
+    };
+    let items = list
+        .parse_args_with(syn::punctuated::Punctuated::<Expr, syn::Token![,]>::parse_terminated)?;
+    let mut errors = darling::Error::accumulator();
+    let mut texts = Vec::new();
+    for item in &items {
+        match value(item) {
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => texts.push(text.clone()),
+            other => errors.push(
+                darling::Error::custom(format!(
+                    "`{key}(...)` takes strings in double quotes: {form}"
+                ))
+                .with_span(other),
+            ),
+        }
+    }
+    errors.finish_with(Some(texts))
+}
+
+/// `key = path::to::item` or `key = "path::to::item"`.
+pub fn path(item: &Meta) -> darling::Result<Option<Path>> {
+    let key = key(item);
+    let form = format!("write `{key} = path::to::item` or `{key} = \"path::to::item\"`");
+    match item {
+        Meta::NameValue(pair) => match value(&pair.value) {
+            Expr::Path(path) if path.qself.is_none() && path.attrs.is_empty() => {
+                Ok(Some(path.path.clone()))
+            }
+            Expr::Lit(ExprLit {
+                lit: Lit::Str(text),
+                ..
+            }) => text.parse().map(Some).map_err(|_| {
+                darling::Error::custom(format!("{:?} is not a path: {form}", text.value()))
+                    .with_span(text)
+            }),
+            other => Err(
+                darling::Error::custom(format!("`{key}` takes a path: {form}")).with_span(other),
+            ),
+        },
+        Meta::Path(path) => {
+            Err(darling::Error::custom(format!("`{key}` needs a value: {form}")).with_span(path))
+        }
+        Meta::List(list) => Err(darling::Error::custom(format!(
+            "`{key}` takes one path, not a list: {form}"
+        ))
+        .with_span(&list.path)),
+    }
+}
+
+/// A bare `key`.
+pub fn flag(item: &Meta) -> darling::Result<Flag> {
+    match item {
+        Meta::Path(_) => Flag::from_meta(item),
+        Meta::NameValue(pair) => {
+            let key = key(item);
+            Err(
+                darling::Error::custom(format!("`{key}` takes no value: write `{key}` alone"))
+                    .with_span(&pair.value),
+            )
+        }
+        Meta::List(list) => {
+            let key = key(item);
+            Err(
+                darling::Error::custom(format!("`{key}` takes no value: write `{key}` alone"))
+                    .with_span(&list.delimiter.span().join()),
+            )
+        }
+    }
+}
+
+/// darling's errors about keys, reworded to speak of keys of `#[attribute(...)]`
+/// rather than of "fields" (which, in a derive on a struct, reads as the
+/// struct's fields); every other error as it is.
+pub fn reword(errors: darling::Error, attribute: &str) -> darling::Error {
+    let reworded = errors
+        .into_iter()
+        .map(|error| {
+            // As the compiler would show it: the message and the span,
+            // without darling's locations.
+            let error = syn::Error::from(error);
+            let text = error.to_string();
+            let message = if let Some(rest) = text.strip_prefix("Unknown field: `") {
+                let Some((key, tail)) = rest.split_once('`') else {
+                    return darling::Error::from(error);
+                };
+                let hint = if let Some(near) = tail.strip_prefix(". Did you mean ") {
+                    format!(": did you mean {near}")
+                } else if let Some(keys) = tail.strip_prefix(". Available values: ") {
+                    format!("; the keys it takes here are {keys}")
+                } else {
+                    String::new()
+                };
+                format!("unknown key `{key}` in #[{attribute}(...)]{hint}")
+            } else if let Some(rest) = text.strip_prefix("Duplicate field `") {
+                let key = rest.trim_end_matches('`');
+                format!("`{key}` is given twice in #[{attribute}(...)]: keep one")
+            } else {
+                return darling::Error::from(error);
+            };
+            darling::Error::custom(message).with_span(&error.span())
+        })
+        .collect();
+    darling::Error::multiple(reworded)
+}

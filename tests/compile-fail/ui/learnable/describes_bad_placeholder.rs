@@ -1,0 +1,19 @@
+//! A `describes` placeholder must be a name.
+
+use learnables::Learnable;
+
+#[derive(Learnable)]
+#[learnable(
+    collection = "routing_rules",
+    entry = "routing rule",
+    teaches = "Which desk handles a declaration",
+    how = "A table keyed on the HS chapter",
+    decided_by = "rules",
+    describes = "Chapter {} goes to the desk"
+)]
+pub struct RoutingRule {
+    /// HS chapter
+    pub chapter: u8,
+}
+
+fn main() {}

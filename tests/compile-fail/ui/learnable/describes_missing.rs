@@ -1,0 +1,18 @@
+//! `describes` (or `describes_with`) is required.
+
+use learnables::Learnable;
+
+#[derive(Learnable)]
+#[learnable(
+    collection = "routing_rules",
+    entry = "routing rule",
+    teaches = "Which desk handles a declaration",
+    how = "A table keyed on the HS chapter",
+    decided_by = "rules"
+)]
+pub struct RoutingRule {
+    /// HS chapter
+    pub chapter: u8,
+}
+
+fn main() {}

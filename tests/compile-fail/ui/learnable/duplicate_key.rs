@@ -1,0 +1,21 @@
+//! A key given twice.
+
+use learnables::Learnable;
+
+#[derive(Learnable)]
+#[learnable(
+    collection = "routing_rules",
+    entry = "routing rule",
+    teaches = "Which desk handles a declaration",
+    how = "A table keyed on the HS chapter",
+    decided_by = "rules",
+    describes = "Chapter {chapter}",
+    collection = "rules"
+)]
+pub struct RoutingRule {
+    /// HS chapter
+    #[learnable(label = "Chapter", label = "HS chapter")]
+    pub chapter: u8,
+}
+
+fn main() {}

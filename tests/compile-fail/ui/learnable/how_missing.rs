@@ -1,0 +1,18 @@
+//! `how` is required.
+
+use learnables::Learnable;
+
+#[derive(Learnable)]
+#[learnable(
+    collection = "routing_rules",
+    entry = "routing rule",
+    teaches = "Which desk handles a declaration",
+    decided_by = "rules",
+    describes = "Chapter {chapter}"
+)]
+pub struct RoutingRule {
+    /// HS chapter
+    pub chapter: u8,
+}
+
+fn main() {}
