@@ -32,15 +32,6 @@ pub struct Declaration {
     params: DeclarationParams,
 }
 
-impl Default for DeclarationParams {
-    fn default() -> DeclarationParams {
-        DeclarationParams {
-            learnables: Vec::new(),
-            teach_method: None,
-        }
-    }
-}
-
 impl Declaration {
     /// A declaration with nothing to teach yet.
     pub fn new() -> Declaration {

@@ -9,7 +9,7 @@ use super::LearnableDescriptor;
 /// let params = DeclarationParams { learnables: vec![], teach_method: None };
 /// assert_eq!(serde_json::to_string(&params).unwrap(), r#"{"learnables":[]}"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeclarationParams {
     /// What the agent can be taught.
