@@ -102,6 +102,7 @@ pub fn build_descriptor(spec: &DescriptorSpec) -> LearnableDescriptor {
 }
 
 /// The pairs of a lesson value, for the generated parser.
+#[inline]
 pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
     value.entries()
 }
@@ -152,6 +153,11 @@ where
 
 /// Calls `read` with the text of a JSON scalar: a string as is, a number or
 /// a boolean as JSON writes it (what a form may send for a number field).
+///
+/// The string case, what a form sends, is the fast path; an integer is
+/// written into a stack buffer without the formatting machinery; nothing
+/// here allocates unless a value is refused.
+#[inline]
 fn with_scalar_text<R>(
     value: &Value,
     field: &FieldSpec,
@@ -160,46 +166,84 @@ fn with_scalar_text<R>(
     match value {
         Value::String(text) => read(text),
         Value::Number(number) => {
-            let mut buffer = StackText::default();
-            if write!(buffer, "{number}").is_ok() {
-                read(buffer.as_str())
-            } else {
-                read(&number.to_string())
+            let mut digits = IntegerText::default();
+            match digits.write(number) {
+                Some(text) => read(text),
+                None => with_float_text(number, read),
             }
         }
         Value::Bool(flag) => read(if *flag { "true" } else { "false" }),
-        other => Err(LessonProblem::WrongType {
-            field: field.name.to_owned(),
-            label: field_label(field),
-            found: json_type_name(other),
-        }),
+        other => Err(wrong_type(field, other)),
     }
 }
 
+/// The text of a number that is no integer, as JSON writes it.
+#[cold]
+#[inline(never)]
+fn with_float_text<R>(
+    number: &serde_json::Number,
+    read: impl FnOnce(&str) -> Result<R, LessonProblem>,
+) -> Result<R, LessonProblem> {
+    let mut buffer = StackText::default();
+    if write!(buffer, "{number}").is_ok() {
+        read(buffer.as_str())
+    } else {
+        read(&number.to_string())
+    }
+}
+
+#[inline]
 fn parse_text<T>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem>
 where
     T: FromStr,
     T::Err: Display,
 {
     with_scalar_text(value, field, |text| {
-        text.parse::<T>().map_err(|error| LessonProblem::Invalid {
-            field: field.name.to_owned(),
-            label: field_label(field),
-            value: shortened(text),
-            reason: error.to_string(),
-        })
+        text.parse::<T>()
+            .map_err(|error| invalid(field, text, &error))
     })
 }
 
+#[inline]
 fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
     with_scalar_text(value, field, |text| {
-        T::from_choice(text).ok_or_else(|| LessonProblem::NotAChoice {
-            field: field.name.to_owned(),
-            label: field_label(field),
-            value: shortened(text),
-            choices: T::CHOICES.iter().map(|c| (*c).to_owned()).collect(),
-        })
+        T::from_choice(text).ok_or_else(|| not_a_choice(field, text, T::CHOICES))
     })
+}
+
+// The problems are built out of line: the labels and copies they own cost
+// only when a value is refused.
+
+#[cold]
+#[inline(never)]
+fn wrong_type(field: &FieldSpec, found: &Value) -> LessonProblem {
+    LessonProblem::WrongType {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        found: json_type_name(found),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid(field: &FieldSpec, text: &str, reason: &dyn Display) -> LessonProblem {
+    LessonProblem::Invalid {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        value: shortened(text),
+        reason: reason.to_string(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_choice(field: &FieldSpec, text: &str, choices: &[&str]) -> LessonProblem {
+    LessonProblem::NotAChoice {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        value: shortened(text),
+        choices: choices.iter().map(|c| (*c).to_owned()).collect(),
+    }
 }
 
 fn field_label(field: &FieldSpec) -> String {
@@ -226,6 +270,7 @@ pub struct Reader {
 
 impl Reader {
     /// A reader for a value of the learnable `spec` describes.
+    #[inline]
     pub fn new(spec: &'static DescriptorSpec) -> Reader {
         Reader {
             spec,
@@ -234,17 +279,19 @@ impl Reader {
     }
 
     /// Reads field `index`'s value.
+    #[inline]
     pub fn read<T>(&mut self, index: usize, value: &Value, parse: ParseFn<T>) -> Slot<T> {
         match parse(value, &self.spec.fields[index]) {
             Ok(read) => Slot::Read(read),
             Err(problem) => {
-                self.problems.push(problem);
+                self.reject(problem);
                 Slot::Rejected
             }
         }
     }
 
     /// Reads optional field `index`'s value, where `null` means absent.
+    #[inline]
     pub fn read_optional<T>(&mut self, index: usize, value: &Value, parse: ParseFn<T>) -> Slot<T> {
         if value.is_null() {
             Slot::Absent
@@ -253,7 +300,15 @@ impl Reader {
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn reject(&mut self, problem: LessonProblem) {
+        self.problems.push(problem);
+    }
+
     /// Records a key that is no field.
+    #[cold]
+    #[inline(never)]
     pub fn unknown(&mut self, key: &str) {
         self.problems.push(LessonProblem::UnknownField {
             field: shortened(key),
@@ -268,43 +323,67 @@ impl Reader {
 
     /// The value of required field `index`: read, else its default, else a
     /// `Missing` problem.
+    #[inline]
     pub fn required<T>(&mut self, index: usize, slot: Slot<T>, parse: ParseFn<T>) -> Option<T> {
-        let field = &self.spec.fields[index];
-        if matches!(slot, Slot::Absent) && field.default.is_none() {
-            self.problems.push(LessonProblem::Missing {
-                field: field.name.to_owned(),
-                label: field.label(),
-            });
-            return None;
-        }
-        self.optional(index, slot, parse)
-    }
-
-    /// The value of optional field `index`: read, else its default, else none.
-    pub fn optional<T>(&mut self, index: usize, slot: Slot<T>, parse: ParseFn<T>) -> Option<T> {
         match slot {
             Slot::Read(value) => Some(value),
             Slot::Rejected => None,
+            Slot::Absent if self.spec.fields[index].default.is_some() => {
+                self.default_of(index, parse)
+            }
             Slot::Absent => {
-                let field = &self.spec.fields[index];
-                let default = Value::String(field.default?.to_owned());
-                match parse(&default, field) {
-                    Ok(value) => Some(value),
-                    Err(problem) => {
-                        self.problems.push(problem);
-                        None
-                    }
-                }
+                self.missing(index);
+                None
             }
         }
     }
 
+    /// The value of optional field `index`: read, else its default, else none.
+    #[inline]
+    pub fn optional<T>(&mut self, index: usize, slot: Slot<T>, parse: ParseFn<T>) -> Option<T> {
+        match slot {
+            Slot::Read(value) => Some(value),
+            Slot::Rejected => None,
+            Slot::Absent if self.spec.fields[index].default.is_some() => {
+                self.default_of(index, parse)
+            }
+            Slot::Absent => None,
+        }
+    }
+
+    /// Field `index`'s default, parsed as a value sent would be.
+    #[inline(never)]
+    fn default_of<T>(&mut self, index: usize, parse: ParseFn<T>) -> Option<T> {
+        let field = &self.spec.fields[index];
+        let default = Value::String(field.default?.to_owned());
+        match parse(&default, field) {
+            Ok(value) => Some(value),
+            Err(problem) => {
+                self.reject(problem);
+                None
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing(&mut self, index: usize) {
+        let field = &self.spec.fields[index];
+        self.problems.push(LessonProblem::Missing {
+            field: field.name.to_owned(),
+            label: field.label(),
+        });
+    }
+
     /// Whether every field read so far was accepted.
+    #[inline]
     pub fn is_clean(&self) -> bool {
         self.problems.is_empty()
     }
 
     /// The error of everything recorded.
+    #[cold]
+    #[inline(never)]
     pub fn into_error(self) -> LessonError {
         let collection = self.spec.collection;
         LessonError::from_problems(self.problems)
@@ -361,6 +440,67 @@ const fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
+/// "00" to "99", one after the other.
+const TWO_DIGITS: &str = {
+    const BYTES: [u8; 200] = {
+        let mut bytes = [0; 200];
+        let mut n = 0;
+        while n < 100 {
+            bytes[2 * n] = b'0' + (n / 10) as u8;
+            bytes[2 * n + 1] = b'0' + (n % 10) as u8;
+            n += 1;
+        }
+        bytes
+    };
+    match std::str::from_utf8(&BYTES) {
+        Ok(text) => text,
+        Err(_) => panic!("ASCII digits are UTF-8"),
+    }
+};
+
+/// The decimal digits of a JSON integer, written on the stack as JSON
+/// writes them (the longest, `-9223372036854775808` and
+/// `18446744073709551615`, take 20 bytes).
+#[derive(Default)]
+struct IntegerText {
+    bytes: [u8; 20],
+}
+
+impl IntegerText {
+    /// The text of `number`, if it is an integer.
+    #[inline]
+    fn write(&mut self, number: &serde_json::Number) -> Option<&str> {
+        let (negative, mut magnitude) = match number.as_u64() {
+            // Most numbers a lesson holds are small: their text is static.
+            Some(small @ 0..=9) => {
+                let at = 2 * small as usize + 1;
+                return Some(&TWO_DIGITS[at..at + 1]);
+            }
+            Some(small @ 10..=99) => {
+                let at = 2 * small as usize;
+                return Some(&TWO_DIGITS[at..at + 2]);
+            }
+            Some(unsigned) => (false, unsigned),
+            None => (true, number.as_i64()?.unsigned_abs()),
+        };
+        let mut start = self.bytes.len();
+        loop {
+            start -= 1;
+            // `magnitude % 10` is a single digit.
+            self.bytes[start] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        if negative {
+            start -= 1;
+            self.bytes[start] = b'-';
+        }
+        std::str::from_utf8(&self.bytes[start..]).ok()
+    }
+}
+
 /// A small text buffer on the stack, so that reading a JSON number into a
 /// field does not allocate.
 #[derive(Default)]
@@ -397,6 +537,55 @@ mod tests {
         assert_eq!(text.as_str(), "84");
         let mut full = StackText::default();
         assert!(write!(full, "{}", "x".repeat(33)).is_err());
+    }
+
+    #[test]
+    fn integer_text_writes_integers_as_json_does() {
+        for number in [
+            serde_json::Number::from(0u64),
+            serde_json::Number::from(7u64),
+            serde_json::Number::from(10u64),
+            serde_json::Number::from(84u64),
+            serde_json::Number::from(99u64),
+            serde_json::Number::from(100u64),
+            serde_json::Number::from(u64::MAX),
+            serde_json::Number::from(-7i64),
+            serde_json::Number::from(i64::MIN),
+        ] {
+            let mut text = IntegerText::default();
+            assert_eq!(text.write(&number), Some(number.to_string().as_str()));
+        }
+        let float = serde_json::Number::from_f64(8.5).unwrap();
+        assert_eq!(IntegerText::default().write(&float), None);
+    }
+
+    #[test]
+    fn numbers_and_booleans_are_read_as_their_text() {
+        static FIELD: FieldSpec = FieldSpec {
+            name: "amount",
+            label: Some("Amount"),
+            help: None,
+            doc: &[],
+            kind: FieldKind::TEXT,
+            choices: None,
+            default: None,
+        };
+        let read = |value: Value| parse_text::<String>(&value, &FIELD);
+        assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
+        assert_eq!(read(serde_json::json!(-3)).unwrap(), "-3");
+        assert_eq!(read(serde_json::json!(8.5)).unwrap(), "8.5");
+        assert_eq!(read(serde_json::json!(true)).unwrap(), "true");
+        assert!(matches!(
+            read(serde_json::json!([1])),
+            Err(LessonProblem::WrongType {
+                found: "an array",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_text::<u8>(&serde_json::json!(300), &FIELD),
+            Err(LessonProblem::Invalid { ref value, .. }) if value == "300"
+        ));
     }
 
     #[test]
