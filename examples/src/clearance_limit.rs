@@ -37,6 +37,9 @@ pub fn describe_limit(limit: &ClearanceLimit, broker: &str) -> String {
             "{broker} may now clear up to EUR {} alone, until a review on {date}",
             limit.amount_eur
         ),
-        None => format!("{broker} may now clear up to EUR {} alone", limit.amount_eur),
+        None => format!(
+            "{broker} may now clear up to EUR {} alone",
+            limit.amount_eur
+        ),
     }
 }

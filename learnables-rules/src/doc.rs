@@ -162,7 +162,9 @@ mod tests {
 
     #[test]
     fn starred_block_comments_lose_their_stars() {
-        let doc = DocText::from_lines(["\n     * Priority\n     *\n     * How soon.\n     *   - now\n     "]);
+        let doc = DocText::from_lines([
+            "\n     * Priority\n     *\n     * How soon.\n     *   - now\n     ",
+        ]);
         assert_eq!(doc.label, "Priority");
         assert_eq!(doc.help.as_deref(), Some("How soon.\n  - now"));
     }

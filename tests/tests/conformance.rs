@@ -57,8 +57,13 @@ fn lessons_results_and_teach_blocks_match_the_schema() {
         desk: learnables_examples::Desk::General,
         note: None,
     };
-    let lesson = Lesson::new("routing_rules", "85", rule.to_lesson_value(), "alice@example.com")
-        .with_reason("A new chapter");
+    let lesson = Lesson::new(
+        "routing_rules",
+        "85",
+        rule.to_lesson_value(),
+        "alice@example.com",
+    )
+    .with_reason("A new chapter");
     assert_valid(&def("Lesson"), &serde_json::to_value(&lesson).unwrap());
     let result = LessonResult {
         learned: true,
@@ -67,7 +72,10 @@ fn lessons_results_and_teach_blocks_match_the_schema() {
         version_id: Some("v1".into()),
         previous_version_id: None,
     };
-    assert_valid(&def("LessonResult"), &serde_json::to_value(&result).unwrap());
+    assert_valid(
+        &def("LessonResult"),
+        &serde_json::to_value(&result).unwrap(),
+    );
     let mut block = TeachBlock::new("routing_rules", ["85"]);
     block.lesson_fields = Some(RoutingRule::descriptor().lesson_fields.clone());
     assert_valid(&def("TeachBlock"), &serde_json::to_value(&block).unwrap());

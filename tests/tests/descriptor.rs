@@ -47,8 +47,8 @@ fn rename_kind_and_describes_with_reach_the_descriptor_and_phrasing() {
         limit.describes("broker-3"),
         "broker-3 may now clear up to EUR 9000 alone, until a review on 2027-01-31"
     );
-    let value = LessonValue::try_from(json!({"amountEur": "9000", "review_after": "2027-01-31"}))
-        .unwrap();
+    let value =
+        LessonValue::try_from(json!({"amountEur": "9000", "review_after": "2027-01-31"})).unwrap();
     assert_eq!(ClearanceLimit::from_lesson_value(&value).unwrap(), limit);
 }
 
@@ -100,10 +100,19 @@ fn doc_comments_labels_help_raw_names_and_skip() {
     let names: Vec<_> = fields.iter().map(|field| field.name.as_str()).collect();
     assert_eq!(names, ["priority", "type", "owner"]);
     assert_eq!(fields[0].label, "Priority");
-    assert_eq!(fields[0].help.as_deref(), Some("How soon someone must look."));
+    assert_eq!(
+        fields[0].help.as_deref(),
+        Some("How soon someone must look.")
+    );
     assert_eq!(
         fields[0].choices.as_deref(),
-        Some(&["LOW".to_owned(), "VERY_HIGH".to_owned(), "critical!".to_owned()][..])
+        Some(
+            &[
+                "LOW".to_owned(),
+                "VERY_HIGH".to_owned(),
+                "critical!".to_owned()
+            ][..]
+        )
     );
     assert_eq!(fields[1].label, "Kind of ticket");
     assert_eq!(fields[1].help.as_deref(), Some("Explicit help."));

@@ -15,8 +15,8 @@ fn parse(json: Value) -> Result<RoutingRule, learnables::LessonError> {
 
 #[test]
 fn form_strings_parse_into_typed_fields() {
-    let rule = parse(json!({"chapter": "84", "desk": "dangerous-goods", "note": "Batteries"}))
-        .unwrap();
+    let rule =
+        parse(json!({"chapter": "84", "desk": "dangerous-goods", "note": "Batteries"})).unwrap();
     assert_eq!(
         rule,
         RoutingRule {
@@ -29,7 +29,12 @@ fn form_strings_parse_into_typed_fields() {
 
 #[test]
 fn json_numbers_are_accepted_where_the_type_parses_them() {
-    assert_eq!(parse(json!({"chapter": 85, "desk": "general"})).unwrap().chapter, 85);
+    assert_eq!(
+        parse(json!({"chapter": 85, "desk": "general"}))
+            .unwrap()
+            .chapter,
+        85
+    );
 }
 
 #[test]
@@ -39,7 +44,12 @@ fn a_missing_field_with_a_default_takes_the_default() {
 
 #[test]
 fn an_optional_field_may_be_absent_or_null() {
-    assert_eq!(parse(json!({"chapter": "1", "desk": "general"})).unwrap().note, None);
+    assert_eq!(
+        parse(json!({"chapter": "1", "desk": "general"}))
+            .unwrap()
+            .note,
+        None
+    );
     assert_eq!(
         parse(json!({"chapter": "1", "desk": "general", "note": null}))
             .unwrap()
@@ -114,12 +124,21 @@ fn a_from_str_failure_carries_the_type_s_reason() {
 
 #[test]
 fn every_bad_field_is_reported_not_only_the_first() {
-    let error = parse(json!({"chapter": "x", "desk": 7, "extra": true, "note": ["a"]})).unwrap_err();
-    let fields: Vec<_> = error.problems().iter().map(|p| p.field().unwrap()).collect();
+    let error =
+        parse(json!({"chapter": "x", "desk": 7, "extra": true, "note": ["a"]})).unwrap_err();
+    let fields: Vec<_> = error
+        .problems()
+        .iter()
+        .map(|p| p.field().unwrap())
+        .collect();
     let mut sorted = fields.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, ["chapter", "desk", "extra", "note"]);
-    assert!(error.to_string().starts_with("4 problems in the lesson: 1) "));
+    assert!(
+        error
+            .to_string()
+            .starts_with("4 problems in the lesson: 1) ")
+    );
 }
 
 #[test]
@@ -194,7 +213,10 @@ fn booleans_and_floats_parse_from_json_scalars_and_text() {
     let from_text =
         Flag::from_lesson_value(&value(json!({"urgent": "false", "weight": "2"}))).unwrap();
     assert!(!from_text.urgent);
-    assert_eq!(from_text.describes("f1"), "{f1}: urgent=false, weight=2, tag=");
+    assert_eq!(
+        from_text.describes("f1"),
+        "{f1}: urgent=false, weight=2, tag="
+    );
 }
 
 #[test]

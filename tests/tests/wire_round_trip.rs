@@ -27,7 +27,10 @@ fn descriptor_with_every_key() {
             {"name": "when", "label": "When", "kind": "some-future-kind"}
         ]
     }));
-    assert_eq!(descriptor.lesson_fields[1].kind, FieldKind::new("some-future-kind"));
+    assert_eq!(
+        descriptor.lesson_fields[1].kind,
+        FieldKind::new("some-future-kind")
+    );
 }
 
 #[test]
