@@ -1,0 +1,346 @@
+//! Knowledge: immutable versions of what an agent has been taught, pinned
+//! snapshots for running tasks, and the back ends that keep the versions.
+//!
+//! Each lesson absorbed makes one new version of its collection (a linear
+//! history per collection, `definitionVersion` 1, 2, 3, ...) and one new
+//! position of the whole knowledge. A [`Snapshot`] pinned before the lesson
+//! keeps seeing the knowledge as it was.
+
+mod committer;
+mod error;
+mod registry;
+mod snapshot;
+mod state;
+mod storage;
+mod version_record;
+
+use std::collections::hash_map::Entry as MapEntry;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use arc_swap::ArcSwap;
+
+pub use error::{KnowledgeError, TeachError};
+pub use snapshot::{CollectionVersion, Snapshot};
+#[cfg(feature = "embedded")]
+pub use storage::RedbStorage;
+pub use storage::{MemoryStorage, Storage, StoreError};
+pub use version_record::VersionRecord;
+
+use self::committer::Committer;
+use self::registry::{Absorbed, Registration, Registry};
+use self::state::State;
+use crate::{Learnable, Lesson, LessonResult};
+
+/// An agent's knowledge: the learnables it can be taught, every version of
+/// what it was taught, and the back end that keeps them.
+///
+/// Cheap to clone and to share between threads: clones are handles to the
+/// same knowledge. Reads go through a [`Snapshot`] and never wait for a
+/// lesson being absorbed.
+///
+/// ```
+/// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+/// # #[derive(Learnable, Clone, Debug, PartialEq)]
+/// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+/// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+/// #     describes = "Chapter {entry} now goes to the {desk} desk")]
+/// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+/// let dir = std::env::temp_dir().join(format!("learnables-knowledge-doc-{}", std::process::id()));
+/// let knowledge = Knowledge::open(&dir)?;
+/// knowledge.register::<RoutingRule>()?;
+/// let pinned = knowledge.pin();
+///
+/// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+/// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+/// let result = knowledge.teach(&lesson)?;
+/// assert!(result.learned);
+/// assert_eq!(result.definition_version, 1);
+/// assert_eq!(result.describes, "Chapter 84 now goes to the general desk");
+///
+/// assert_eq!(pinned.get::<RoutingRule>("84"), None);                 // unchanged by the lesson
+/// assert!(knowledge.pin().get::<RoutingRule>("84").is_some());       // sees the lesson
+/// assert!(!knowledge.teach(&lesson)?.learned);                       // nothing new
+/// # drop(knowledge); std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Knowledge {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    storage: Box<dyn Storage>,
+    current: ArcSwap<State>,
+    registry: RwLock<Registry>,
+    committer: Committer<Pending, Result<LessonResult, TeachError>>,
+}
+
+/// A lesson absorbed by its learnable, waiting to be committed.
+struct Pending {
+    collection: String,
+    entry: String,
+    taught_by: String,
+    reason: Option<String>,
+    absorbed: Absorbed,
+}
+
+impl Knowledge {
+    /// Opens (or creates) the durable embedded store in `dir`, with every
+    /// version it holds.
+    #[cfg(feature = "embedded")]
+    pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Knowledge, KnowledgeError> {
+        Knowledge::with_storage(RedbStorage::open(dir)?)
+    }
+
+    /// Knowledge kept in memory only, starting empty.
+    pub fn in_memory() -> Knowledge {
+        Knowledge::from_state(Box::new(MemoryStorage::default()), State::default())
+    }
+
+    /// Knowledge on any back end, with every version it holds. Each stored
+    /// version is checked to follow on from the one before; a store whose
+    /// history is broken is reported as damaged, never opened with lessons
+    /// missing.
+    pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
+        let mut state = State::default();
+        for record in storage.load()? {
+            state
+                .follows_on(&record)
+                .map_err(StoreError::Damaged)?;
+            state.apply(Arc::new(record));
+        }
+        Ok(Knowledge::from_state(Box::new(storage), state))
+    }
+
+    fn from_state(storage: Box<dyn Storage>, state: State) -> Knowledge {
+        Knowledge {
+            shared: Arc::new(Shared {
+                storage,
+                current: ArcSwap::from_pointee(state),
+                registry: RwLock::new(Registry::new()),
+                committer: Committer::new(),
+            }),
+        }
+    }
+
+    /// Makes `T` teachable: lessons for its collection are parsed as `T`.
+    /// Registering the same type again does nothing; another type for the
+    /// same collection is refused, and so is a descriptor that breaks the
+    /// spec's rules or stored entries that no longer parse as `T`.
+    pub fn register<T>(&self) -> Result<(), KnowledgeError>
+    where
+        T: Learnable + Send + Sync + 'static,
+    {
+        let descriptor = T::descriptor();
+        let collection = descriptor.collection.clone();
+        descriptor
+            .validate()
+            .map_err(|violations| KnowledgeError::InvalidLearnable {
+                collection: collection.clone(),
+                violations,
+            })?;
+        let registration = Registration::of::<T>();
+        let mut registry = self
+            .shared
+            .registry
+            .write()
+            .unwrap_or_else(PoisonError::into_inner);
+        match registry.entry(collection.clone()) {
+            MapEntry::Occupied(existing) if existing.get().type_id == registration.type_id => {
+                Ok(())
+            }
+            MapEntry::Occupied(existing) => Err(KnowledgeError::CollectionTaken {
+                collection,
+                registered: existing.get().type_name,
+            }),
+            MapEntry::Vacant(vacant) => {
+                let state = self.shared.current.load();
+                if let Some(stored) = state.collection(&collection) {
+                    for (entry, stored) in stored.entries.iter() {
+                        if let Err(error) = T::from_lesson_value(&stored.record.value) {
+                            return Err(KnowledgeError::IncompatibleEntry {
+                                collection,
+                                entry: entry.to_string(),
+                                error,
+                            });
+                        }
+                    }
+                }
+                vacant.insert(registration);
+                Ok(())
+            }
+        }
+    }
+
+    /// The collections that can be taught, in no particular order.
+    pub fn collections(&self) -> Vec<String> {
+        self.shared
+            .registry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// The knowledge as it is now, for a task to read from until it ends.
+    pub fn pin(&self) -> Snapshot {
+        Snapshot {
+            state: self.shared.current.load_full(),
+        }
+    }
+
+    /// The knowledge as it was at `position` (a [`Snapshot::position`]
+    /// kept by a task, say, to resume after a restart pinned to the version
+    /// it started on). A position past the latest gives the latest.
+    pub fn pin_at(&self, position: u64) -> Snapshot {
+        let current = self.shared.current.load_full();
+        if position >= current.position {
+            return Snapshot { state: current };
+        }
+        Snapshot {
+            state: Arc::new(current.as_of(position)),
+        }
+    }
+
+    /// The knowledge just after the version `version_id` was made: every
+    /// collection as it stood then. For audit.
+    pub fn pin_as_of(&self, version_id: &str) -> Result<Snapshot, KnowledgeError> {
+        let current = self.shared.current.load();
+        let position = current
+            .position_of(version_id)
+            .ok_or_else(|| KnowledgeError::UnknownVersion(version_id.to_owned()))?;
+        Ok(self.pin_at(position))
+    }
+
+    /// Every version of `collection`, oldest first.
+    pub fn history(&self, collection: &str) -> Vec<VersionRecord> {
+        self.shared.current.load().history(collection)
+    }
+
+    /// Absorbs a lesson: the learnable registered for its collection parses
+    /// the value; if it differs from the entry's current value, a new
+    /// version is made durable and becomes what later pins see. The same
+    /// value again learns nothing (`learned: false`, no new version). A
+    /// refused lesson changes nothing and uses up no version number.
+    pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+        if lesson.entry.is_empty() {
+            return Err(TeachError::EmptyEntry);
+        }
+        if lesson.taught_by.trim().is_empty() {
+            return Err(TeachError::NoTeacher);
+        }
+        let registration = {
+            let registry = self
+                .shared
+                .registry
+                .read()
+                .unwrap_or_else(PoisonError::into_inner);
+            match registry.get(&lesson.collection) {
+                Some(registration) => *registration,
+                None => {
+                    let mut known: Vec<String> = registry.keys().cloned().collect();
+                    known.sort_unstable();
+                    return Err(TeachError::UnknownCollection {
+                        collection: crate::lesson_error::shortened(&lesson.collection),
+                        known,
+                    });
+                }
+            }
+        };
+        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
+        let pending = Pending {
+            collection: lesson.collection.clone(),
+            entry: lesson.entry.clone(),
+            taught_by: lesson.taught_by.clone(),
+            reason: lesson.reason.clone(),
+            absorbed,
+        };
+        self.shared
+            .committer
+            .submit(pending, |batch| self.commit(batch))
+    }
+
+    /// Commits a batch: decides each lesson's version against the state as
+    /// the batch's earlier lessons leave it, writes the new versions in one
+    /// durable append, and only then publishes the new state.
+    fn commit(&self, batch: Vec<Pending>) -> Vec<Result<LessonResult, TeachError>> {
+        let mut working = State::clone(&self.shared.current.load());
+        let mut records = Vec::new();
+        let mut results = Vec::with_capacity(batch.len());
+        for pending in batch {
+            let collection = working.collection(&pending.collection);
+            let head = collection.and_then(|collection| collection.head.clone());
+            let unchanged = collection
+                .and_then(|collection| collection.entries.get(pending.entry.as_str()))
+                .is_some_and(|stored| stored.record.value == pending.absorbed.value);
+            if unchanged && let Some(head) = head {
+                results.push(Ok(LessonResult {
+                    learned: false,
+                    describes: pending.absorbed.describes,
+                    definition_version: head.definition_version,
+                    version_id: Some(head.version_id.clone()),
+                    previous_version_id: head.previous_version_id.clone(),
+                }));
+                continue;
+            }
+            let record = VersionRecord {
+                position: working.position + 1,
+                collection: pending.collection,
+                definition_version: head.as_ref().map_or(0, |head| head.definition_version) + 1,
+                version_id: new_version_id(),
+                previous_version_id: head.map(|head| head.version_id.clone()),
+                entry: pending.entry,
+                value: pending.absorbed.value,
+                taught_by: pending.taught_by,
+                reason: pending.reason,
+                describes: pending.absorbed.describes,
+                taught_at_ms: version_record::now_ms(),
+            };
+            results.push(Ok(LessonResult {
+                learned: true,
+                describes: record.describes.clone(),
+                definition_version: record.definition_version,
+                version_id: Some(record.version_id.clone()),
+                previous_version_id: record.previous_version_id.clone(),
+            }));
+            let record = Arc::new(record);
+            working.apply(record.clone());
+            if let Some(stored) = working
+                .collection(&record.collection)
+                .and_then(|collection| collection.entries.get(record.entry.as_str()))
+            {
+                let _ = stored.typed.set(pending.absorbed.typed);
+            }
+            records.push(record);
+        }
+        if records.is_empty() {
+            return results;
+        }
+        let owned: Vec<VersionRecord> = records.iter().map(|record| (**record).clone()).collect();
+        match self.shared.storage.append(&owned) {
+            Ok(()) => {
+                self.shared.current.store(Arc::new(working));
+                results
+            }
+            Err(error) => results
+                .into_iter()
+                .map(|_| Err(TeachError::Store(error.clone())))
+                .collect(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Knowledge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Knowledge")
+            .field("position", &self.shared.current.load().position)
+            .field("collections", &self.collections())
+            .finish()
+    }
+}
+
+/// A new unique version id: a UUID v7, so ids also sort by time.
+fn new_version_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

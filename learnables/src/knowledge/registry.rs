@@ -1,0 +1,52 @@
+//! The learnables a [`Knowledge`](super::Knowledge) can be taught, by
+//! collection, with what each needs to absorb a lesson without knowing its
+//! type at the call site.
+
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::{Learnable, LessonError, LessonValue};
+
+/// A lesson's value as the learnable absorbed it.
+pub(crate) struct Absorbed {
+    /// The value as the learnable writes it back: "84" and 84 alike.
+    pub(crate) value: LessonValue,
+    pub(crate) describes: String,
+    pub(crate) typed: Arc<dyn Any + Send + Sync>,
+}
+
+type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
+
+/// One registered learnable.
+#[derive(Clone, Copy)]
+pub(crate) struct Registration {
+    pub(crate) type_id: TypeId,
+    pub(crate) type_name: &'static str,
+    pub(crate) absorb: AbsorbFn,
+}
+
+impl Registration {
+    pub(crate) fn of<T: Learnable + Send + Sync + 'static>() -> Registration {
+        Registration {
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            absorb: absorb::<T>,
+        }
+    }
+}
+
+fn absorb<T: Learnable + Send + Sync + 'static>(
+    value: &LessonValue,
+    entry: &str,
+) -> Result<Absorbed, LessonError> {
+    let typed = T::from_lesson_value(value)?;
+    Ok(Absorbed {
+        value: typed.to_lesson_value(),
+        describes: typed.describes(entry),
+        typed: Arc::new(typed),
+    })
+}
+
+/// Collection name to registration.
+pub(crate) type Registry = HashMap<String, Registration>;

@@ -1,0 +1,139 @@
+use std::sync::Arc;
+
+use super::VersionRecord;
+use super::state::{Entry, State};
+use crate::{Learnable, LessonValue};
+
+/// The knowledge as it was when pinned: it never changes, whatever is taught
+/// afterwards. A task pins once when it starts and reads only from its pin.
+///
+/// Pinning costs one reference count; a pin shares everything with the
+/// knowledge it was taken from.
+///
+/// ```
+/// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+/// # #[derive(Learnable, Clone, Debug, PartialEq)]
+/// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+/// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+/// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+/// let knowledge = Knowledge::in_memory();
+/// knowledge.register::<RoutingRule>().unwrap();
+/// let teach = |desk: &str| {
+///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+///     knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com")).unwrap()
+/// };
+/// teach("general");
+/// let pinned = knowledge.pin();
+/// teach("perishables");
+/// assert_eq!(pinned.get::<RoutingRule>("84").unwrap().desk, "general");
+/// assert_eq!(knowledge.pin().get::<RoutingRule>("84").unwrap().desk, "perishables");
+/// ```
+#[derive(Clone)]
+pub struct Snapshot {
+    pub(crate) state: Arc<State>,
+}
+
+/// A collection's version as a snapshot sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectionVersion {
+    /// `definitionVersion`: 1 for the first learned version.
+    pub definition_version: u64,
+    /// `versionId`.
+    pub version_id: String,
+    /// `previousVersionId`, absent for the first.
+    pub previous_version_id: Option<String>,
+}
+
+impl Snapshot {
+    /// The entry `entry` of `T`'s collection, if it has one that parses as `T`.
+    pub fn get<T>(&self, entry: &str) -> Option<T>
+    where
+        T: Learnable + Clone + Send + Sync + 'static,
+    {
+        let stored = self.entry(&T::descriptor().collection, entry)?;
+        typed::<T>(stored)
+    }
+
+    /// Every entry of `T`'s collection that parses as `T`, in key order.
+    pub fn entries<T>(&self) -> impl Iterator<Item = (&str, T)>
+    where
+        T: Learnable + Clone + Send + Sync + 'static,
+    {
+        self.state
+            .collection(&T::descriptor().collection)
+            .into_iter()
+            .flat_map(|collection| collection.entries.iter())
+            .filter_map(|(key, stored)| Some((&**key, typed::<T>(stored)?)))
+    }
+
+    /// The keys of a collection's entries, in order.
+    pub fn entry_keys(&self, collection: &str) -> impl Iterator<Item = &str> {
+        self.state
+            .collection(collection)
+            .into_iter()
+            .flat_map(|collection| collection.entries.keys().map(|key| &**key))
+    }
+
+    /// An entry's stored lesson value, for carrying (to show it back), not
+    /// for reading: only its learnable reads it.
+    pub fn lesson_value(&self, collection: &str, entry: &str) -> Option<&LessonValue> {
+        self.entry(collection, entry)
+            .map(|stored| &stored.record.value)
+    }
+
+    /// The record of the version that gave an entry its value.
+    pub fn entry_record(&self, collection: &str, entry: &str) -> Option<&VersionRecord> {
+        self.entry(collection, entry).map(|stored| &*stored.record)
+    }
+
+    /// A collection's version, `None` before its first lesson.
+    pub fn version(&self, collection: &str) -> Option<CollectionVersion> {
+        let head = self.state.collection(collection)?.head.as_ref()?;
+        Some(CollectionVersion {
+            definition_version: head.definition_version,
+            version_id: head.version_id.clone(),
+            previous_version_id: head.previous_version_id.clone(),
+        })
+    }
+
+    /// The position of the latest version the snapshot holds (0 for none):
+    /// keep it to pin the same knowledge again after a restart, with
+    /// [`Knowledge::pin_at`](crate::Knowledge::pin_at).
+    pub fn position(&self) -> u64 {
+        self.state.position
+    }
+
+    fn entry(&self, collection: &str, entry: &str) -> Option<&Entry> {
+        self.state
+            .collection(collection)?
+            .entries
+            .get(entry)
+            .map(|stored| &**stored)
+    }
+}
+
+impl std::fmt::Debug for Snapshot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Snapshot")
+            .field("position", &self.state.position)
+            .field("collections", &self.state.collections.len())
+            .finish()
+    }
+}
+
+/// The entry as `T`: the cached typed value when it is a `T`, else parsed
+/// from the stored value (and cached when the cache is empty).
+fn typed<T>(stored: &Entry) -> Option<T>
+where
+    T: Learnable + Clone + Send + Sync + 'static,
+{
+    if let Some(cached) = stored.typed.get() {
+        if let Some(value) = cached.downcast_ref::<T>() {
+            return Some(value.clone());
+        }
+        return T::from_lesson_value(&stored.record.value).ok();
+    }
+    let value = T::from_lesson_value(&stored.record.value).ok()?;
+    let cached = stored.typed.get_or_init(|| Arc::new(value.clone()));
+    cached.downcast_ref::<T>().cloned().or(Some(value))
+}

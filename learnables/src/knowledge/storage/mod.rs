@@ -1,0 +1,60 @@
+//! Where versions are kept: the [`Storage`] trait and its back ends.
+
+mod memory;
+#[cfg(feature = "embedded")]
+mod redb_storage;
+
+pub use memory::MemoryStorage;
+#[cfg(feature = "embedded")]
+pub use redb_storage::RedbStorage;
+
+use super::VersionRecord;
+
+/// A back end of [`Knowledge`](crate::Knowledge): an append-only list of
+/// versions in position order.
+///
+/// `Knowledge` decides what each version is and hands a back end whole
+/// groups of versions to make durable; a back end's only duties are to keep
+/// every group it acknowledged, to keep none of a group it refused, and to
+/// refuse a group that does not follow on from what it holds (which is how
+/// a store shared by several processes keeps each history linear).
+pub trait Storage: Send + Sync + 'static {
+    /// Every stored version, in position order.
+    fn load(&self) -> Result<Vec<VersionRecord>, StoreError>;
+
+    /// Makes `records` durable, all or none, before returning `Ok`. The
+    /// first record's position is one past the last stored; if it is not,
+    /// the back end refuses with [`StoreError::Conflict`] and stores nothing.
+    fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError>;
+}
+
+/// What went wrong in a back end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The store could not be opened.
+    #[error("the knowledge store at {location} cannot be opened: {reason}")]
+    Open {
+        /// The directory, file or database.
+        location: String,
+        /// Why.
+        reason: String,
+    },
+    /// What the store holds cannot be read back as it was written.
+    #[error("the knowledge store is damaged: {0}")]
+    Damaged(String),
+    /// Another writer appended first; nothing was stored.
+    #[error(
+        "another writer changed the knowledge first (expected to write position {expected}, \
+         the store is at {found}); nothing was stored"
+    )]
+    Conflict {
+        /// The position the refused group started at.
+        expected: u64,
+        /// The position of the store's last version.
+        found: u64,
+    },
+    /// Reading or writing failed; nothing of the failed write was stored.
+    #[error("the knowledge store failed: {0}")]
+    Failed(String),
+}

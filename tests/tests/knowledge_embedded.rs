@@ -1,0 +1,119 @@
+//! The back-end suite on the durable embedded store, plus what only a
+//! durable store must do: reopen with every version, and refuse a damaged
+//! file clearly.
+
+mod backend_suite;
+
+use std::path::PathBuf;
+
+fn fresh_dir() -> PathBuf {
+    tempfile::tempdir().unwrap().keep()
+}
+
+backend_suite!(|| Knowledge::open(fresh_dir()).unwrap());
+
+#[test]
+fn reopening_restores_every_version_with_the_same_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = {
+        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+        for (entry, desk) in [
+            ("84", "general"),
+            ("85", "cold chain"),
+            ("84", "dangerous-goods"),
+        ] {
+            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
+        }
+        knowledge.history("routing_rules")
+    };
+    let reopened = registered(Knowledge::open(dir.path()).unwrap());
+    assert_eq!(reopened.history("routing_rules"), before);
+    let pinned = reopened.pin();
+    assert_eq!(
+        pinned.get::<RoutingRule>("84").unwrap().desk,
+        Desk::DangerousGoods
+    );
+    assert_eq!(pinned.position(), 3);
+    let next = reopened.teach(&rule_lesson("86", "general")).unwrap();
+    assert_eq!(next.definition_version, 4);
+    assert_eq!(
+        next.previous_version_id.as_ref(),
+        Some(&before[2].version_id)
+    );
+}
+
+#[test]
+fn a_damaged_store_is_refused_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+        for i in 0..50 {
+            knowledge
+                .teach(&rule_lesson(&i.to_string(), "general"))
+                .unwrap();
+        }
+    }
+    let file = dir.path().join("knowledge.redb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let len = bytes.len();
+    for byte in &mut bytes[len / 4..len / 2] {
+        *byte ^= 0x5a;
+    }
+    std::fs::write(&file, &bytes).unwrap();
+    let error = Knowledge::open(dir.path()).expect_err("a damaged store must not open");
+    let message = error.to_string();
+    assert!(message.starts_with("the knowledge store"), "{message}");
+}
+
+#[test]
+fn a_directory_that_cannot_hold_a_store_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let not_a_dir = dir.path().join("file");
+    std::fs::write(&not_a_dir, b"x").unwrap();
+    let error = Knowledge::open(&not_a_dir).unwrap_err();
+    assert!(
+        error.to_string().starts_with(&format!(
+            "the knowledge store at {} cannot be opened:",
+            not_a_dir.display()
+        )),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_flipped_byte_anywhere_is_refused_or_harmless_never_silent_loss() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = {
+        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+        for i in 0..40 {
+            knowledge
+                .teach(&rule_lesson(&i.to_string(), "cold chain"))
+                .unwrap();
+        }
+        knowledge.history("routing_rules")
+    };
+    let file = dir.path().join("knowledge.redb");
+    let pristine = std::fs::read(&file).unwrap();
+    let step = (pristine.len() / 24).max(1);
+    let mut refused = 0;
+    for offset in (0..pristine.len()).step_by(step) {
+        let mut bytes = pristine.clone();
+        bytes[offset] ^= 0x01;
+        std::fs::write(&file, &bytes).unwrap();
+        match Knowledge::open(dir.path()) {
+            Ok(knowledge) => assert_eq!(
+                knowledge.history("routing_rules"),
+                expected,
+                "a byte flipped at {offset} was read as different lessons"
+            ),
+            Err(error) => {
+                refused += 1;
+                assert!(
+                    error.to_string().starts_with("the knowledge store"),
+                    "{error}"
+                );
+            }
+        }
+    }
+    assert!(refused > 0, "some flipped bytes must be detected");
+}
