@@ -5,40 +5,10 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use learnables::{Choice, Learnable, LessonValue};
+use learnables::{Learnable, LessonValue};
+use learnables_examples::RoutingRule;
 use serde::Deserialize;
 use serde_json::{Value, json};
-
-/// The `RoutingRule` of the crate documentation.
-#[derive(Learnable, Debug, Clone, PartialEq)]
-#[learnable(
-    collection = "routing_rules",
-    entry = "routing rule",
-    teaches = "Which desk handles a declaration",
-    how = "A table keyed on the HS chapter; anything unmatched goes to the general desk",
-    decided_by = "rules",
-    skills("route-declaration"),
-    describes = "Chapter {chapter} declarations now go to the {desk} desk"
-)]
-struct RoutingRule {
-    /// HS chapter
-    ///
-    /// Two-digit chapter of the Harmonized System.
-    chapter: u8,
-    /// Desk
-    #[learnable(default = "general")]
-    desk: Desk,
-    /// Note for the broker
-    note: Option<String>,
-}
-
-#[derive(Choice, Debug, Clone, Copy, PartialEq)]
-enum Desk {
-    General,
-    DangerousGoods,
-    #[choice(rename = "cold chain")]
-    Perishables,
-}
 
 /// The same rule for serde: same keys, same choices, same default, and
 /// unknown keys refused.

@@ -8,44 +8,14 @@
 // Counting per thread keeps the other tests and the test harness, which
 // allocate concurrently, out of each measurement.
 
-use learnables::{Choice, Learnable, LessonValue};
+use learnables::{Learnable, LessonValue};
+use learnables_examples::{Desk, RoutingRule};
 
 /// The allocations `run` makes on this thread, with its result.
 fn allocations<R>(run: impl FnOnce() -> R) -> (u64, R) {
     let mut result = None;
     let info = allocation_counter::measure(|| result = Some(run()));
     (info.count_total, result.expect("measure runs the closure"))
-}
-
-/// The `RoutingRule` of the crate documentation.
-#[derive(Learnable, Debug, Clone, PartialEq)]
-#[learnable(
-    collection = "routing_rules",
-    entry = "routing rule",
-    teaches = "Which desk handles a declaration",
-    how = "A table keyed on the HS chapter; anything unmatched goes to the general desk",
-    decided_by = "rules",
-    skills("route-declaration"),
-    describes = "Chapter {chapter} declarations now go to the {desk} desk"
-)]
-struct RoutingRule {
-    /// HS chapter
-    ///
-    /// Two-digit chapter of the Harmonized System.
-    chapter: u8,
-    /// Desk
-    #[learnable(default = "general")]
-    desk: Desk,
-    /// Note for the broker
-    note: Option<String>,
-}
-
-#[derive(Choice, Debug, Clone, Copy, PartialEq)]
-enum Desk {
-    General,
-    DangerousGoods,
-    #[choice(rename = "cold chain")]
-    Perishables,
 }
 
 fn lesson_value(json: serde_json::Value) -> LessonValue {

@@ -104,9 +104,7 @@ impl Knowledge {
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         for record in storage.load()? {
-            state
-                .follows_on(&record)
-                .map_err(StoreError::Damaged)?;
+            state.follows_on(&record).map_err(StoreError::Damaged)?;
             state.apply(Arc::new(record));
         }
         Ok(Knowledge::from_state(Box::new(storage), state))
