@@ -33,6 +33,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
             #[automatically_derived]
             impl #krate::Learnable for #ident {
+                #[inline]
                 fn descriptor() -> &'static #krate::LearnableDescriptor {
                     static DESCRIPTOR: ::std::sync::OnceLock<#krate::LearnableDescriptor> =
                         ::std::sync::OnceLock::new();

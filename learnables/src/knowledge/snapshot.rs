@@ -61,17 +61,20 @@ impl Snapshot {
     {
         self.state
             .collection(&T::descriptor().collection)
+            .map(|collection| collection.sorted_entries())
+            .unwrap_or_default()
             .into_iter()
-            .flat_map(|collection| collection.entries.iter())
-            .filter_map(|(key, stored)| Some((&**key, typed::<T>(stored)?)))
+            .filter_map(|(key, stored)| Some((key, typed::<T>(stored)?)))
     }
 
     /// The keys of a collection's entries, in order.
     pub fn entry_keys(&self, collection: &str) -> impl Iterator<Item = &str> {
         self.state
             .collection(collection)
+            .map(|collection| collection.sorted_entries())
+            .unwrap_or_default()
             .into_iter()
-            .flat_map(|collection| collection.entries.keys().map(|key| &**key))
+            .map(|(key, _)| key)
     }
 
     /// An entry's stored lesson value, for carrying (to show it back), not

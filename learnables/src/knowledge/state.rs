@@ -5,7 +5,8 @@
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
-use imbl::{OrdMap, Vector};
+use imbl::shared_ptr::DefaultSharedPtr;
+use imbl::{GenericHashMap, OrdMap, Vector};
 
 use super::VersionRecord;
 
@@ -24,12 +25,30 @@ pub(crate) struct Change {
     previous_head: Option<Arc<VersionRecord>>,
 }
 
+/// A collection's entries by key: a hash trie, so that a lookup touches a
+/// few nodes and compares one key, and a new version copies one path.
+pub(crate) type Entries =
+    GenericHashMap<Arc<str>, Arc<Entry>, foldhash::fast::RandomState, DefaultSharedPtr>;
+
 /// One collection at one version.
 #[derive(Clone, Default)]
 pub(crate) struct CollectionState {
     /// The latest record, `None` before the first lesson.
     pub(crate) head: Option<Arc<VersionRecord>>,
-    pub(crate) entries: OrdMap<Arc<str>, Arc<Entry>>,
+    pub(crate) entries: Entries,
+}
+
+impl CollectionState {
+    /// The entries in key order.
+    pub(crate) fn sorted_entries(&self) -> Vec<(&str, &Entry)> {
+        let mut sorted: Vec<(&str, &Entry)> = self
+            .entries
+            .iter()
+            .map(|(key, entry)| (&**key, &**entry))
+            .collect();
+        sorted.sort_unstable_by_key(|(key, _)| *key);
+        sorted
+    }
 }
 
 impl CollectionState {
