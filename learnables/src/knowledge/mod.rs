@@ -15,7 +15,7 @@ mod storage;
 mod version_record;
 
 use std::collections::hash_map::Entry as MapEntry;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 
 use arc_swap::ArcSwap;
 
@@ -23,7 +23,7 @@ pub use error::{KnowledgeError, TeachError};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::RedbStorage;
-pub use storage::{MemoryStorage, Storage, StoreError};
+pub use storage::{MemoryStorage, Storage, StoreError, Wake};
 pub use version_record::VersionRecord;
 
 use self::committer::Committer;
@@ -71,6 +71,9 @@ pub struct Knowledge {
 struct Shared {
     storage: Box<dyn Storage>,
     current: ArcSwap<State>,
+    /// Held by whoever moves `current` forward: a commit, or a catch-up on
+    /// versions other processes wrote.
+    writer: Mutex<()>,
     registry: RwLock<Registry>,
     committer: Committer<Pending, Result<LessonResult, TeachError>>,
 }
@@ -100,14 +103,22 @@ impl Knowledge {
     /// Knowledge on any back end, with every version it holds. Each stored
     /// version is checked to follow on from the one before; a store whose
     /// history is broken is reported as damaged, never opened with lessons
-    /// missing.
+    /// missing. A back end shared with other processes is watched, so that
+    /// their lessons reach this knowledge as they are made.
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
-        for record in storage.load()? {
-            state.follows_on(&record).map_err(StoreError::Damaged)?;
-            state.apply(Arc::new(record));
-        }
-        Ok(Knowledge::from_state(Box::new(storage), state))
+        extend(&mut state, storage.load()?)?;
+        let knowledge = Knowledge::from_state(Box::new(storage), state);
+        let weak: Weak<Shared> = Arc::downgrade(&knowledge.shared);
+        knowledge.shared.storage.watch(Arc::new(move || {
+            if let Some(shared) = weak.upgrade() {
+                // A failed catch-up is retried on the next wake or commit.
+                let _ = (Knowledge { shared }).catch_up();
+            }
+        }))?;
+        // Versions written between the load and the watch.
+        knowledge.catch_up()?;
+        Ok(knowledge)
     }
 
     fn from_state(storage: Box<dyn Storage>, state: State) -> Knowledge {
@@ -115,10 +126,39 @@ impl Knowledge {
             shared: Arc::new(Shared {
                 storage,
                 current: ArcSwap::from_pointee(state),
+                writer: Mutex::new(()),
                 registry: RwLock::new(Registry::new()),
                 committer: Committer::new(),
             }),
         }
+    }
+
+    /// Reads the versions other processes sharing the back end have written
+    /// since this knowledge last looked, and makes them what later pins see.
+    /// Shared back ends call it on their own when told of new versions;
+    /// call it to be sure of seeing everything written so far.
+    pub fn catch_up(&self) -> Result<(), KnowledgeError> {
+        let _writer = self.lock_writer();
+        self.catch_up_locked()
+    }
+
+    fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
+        self.shared
+            .writer
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn catch_up_locked(&self) -> Result<(), KnowledgeError> {
+        let current = self.shared.current.load_full();
+        let records = self.shared.storage.load_since(current.position)?;
+        if records.is_empty() {
+            return Ok(());
+        }
+        let mut state = State::clone(&current);
+        extend(&mut state, records)?;
+        self.shared.current.store(Arc::new(state));
+        Ok(())
     }
 
     /// Makes `T` teachable: lessons for its collection are parsed as `T`.
@@ -261,72 +301,112 @@ impl Knowledge {
 
     /// Commits a batch: decides each lesson's version against the state as
     /// the batch's earlier lessons leave it, writes the new versions in one
-    /// durable append, and only then publishes the new state.
+    /// durable append, and only then publishes the new state. If another
+    /// process sharing the back end wrote first, catches up on its versions
+    /// and decides again.
     fn commit(&self, batch: Vec<Pending>) -> Vec<Result<LessonResult, TeachError>> {
-        let mut working = State::clone(&self.shared.current.load());
-        let mut records = Vec::new();
-        let mut results = Vec::with_capacity(batch.len());
-        for pending in batch {
-            let collection = working.collection(&pending.collection);
-            let head = collection.and_then(|collection| collection.head.clone());
-            let unchanged = collection
-                .and_then(|collection| collection.entries.get(pending.entry.as_str()))
-                .is_some_and(|stored| stored.record.value == pending.absorbed.value);
-            if unchanged && let Some(head) = head {
-                results.push(Ok(LessonResult {
-                    learned: false,
-                    describes: pending.absorbed.describes,
-                    definition_version: head.definition_version,
-                    version_id: Some(head.version_id.clone()),
-                    previous_version_id: head.previous_version_id.clone(),
-                }));
-                continue;
+        let _writer = self.lock_writer();
+        let mut attempts = 0;
+        loop {
+            let current = self.shared.current.load_full();
+            let (working, records, results) = decide(&current, &batch);
+            if records.is_empty() {
+                return results;
             }
-            let record = VersionRecord {
-                position: working.position + 1,
-                collection: pending.collection,
-                definition_version: head.as_ref().map_or(0, |head| head.definition_version) + 1,
-                version_id: new_version_id(),
-                previous_version_id: head.map(|head| head.version_id.clone()),
-                entry: pending.entry,
-                value: pending.absorbed.value,
-                taught_by: pending.taught_by,
-                reason: pending.reason,
-                describes: pending.absorbed.describes,
-                taught_at_ms: version_record::now_ms(),
+            let error = match self.shared.storage.append(&records) {
+                Ok(()) => {
+                    self.shared.current.store(Arc::new(working));
+                    return results;
+                }
+                Err(error) => error,
             };
-            results.push(Ok(LessonResult {
-                learned: true,
-                describes: record.describes.clone(),
-                definition_version: record.definition_version,
-                version_id: Some(record.version_id.clone()),
-                previous_version_id: record.previous_version_id.clone(),
-            }));
-            let record = Arc::new(record);
-            working.apply(record.clone());
-            if let Some(stored) = working
-                .collection(&record.collection)
-                .and_then(|collection| collection.entries.get(record.entry.as_str()))
-            {
-                let _ = stored.typed.set(pending.absorbed.typed);
+            attempts += 1;
+            let retry = matches!(error, StoreError::Conflict { .. }) && attempts < MAX_ATTEMPTS;
+            let caught_up = retry && self.catch_up_locked().is_ok();
+            if !caught_up {
+                return batch
+                    .iter()
+                    .map(|_| Err(TeachError::Store(error.clone())))
+                    .collect();
             }
-            records.push(record);
-        }
-        if records.is_empty() {
-            return results;
-        }
-        let owned: Vec<VersionRecord> = records.iter().map(|record| (**record).clone()).collect();
-        match self.shared.storage.append(&owned) {
-            Ok(()) => {
-                self.shared.current.store(Arc::new(working));
-                results
-            }
-            Err(error) => results
-                .into_iter()
-                .map(|_| Err(TeachError::Store(error.clone())))
-                .collect(),
         }
     }
+}
+
+/// How many times a commit is decided again after other processes wrote
+/// first, before the lesson is refused.
+const MAX_ATTEMPTS: usize = 8;
+
+/// Applies stored records after `state`'s position, each checked to follow on.
+fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
+    for record in records {
+        state.follows_on(&record).map_err(StoreError::Damaged)?;
+        state.apply(Arc::new(record));
+    }
+    Ok(())
+}
+
+/// Decides what a batch of lessons makes of `current`: the state after
+/// them, the new versions to store, and each lesson's result.
+#[allow(clippy::type_complexity)]
+fn decide(
+    current: &State,
+    batch: &[Pending],
+) -> (
+    State,
+    Vec<VersionRecord>,
+    Vec<Result<LessonResult, TeachError>>,
+) {
+    let mut working = current.clone();
+    let mut records = Vec::new();
+    let mut results = Vec::with_capacity(batch.len());
+    for pending in batch {
+        let collection = working.collection(&pending.collection);
+        let head = collection.and_then(|collection| collection.head.clone());
+        let unchanged = collection
+            .and_then(|collection| collection.entries.get(pending.entry.as_str()))
+            .is_some_and(|stored| stored.record.value == pending.absorbed.value);
+        if unchanged && let Some(head) = head {
+            results.push(Ok(LessonResult {
+                learned: false,
+                describes: pending.absorbed.describes.clone(),
+                definition_version: head.definition_version,
+                version_id: Some(head.version_id.clone()),
+                previous_version_id: head.previous_version_id.clone(),
+            }));
+            continue;
+        }
+        let record = VersionRecord {
+            position: working.position + 1,
+            collection: pending.collection.clone(),
+            definition_version: head.as_ref().map_or(0, |head| head.definition_version) + 1,
+            version_id: new_version_id(),
+            previous_version_id: head.map(|head| head.version_id.clone()),
+            entry: pending.entry.clone(),
+            value: pending.absorbed.value.clone(),
+            taught_by: pending.taught_by.clone(),
+            reason: pending.reason.clone(),
+            describes: pending.absorbed.describes.clone(),
+            taught_at_ms: version_record::now_ms(),
+        };
+        results.push(Ok(LessonResult {
+            learned: true,
+            describes: record.describes.clone(),
+            definition_version: record.definition_version,
+            version_id: Some(record.version_id.clone()),
+            previous_version_id: record.previous_version_id.clone(),
+        }));
+        let shared = Arc::new(record.clone());
+        working.apply(shared.clone());
+        if let Some(stored) = working
+            .collection(&shared.collection)
+            .and_then(|collection| collection.entries.get(shared.entry.as_str()))
+        {
+            let _ = stored.typed.set(pending.absorbed.typed.clone());
+        }
+        records.push(record);
+    }
+    (working, records, results)
 }
 
 impl std::fmt::Debug for Knowledge {

@@ -26,7 +26,35 @@ pub trait Storage: Send + Sync + 'static {
     /// first record's position is one past the last stored; if it is not,
     /// the back end refuses with [`StoreError::Conflict`] and stores nothing.
     fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError>;
+
+    /// The stored versions after `position`, in position order: how a
+    /// process sharing the store with others catches up on their lessons.
+    /// The default reads everything and keeps the tail; a shared back end
+    /// should read only the tail.
+    fn load_since(&self, position: u64) -> Result<Vec<VersionRecord>, StoreError> {
+        let mut records = self.load()?;
+        records.retain(|record| record.position > position);
+        Ok(records)
+    }
+
+    /// Asks the back end to call `wake` whenever another process may have
+    /// appended versions, so that their lessons reach this process promptly
+    /// without polling. A back end only this process writes has nothing to
+    /// report and keeps the default, which never calls `wake`.
+    ///
+    /// Call `wake` from a thread of the back end's own (a listener, say),
+    /// never from inside `append` or `load`: it takes the knowledge's writer
+    /// lock, which a commit holds while it appends.
+    fn watch(&self, wake: Wake) -> Result<(), StoreError> {
+        let _ = wake;
+        Ok(())
+    }
 }
+
+/// What a shared back end calls when others may have written: it makes the
+/// knowledge catch up. Cheap to call often; calls that find nothing new do
+/// nothing.
+pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
 
 /// What went wrong in a back end.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
