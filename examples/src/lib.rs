@@ -8,6 +8,7 @@
 //! ```
 
 mod clearance_limit;
+pub mod customs_agent;
 mod routing_rule;
 
 pub use clearance_limit::{ClearanceLimit, describe_limit};

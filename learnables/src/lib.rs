@@ -92,10 +92,12 @@
 
 extern crate self as learnables;
 
+pub mod a2a;
 mod choice;
 mod constants;
 mod declaration;
 mod derive_support;
+mod field_ref;
 pub mod knowledge;
 mod learnable;
 mod lesson_error;
@@ -105,6 +107,7 @@ mod wire;
 pub use choice::{Choice, ChoiceError};
 pub use constants::{ACTIVATION_HEADER, EXTENSION_URI, SHOW_BACK_METHOD, TEACH_METHOD};
 pub use declaration::{AgentExtension, Declaration};
+pub use field_ref::FieldRef;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};
 pub use learnable::Learnable;
 pub use lesson_error::{LessonError, LessonProblem};

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::{DeclarationParams, LearnableDescriptor, LessonField, Rendering};
+use crate::{DeclarationParams, LearnableDescriptor, LessonField, Rendering, TeachBlock};
 
 /// One rule broken, and where: `learnables[0].how`, `lessonFields[2].label`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +40,11 @@ impl Violations {
     /// Always false: a `Violations` holds at least one.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
+    }
+
+    /// `Ok` for no violations, else all of them.
+    pub(crate) fn from_vec(list: Vec<Violation>) -> Result<(), Violations> {
+        Violations::from_list(list)
     }
 
     fn from_list(list: Vec<Violation>) -> Result<(), Violations> {
@@ -202,6 +207,77 @@ impl DeclarationParams {
                     format!(
                         "the collection `{}` is declared twice",
                         descriptor.collection
+                    ),
+                );
+            }
+        }
+        Violations::from_list(list)
+    }
+}
+
+impl TeachBlock {
+    /// Checks the block against the descriptor of the learnable it is for:
+    /// the same collection; its own `lessonFields`, if any, valid and each
+    /// one of the descriptor's; and, as the spec requires, every
+    /// `suggested` key one of the applicable lesson fields' names.
+    ///
+    /// ```
+    /// use learnables::{FieldKind, LearnableDescriptor, LessonField, TeachBlock};
+    /// let descriptor = LearnableDescriptor::new("rates", "rate", "Which rate applies",
+    ///     "A table kept by the tariff team", "rules")
+    ///     .with_field(LessonField::new("rate", "Rate", FieldKind::TEXT));
+    /// let mut block = TeachBlock::new("rates", ["r1"]);
+    /// block.suggested = Some(serde_json::from_str(r#"{"rate": "4%", "owner": "x"}"#).unwrap());
+    /// assert_eq!(
+    ///     block.validate(&descriptor).unwrap_err().to_string(),
+    ///     "suggested.owner: `owner` is not one of the lesson fields: rate"
+    /// );
+    /// ```
+    pub fn validate(&self, descriptor: &LearnableDescriptor) -> Result<(), Violations> {
+        let mut list = Vec::new();
+        let mut report = Report {
+            list: &mut list,
+            prefix: String::new(),
+        };
+        if self.collection != descriptor.collection {
+            report.at(
+                "collection",
+                format!(
+                    "the block is for `{}`, but the learnable is `{}`",
+                    crate::lesson_error::shortened(&self.collection),
+                    descriptor.collection
+                ),
+            );
+        }
+        let applicable = self
+            .lesson_fields
+            .as_deref()
+            .unwrap_or(&descriptor.lesson_fields);
+        if let Some(fields) = &self.lesson_fields {
+            for (index, field) in fields.iter().enumerate() {
+                let mut field_report = report.nested(&format!("lessonFields[{index}]"));
+                field.check(&mut field_report);
+                if descriptor.field(&field.name).is_none() {
+                    field_report.at(
+                        "name",
+                        format!(
+                            "`{}` is not a lesson field of `{}`",
+                            crate::lesson_error::shortened(&field.name),
+                            descriptor.collection
+                        ),
+                    );
+                }
+            }
+        }
+        for key in self.suggested.iter().flat_map(|suggested| suggested.keys()) {
+            if !applicable.iter().any(|field| &field.name == key) {
+                let names: Vec<&str> = applicable.iter().map(|f| f.name.as_str()).collect();
+                report.nested("suggested").at(
+                    key,
+                    format!(
+                        "`{}` is not one of the lesson fields: {}",
+                        crate::lesson_error::shortened(key),
+                        names.join(", ")
                     ),
                 );
             }

@@ -20,12 +20,15 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let to_lesson_value = to_lesson_value(learnable);
     let describes = describes(learnable);
     let field_items = field_items(learnable);
+    let field_refs = field_refs(learnable);
     quote! {
         #[allow(non_local_definitions, clippy::all)]
         const _: () = {
             use #krate::__private::TextField as _;
 
             #field_items
+
+            #field_refs
 
             static SPEC: #krate::__private::DescriptorSpec = #spec;
 
@@ -102,6 +105,50 @@ fn option_lit(value: Option<&LitStr>) -> TokenStream {
 /// neither one error, `__LessonField`'s message at the field's type, which
 /// every use repeats word for word and the compiler shows once; no errors
 /// arise inside the impl, which assumes its `where` clause.
+/// `Type::FIELDS`: one typed reference per lesson field, so that code
+/// naming a field (a teach block's suggestion) can only name one that
+/// exists, with a value of its type.
+fn field_refs(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let ident = &learnable.ident;
+    let holder = format_ident!("{}LessonFields", ident.unraw());
+    let fields: Vec<_> = learnable
+        .lesson_fields()
+        .map(|(_, field)| {
+            let name = &field.lesson.as_ref().expect("lesson fields only").name;
+            (&field.ident, &field.value_ty, name)
+        })
+        .collect();
+    let declarations = fields.iter().map(|(field, value_ty, _)| {
+        let doc = format!("The lesson field `{}`.", field.unraw());
+        quote!(#[doc = #doc] pub #field: #krate::FieldRef<#ident, #value_ty>,)
+    });
+    let values = fields
+        .iter()
+        .map(|(field, _, name)| quote!(#field: #krate::FieldRef::__from_derive(#name),));
+    let struct_doc = format!(
+        "The lesson fields of `{}`, one typed reference each.",
+        ident.unraw()
+    );
+    let const_doc = format!(
+        "The lesson fields of `{}`, for naming one in typed code (a teach block's suggestion).",
+        ident.unraw()
+    );
+    quote! {
+        #[doc = #struct_doc]
+        #[allow(non_camel_case_types)]
+        pub struct #holder {
+            #(#declarations)*
+        }
+
+        #[automatically_derived]
+        impl #ident {
+            #[doc = #const_doc]
+            pub const FIELDS: #holder = #holder { #(#values)* };
+        }
+    }
+}
+
 fn field_items(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let impls = learnable.lesson_fields().map(|(_, field)| {

@@ -7,6 +7,8 @@
 //! keeps seeing the knowledge as it was.
 
 mod committer;
+#[cfg(feature = "postgres")]
+mod connect;
 mod error;
 mod registry;
 mod snapshot;
@@ -21,6 +23,8 @@ use arc_swap::ArcSwap;
 
 pub use error::{KnowledgeError, TeachError};
 pub use snapshot::{CollectionVersion, Snapshot};
+#[cfg(feature = "postgres")]
+pub use storage::PostgresStorage;
 #[cfg(feature = "embedded")]
 pub use storage::RedbStorage;
 pub use storage::{MemoryStorage, Storage, StoreError, Wake};

@@ -1,5 +1,6 @@
 //! Compile-fail tests: every error `#[derive(Learnable)]` and
-//! `#[derive(Choice)]` report, each case under `ui/` with the compiler's
+//! `#[derive(Choice)]` report, the teach-block suggestions the type system
+//! refuses, each case under `ui/` with the compiler's
 //! expected output beside it in a `.stderr` file, plus cases that must compile
 //! and run.
 //!
@@ -20,5 +21,6 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/learnable/*.rs");
     t.compile_fail("ui/choice/*.rs");
+    t.compile_fail("ui/teach_block/*.rs");
     t.pass("ui/pass/*.rs");
 }

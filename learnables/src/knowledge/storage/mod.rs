@@ -1,10 +1,14 @@
 //! Where versions are kept: the [`Storage`] trait and its back ends.
 
 mod memory;
+#[cfg(feature = "postgres")]
+mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod redb_storage;
 
 pub use memory::MemoryStorage;
+#[cfg(feature = "postgres")]
+pub use postgres_storage::PostgresStorage;
 #[cfg(feature = "embedded")]
 pub use redb_storage::RedbStorage;
 

@@ -1,0 +1,362 @@
+//! The learnables methods, independent of any web framework: a JSON-RPC
+//! request in, a JSON-RPC response out. [`server`](super::server) mounts it
+//! on axum.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::Activation;
+use super::json_rpc::{self, Limits, Request, RpcError, codes};
+use super::show_back::{ShowBack, ShowBackParams};
+use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
+use crate::knowledge::TeachError;
+use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD, TEACH_METHOD};
+
+/// The teach and show-back methods over a [`Knowledge`], with who may call
+/// them. Cheap to clone.
+///
+/// ```
+/// use learnables::a2a::{Activation, LearnablesService, Principal, Tokens};
+/// use learnables::{Declaration, Knowledge};
+/// let service = LearnablesService::new(
+///     Knowledge::in_memory(),
+///     Declaration::new(),
+///     Tokens::new().with("t0ken", Principal::human("alice@example.com")),
+/// );
+/// let request = learnables::a2a::json_rpc::read_request(
+///     br#"{"jsonrpc": "2.0", "id": 1, "method": "rsaxb.learnables.Teach", "params": {}}"#,
+///     Default::default(),
+/// ).unwrap();
+/// let response = service.call(request, &Activation::default(), Some("t0ken")).unwrap();
+/// assert_eq!(response["error"]["code"], -32008); // not activated
+/// ```
+#[derive(Clone)]
+pub struct LearnablesService {
+    inner: Arc<Inner>,
+}
+
+#[derive(Clone)]
+struct Inner {
+    knowledge: Knowledge,
+    declaration: Declaration,
+    authenticator: Arc<dyn Authenticator>,
+    policy: Arc<dyn TeacherPolicy>,
+    limits: Limits,
+}
+
+impl LearnablesService {
+    /// The methods over `knowledge`, for the learnables `declaration`
+    /// declares, with teachers authenticated by `authenticator` and the
+    /// default policy ([`HumansOnly`]).
+    pub fn new(
+        knowledge: Knowledge,
+        declaration: Declaration,
+        authenticator: impl Authenticator,
+    ) -> LearnablesService {
+        LearnablesService {
+            inner: Arc::new(Inner {
+                knowledge,
+                declaration,
+                authenticator: Arc::new(authenticator),
+                policy: Arc::new(HumansOnly),
+                limits: Limits::default(),
+            }),
+        }
+    }
+
+    fn rebuilt(self, change: impl FnOnce(&mut Inner)) -> LearnablesService {
+        let mut inner = Inner::clone(&self.inner);
+        change(&mut inner);
+        LearnablesService {
+            inner: Arc::new(inner),
+        }
+    }
+
+    /// Replaces who may teach.
+    pub fn with_policy(self, policy: impl TeacherPolicy) -> LearnablesService {
+        self.rebuilt(|inner| inner.policy = Arc::new(policy))
+    }
+
+    /// Replaces the request limits.
+    pub fn with_limits(self, limits: Limits) -> LearnablesService {
+        self.rebuilt(|inner| inner.limits = limits)
+    }
+
+    /// The request limits.
+    pub fn limits(&self) -> Limits {
+        self.inner.limits
+    }
+
+    /// The knowledge the methods teach.
+    pub fn knowledge(&self) -> &Knowledge {
+        &self.inner.knowledge
+    }
+
+    /// The declaration.
+    pub fn declaration(&self) -> &Declaration {
+        &self.inner.declaration
+    }
+
+    fn teach_method(&self) -> &str {
+        self.inner
+            .declaration
+            .params()
+            .teach_method
+            .as_deref()
+            .unwrap_or(TEACH_METHOD)
+    }
+
+    /// Whether `method` is one of the learnables methods.
+    pub fn handles(&self, method: &str) -> bool {
+        method == self.teach_method() || method == SHOW_BACK_METHOD
+    }
+
+    /// Answers a request for one of the learnables methods: the JSON-RPC
+    /// response, or `None` for a notification (which is still carried out).
+    /// Blocks while a lesson is made durable.
+    pub fn call(
+        &self,
+        request: Request,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> Option<Value> {
+        let id = request.id.clone();
+        let outcome = self.answer(&request, activation, bearer_token);
+        let id = id?;
+        Some(match outcome {
+            Ok(result) => json_rpc::success(id, result),
+            Err(error) => json_rpc::failure(id, error),
+        })
+    }
+
+    fn answer(
+        &self,
+        request: &Request,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> Result<Value, RpcError> {
+        if !self.handles(&request.method) {
+            return Err(RpcError::new(
+                codes::METHOD_NOT_FOUND,
+                format!(
+                    "there is no method `{}`",
+                    crate::lesson_error::shortened(&request.method)
+                ),
+            ));
+        }
+        if !activation.learnables() {
+            return Err(RpcError::new(
+                codes::EXTENSION_NOT_ACTIVATED,
+                format!(
+                    "`{}` needs the Learnables extension activated: send the header `{}: {}`",
+                    request.method,
+                    crate::ACTIVATION_HEADER,
+                    crate::EXTENSION_URI
+                ),
+            ));
+        }
+        let principal = self.authenticate(bearer_token)?;
+        if request.method == SHOW_BACK_METHOD {
+            self.show_back(&request.params)
+        } else {
+            self.teach(&request.params, &principal)
+        }
+    }
+
+    fn authenticate(&self, bearer_token: Option<&str>) -> Result<Principal, RpcError> {
+        let Some(token) = bearer_token else {
+            return Err(RpcError::new(
+                codes::UNAUTHENTICATED,
+                "no teacher is authenticated: send `Authorization: Bearer <token>`",
+            ));
+        };
+        self.inner
+            .authenticator
+            .authenticate(token)
+            .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
+    }
+
+    fn teach(&self, params: &Value, principal: &Principal) -> Result<Value, RpcError> {
+        let lesson = read_lesson(params)?;
+        let refuse = |code: i64, message: String| {
+            tracing::warn!(
+                collection = %lesson.collection,
+                entry = %lesson.entry,
+                taught_by = %lesson.taught_by,
+                principal = %principal.id(),
+                reason = %message,
+                "lesson refused"
+            );
+            RpcError::new(code, message)
+        };
+        if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
+            return Err(refuse(
+                codes::FORBIDDEN,
+                format!(
+                    "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names \
+                     the person who teaches it",
+                    crate::lesson_error::shortened(&lesson.taught_by),
+                    principal.id()
+                ),
+            )
+            .with_data(json!({ "field": "taughtBy" })));
+        }
+        if let Err(reason) = self.inner.policy.allow(principal, &lesson) {
+            return Err(refuse(codes::FORBIDDEN, reason));
+        }
+        match self.inner.knowledge.teach(&lesson) {
+            Ok(result) => {
+                tracing::info!(
+                    collection = %lesson.collection,
+                    entry = %lesson.entry,
+                    taught_by = %lesson.taught_by,
+                    learned = result.learned,
+                    version = result.definition_version,
+                    "lesson accepted"
+                );
+                serde_json::to_value(result)
+                    .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
+            }
+            Err(error) => {
+                let rpc = teach_error(&error);
+                Err(refuse(rpc.code, rpc.message.clone())
+                    .with_data(rpc.data.unwrap_or(Value::Null)))
+            }
+        }
+    }
+
+    fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
+        let params: ShowBackParams = serde_json::from_value(params.clone()).map_err(|error| {
+            RpcError::new(
+                codes::INVALID_PARAMS,
+                format!("the show-back params are `{{collection, entry, versionId?}}`: {error}"),
+            )
+        })?;
+        let descriptor = self.descriptor(&params.collection)?;
+        let snapshot = match &params.version_id {
+            Some(version_id) => self.inner.knowledge.pin_as_of(version_id).map_err(|_| {
+                RpcError::new(
+                    codes::NOT_FOUND,
+                    format!(
+                        "no version has the id `{}`",
+                        crate::lesson_error::shortened(version_id)
+                    ),
+                )
+                .with_data(json!({ "field": "versionId" }))
+            })?,
+            None => self.inner.knowledge.pin(),
+        };
+        let record = snapshot
+            .entry_record(&params.collection, &params.entry)
+            .ok_or_else(|| {
+                RpcError::new(
+                    codes::NOT_FOUND,
+                    format!(
+                        "`{}` has no {} `{}` yet",
+                        params.collection,
+                        descriptor.entry,
+                        crate::lesson_error::shortened(&params.entry)
+                    ),
+                )
+                .with_data(json!({ "field": "entry" }))
+            })?;
+        serde_json::to_value(ShowBack::of(descriptor, &snapshot, record))
+            .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
+    }
+
+    fn descriptor(&self, collection: &str) -> Result<&LearnableDescriptor, RpcError> {
+        let declared = &self.inner.declaration.params().learnables;
+        declared
+            .iter()
+            .find(|descriptor| descriptor.collection == collection)
+            .ok_or_else(|| {
+                let known: Vec<&str> = declared.iter().map(|d| d.collection.as_str()).collect();
+                RpcError::invalid_params(
+                    "collection",
+                    format!(
+                        "this agent has no learnable `{}`; it has: {}",
+                        crate::lesson_error::shortened(collection),
+                        known.join(", ")
+                    ),
+                )
+            })
+    }
+}
+
+/// Reads a `Lesson` from params, naming the field at fault.
+fn read_lesson(params: &Value) -> Result<Lesson, RpcError> {
+    let Value::Object(object) = params else {
+        return Err(RpcError::new(
+            codes::INVALID_PARAMS,
+            "the params of a teach request are a Lesson object",
+        ));
+    };
+    for (field, kind) in [
+        ("collection", "a string"),
+        ("entry", "a string"),
+        ("value", "an object"),
+        ("taughtBy", "a string"),
+    ] {
+        let fits = match object.get(field) {
+            None => false,
+            Some(Value::String(_)) => kind == "a string",
+            Some(Value::Object(_)) => kind == "an object",
+            Some(_) => false,
+        };
+        if !fits {
+            return Err(RpcError::invalid_params(
+                field,
+                format!("the lesson's `{field}` must be {kind}"),
+            ));
+        }
+    }
+    if let Some(reason) = object.get("reason")
+        && !reason.is_string()
+    {
+        return Err(RpcError::invalid_params(
+            "reason",
+            "the lesson's `reason` must be a string",
+        ));
+    }
+    if let Some(unknown) = object
+        .keys()
+        .find(|key| !["collection", "entry", "value", "taughtBy", "reason"].contains(&key.as_str()))
+    {
+        return Err(RpcError::invalid_params(
+            unknown,
+            format!(
+                "`{}` is not a key of a lesson; a lesson has collection, entry, value, taughtBy \
+                 and reason",
+                crate::lesson_error::shortened(unknown)
+            ),
+        ));
+    }
+    serde_json::from_value(params.clone())
+        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
+}
+
+/// The JSON-RPC error of a refused lesson.
+fn teach_error(error: &TeachError) -> RpcError {
+    match error {
+        TeachError::UnknownCollection { known, .. } => {
+            RpcError::invalid_params("collection", error.to_string())
+                .with_data(json!({ "known": known }))
+        }
+        TeachError::EmptyEntry => RpcError::invalid_params("entry", error.to_string()),
+        TeachError::NoTeacher => RpcError::invalid_params("taughtBy", error.to_string()),
+        TeachError::Lesson(lesson) => {
+            let problems: Vec<Value> = lesson
+                .problems()
+                .iter()
+                .map(|problem| json!({ "field": problem.field(), "message": problem.to_string() }))
+                .collect();
+            let field = lesson
+                .field()
+                .map_or_else(|| "value".to_owned(), |field| format!("value.{field}"));
+            RpcError::invalid_params(&field, error.to_string())
+                .with_data(json!({ "problems": problems }))
+        }
+        TeachError::Store(_) => RpcError::new(codes::INTERNAL_ERROR, error.to_string()),
+    }
+}

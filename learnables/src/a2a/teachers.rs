@@ -1,0 +1,213 @@
+//! Who may teach: a bearer token names a principal (an [`Authenticator`]),
+//! a lesson's `taughtBy` must be that principal, and a [`TeacherPolicy`]
+//! decides whether the principal may teach at all. The spec requires that
+//! `taughtBy` identify a human, never a service account standing in for one;
+//! the default policy, [`HumansOnly`], refuses identities that look like
+//! service accounts.
+
+use std::collections::HashMap;
+
+use crate::Lesson;
+
+/// An authenticated identity.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Principal {
+    id: String,
+    service: bool,
+}
+
+impl Principal {
+    /// A person, by the identity their lessons carry in `taughtBy` (an
+    /// email address, say).
+    pub fn human(id: impl Into<String>) -> Principal {
+        Principal {
+            id: id.into(),
+            service: false,
+        }
+    }
+
+    /// A service account: it may read, never teach.
+    pub fn service(id: impl Into<String>) -> Principal {
+        Principal {
+            id: id.into(),
+            service: true,
+        }
+    }
+
+    /// The identity.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Whether the authenticator says this is a service account.
+    pub fn is_service(&self) -> bool {
+        self.service
+    }
+}
+
+/// Turns a bearer token into a principal. Implement it over your identity
+/// provider; [`Tokens`] is a fixed table.
+pub trait Authenticator: Send + Sync + 'static {
+    /// The principal the token belongs to, if it is valid.
+    fn authenticate(&self, bearer_token: &str) -> Option<Principal>;
+}
+
+/// A fixed table of tokens, for examples, tests and small deployments.
+///
+/// ```
+/// use learnables::a2a::{Authenticator, Principal, Tokens};
+/// let tokens = Tokens::new().with("s3cret", Principal::human("alice@example.com"));
+/// assert_eq!(tokens.authenticate("s3cret").unwrap().id(), "alice@example.com");
+/// assert!(tokens.authenticate("guess").is_none());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    by_token: HashMap<String, Principal>,
+}
+
+impl Tokens {
+    /// An empty table.
+    pub fn new() -> Tokens {
+        Tokens::default()
+    }
+
+    /// Adds a token.
+    pub fn with(mut self, token: impl Into<String>, principal: Principal) -> Tokens {
+        self.by_token.insert(token.into(), principal);
+        self
+    }
+
+    /// How many tokens there are.
+    pub fn len(&self) -> usize {
+        self.by_token.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.by_token.is_empty()
+    }
+}
+
+impl Authenticator for Tokens {
+    fn authenticate(&self, bearer_token: &str) -> Option<Principal> {
+        self.by_token.get(bearer_token).cloned()
+    }
+}
+
+/// Decides whether an authenticated principal may teach a lesson; `Err`
+/// says why not, for the teacher.
+pub trait TeacherPolicy: Send + Sync + 'static {
+    /// `Ok` to accept the lesson.
+    fn allow(&self, principal: &Principal, lesson: &Lesson) -> Result<(), String>;
+}
+
+/// The default policy: a principal the authenticator marks as a service,
+/// or whose identity looks like a service account, may not teach.
+///
+/// ```
+/// use learnables::a2a::{HumansOnly, Principal, TeacherPolicy};
+/// # use learnables::{Lesson, LessonValue};
+/// let lesson = Lesson::new("c", "e", LessonValue::default(), "deploy-bot@example.com");
+/// let refusal = HumansOnly.allow(&Principal::human("deploy-bot@example.com"), &lesson);
+/// assert!(refusal.unwrap_err().contains("service account"));
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HumansOnly;
+
+impl TeacherPolicy for HumansOnly {
+    fn allow(&self, principal: &Principal, _lesson: &Lesson) -> Result<(), String> {
+        if principal.is_service() {
+            return Err(format!(
+                "`{}` is a service account; only a person may teach (the spec forbids a service \
+                 account standing in for one)",
+                principal.id()
+            ));
+        }
+        match service_account_sign(principal.id()) {
+            Some(sign) => Err(format!(
+                "`{}` looks like a service account ({sign}); only a person may teach",
+                principal.id()
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What makes `id` look like a service account, if anything does.
+///
+/// ```
+/// use learnables::a2a::service_account_sign;
+/// assert!(service_account_sign("ci@my-project.iam.gserviceaccount.com").is_some());
+/// assert!(service_account_sign("system:serviceaccount:prod:agent").is_some());
+/// assert!(service_account_sign("noreply@example.com").is_some());
+/// assert_eq!(service_account_sign("alice@example.com"), None);
+/// assert_eq!(service_account_sign("roberta.botha@example.com"), None);
+/// ```
+pub fn service_account_sign(id: &str) -> Option<&'static str> {
+    let lower = id.trim().to_lowercase();
+    const CONTAINS: &[(&str, &str)] = &[
+        ("gserviceaccount.com", "a Google service account"),
+        ("system:serviceaccount:", "a Kubernetes service account"),
+        (":assumed-role/", "an AWS role"),
+        ("arn:aws:iam:", "an AWS identity"),
+        ("[bot]", "a bot account"),
+        ("serviceaccount", "a service account name"),
+        ("service-account", "a service account name"),
+        ("service_account", "a service account name"),
+    ];
+    if let Some((_, sign)) = CONTAINS.iter().find(|(needle, _)| lower.contains(needle)) {
+        return Some(sign);
+    }
+    let local = lower.split('@').next().unwrap_or_default();
+    let words: Vec<&str> = local
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .collect();
+    const WORDS: &[(&str, &str)] = &[
+        ("bot", "the word `bot`"),
+        ("robot", "the word `robot`"),
+        ("svc", "the word `svc`"),
+        ("noreply", "a no-reply address"),
+        ("daemon", "the word `daemon`"),
+        ("automation", "the word `automation`"),
+        ("system", "the word `system`"),
+    ];
+    if local == "no-reply" || local == "no_reply" {
+        return Some("a no-reply address");
+    }
+    WORDS
+        .iter()
+        .find(|(word, _)| words.contains(word))
+        .map(|(_, sign)| *sign)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn service_looking_identities() {
+        for id in [
+            "svc-deploy@example.com",
+            "deploy-bot@example.com",
+            "dependabot[bot]",
+            "no-reply@example.com",
+            "system@example.com",
+            "arn:aws:sts::123:assumed-role/agent/x",
+            "my-service-account@corp.example",
+        ] {
+            assert!(service_account_sign(id).is_some(), "{id}");
+        }
+    }
+
+    #[test]
+    fn people_pass() {
+        for id in [
+            "alice@example.com",
+            "bob.smith@example.org",
+            "abbott@example.com",
+        ] {
+            assert_eq!(service_account_sign(id), None, "{id}");
+        }
+    }
+}

@@ -1,0 +1,221 @@
+//! The example customs agent, started for real on 127.0.0.1 for a test, and
+//! a small JSON-RPC client for it.
+
+#![allow(dead_code)] // each test binary uses the part of the harness it needs
+
+use std::path::{Path, PathBuf};
+
+use learnables::EXTENSION_URI;
+use learnables_examples::customs_agent::{self, DataLocation, Teacher};
+use reqwest::blocking::Client;
+use serde_json::{Value, json};
+
+/// The teachers every test agent knows.
+pub fn teachers() -> Vec<Teacher> {
+    vec![
+        Teacher {
+            email: "alice@example.com".into(),
+            token: "alice-token".into(),
+        },
+        Teacher {
+            email: "deploy-bot@example.com".into(),
+            token: "bot-token".into(),
+        },
+    ]
+}
+
+/// A running agent; stopped when dropped.
+pub struct Agent {
+    pub base_url: String,
+    pub data: PathBuf,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    client: Client,
+}
+
+impl Agent {
+    /// Starts the agent on a free port with its knowledge in `data`.
+    pub fn start(data: &Path) -> Agent {
+        let knowledge = DataLocation::Directory(data.to_owned())
+            .open()
+            .expect("the knowledge opens");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (bound, address) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+                bound.send(listener.local_addr().unwrap()).unwrap();
+                let shutdown = async {
+                    let _ = stopped.await;
+                };
+                customs_agent::serve(listener, knowledge, &teachers(), shutdown)
+                    .await
+                    .unwrap();
+            });
+        });
+        let address = address.recv().expect("the agent binds");
+        Agent {
+            base_url: format!("http://{address}/"),
+            data: data.to_owned(),
+            stop: Some(stop),
+            thread: Some(thread),
+            client: Client::new(),
+        }
+    }
+
+    /// Stops the agent and waits until it has let go of its store.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            thread.join().expect("the agent stops cleanly");
+        }
+    }
+
+    /// POSTs a raw body to the JSON-RPC endpoint with `headers`.
+    pub fn post(
+        &self,
+        body: impl Into<reqwest::blocking::Body>,
+        headers: &[(&str, &str)],
+    ) -> Reply {
+        let mut request = self
+            .client
+            .post(&self.base_url)
+            .header("content-type", "application/json")
+            .body(body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        Reply::from(request.send().expect("the agent answers"))
+    }
+
+    /// A JSON-RPC call with the extension activated and alice's token.
+    pub fn call(&self, method: &str, params: Value) -> Reply {
+        self.call_with(method, params, &[ACTIVATED, AS_ALICE])
+    }
+
+    /// A JSON-RPC call with the given headers only.
+    pub fn call_with(&self, method: &str, params: Value, headers: &[(&str, &str)]) -> Reply {
+        let body = json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params});
+        self.post(body.to_string(), headers)
+    }
+
+    /// The agent card.
+    pub fn card(&self) -> Value {
+        self.client
+            .get(format!("{}.well-known/agent-card.json", self.base_url))
+            .send()
+            .expect("the card is served")
+            .json()
+            .expect("the card is JSON")
+    }
+
+    /// Asks the agent to route a declaration of `chapter`, in a new task or
+    /// in `task`.
+    pub fn route(&self, chapter: u32, task: Option<&str>, headers: &[(&str, &str)]) -> Value {
+        let mut message = json!({
+            "messageId": format!("m-{chapter}"),
+            "role": "ROLE_USER",
+            "parts": [{"text": format!("Route a declaration for HS chapter {chapter}")}]
+        });
+        if let Some(task) = task {
+            message["taskId"] = json!(task);
+        }
+        let reply = self.call_with("SendMessage", json!({ "message": message }), headers);
+        reply.result()["task"].clone()
+    }
+
+    /// Teaches a routing rule as alice.
+    pub fn teach_rule(&self, chapter: u32, desk: &str) -> Reply {
+        self.call(
+            "rsaxb.learnables.Teach",
+            json!({
+                "collection": "routing_rules",
+                "entry": chapter.to_string(),
+                "value": {"chapter": chapter.to_string(), "desk": desk},
+                "taughtBy": "alice@example.com"
+            }),
+        )
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// The activation header.
+pub const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
+
+/// Alice's bearer token.
+pub const AS_ALICE: (&str, &str) = ("Authorization", "Bearer alice-token");
+
+/// The bearer token of a teacher whose identity looks like a service account.
+pub const AS_BOT: (&str, &str) = ("Authorization", "Bearer bot-token");
+
+/// An HTTP reply, read.
+pub struct Reply {
+    pub status: u16,
+    pub echoed: Vec<String>,
+    pub body: Value,
+}
+
+impl From<reqwest::blocking::Response> for Reply {
+    fn from(response: reqwest::blocking::Response) -> Reply {
+        let status = response.status().as_u16();
+        let echoed = response
+            .headers()
+            .get_all("A2A-Extensions")
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .map(str::to_owned)
+            .collect();
+        let text = response.text().unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Reply {
+            status,
+            echoed,
+            body,
+        }
+    }
+}
+
+impl Reply {
+    /// The result; panics with the error if there is one.
+    pub fn result(&self) -> &Value {
+        assert!(
+            self.body.get("error").is_none(),
+            "unexpected error: {}",
+            self.body
+        );
+        &self.body["result"]
+    }
+
+    /// The error code; panics if the call succeeded.
+    pub fn code(&self) -> i64 {
+        self.body["error"]["code"]
+            .as_i64()
+            .unwrap_or_else(|| panic!("expected an error, got {}", self.body))
+    }
+
+    /// The error message.
+    pub fn message(&self) -> &str {
+        self.body["error"]["message"].as_str().unwrap_or_default()
+    }
+
+    /// The field the error names, if any.
+    pub fn field(&self) -> Option<&str> {
+        self.body["error"]["data"]["field"].as_str()
+    }
+}
