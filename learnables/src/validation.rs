@@ -42,6 +42,14 @@ impl Violations {
         self.0.is_empty()
     }
 
+    /// A single violation.
+    pub(crate) fn one(path: &str, message: String) -> Violations {
+        Violations(vec![Violation {
+            path: path.to_owned(),
+            message,
+        }])
+    }
+
     /// `Ok` for no violations, else all of them.
     pub(crate) fn from_vec(list: Vec<Violation>) -> Result<(), Violations> {
         Violations::from_list(list)

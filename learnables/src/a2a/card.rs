@@ -130,14 +130,7 @@ impl CardDeclaration {
         }) else {
             return Ok(None);
         };
-        let at = |path: &str, message: String| {
-            Violations::from_vec(vec![Violation {
-                path: path.to_owned(),
-                message,
-            }])
-            .err()
-            .unwrap_or_else(|| unreachable!("one violation"))
-        };
+        let at = |path: &str, message: String| Violations::one(path, message);
         let params = entry.get("params").cloned().unwrap_or(Value::Null);
         let params: DeclarationParams = serde_json::from_value(params).map_err(|error| {
             at(
