@@ -1,0 +1,212 @@
+//! `learnables card URL`: an agent's learnables, rendered for a person and
+//! linted against the spec.
+
+use learnables::{DeclarationParams, LearnableDescriptor};
+use serde_json::Value;
+
+use crate::Outcome;
+use crate::check::{Lint, lint_card, undeclared};
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::render::{count, kind_text, table, violation_lines};
+use crate::style::Style;
+
+/// Runs `card`: fetches the card, renders it, lints it.
+pub fn run(client: &AgentClient) -> Result<Outcome, CliError> {
+    let card = client.fetch_card()?;
+    card_outcome(&card, client.base(), Style::for_stdout())
+}
+
+/// The report on a fetched card: its learnables and the lint; a failure
+/// when the declaration breaks the spec.
+pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, CliError> {
+    match lint_card(card) {
+        Lint::Undeclared => Err(undeclared(&format!("the agent at {url}"))),
+        Lint::Clean(declaration) => {
+            let mut text = render_card(card, &declaration.params, style);
+            text.push_str(&format!(
+                "\n{} ok, the declaration follows the Learnables spec\n",
+                style.bold("Lint:")
+            ));
+            Ok(Outcome::ok(text))
+        }
+        Lint::Broken { violations, params } => {
+            let mut text = params
+                .map(|params| render_card(card, &params, style) + "\n")
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "{} {}\n",
+                style.bold("Lint:"),
+                style.red(&count(violations.len(), "violation"))
+            ));
+            text.push_str(&violation_lines(&violations, "  ", style));
+            Ok(Outcome {
+                stdout: text,
+                failure: Some(format!(
+                    "the agent's card breaks the Learnables spec: {}",
+                    count(violations.len(), "violation")
+                )),
+            })
+        }
+    }
+}
+
+/// A card's learnables as a person reads them.
+pub fn render_card(card: &Value, params: &DeclarationParams, style: Style) -> String {
+    let name = card
+        .get("name")
+        .and_then(Value::as_str)
+        .unwrap_or("The agent");
+    let mut text = format!(
+        "{} can be taught {}.\n",
+        style.bold(name),
+        count(params.learnables.len(), "collection")
+    );
+    text.push_str(&match &params.teach_method {
+        Some(method) => format!("Lessons go to the method `{method}`.\n"),
+        None => "It names no teachMethod: it takes no lessons itself.\n".to_owned(),
+    });
+    for descriptor in &params.learnables {
+        text.push('\n');
+        text.push_str(&render_descriptor(descriptor, card, style));
+    }
+    text
+}
+
+/// One learnable: what it teaches, how the agent decides today, who
+/// decides, its skills, and its fields.
+pub fn render_descriptor(descriptor: &LearnableDescriptor, card: &Value, style: Style) -> String {
+    let mut text = format!("{}\n", style.bold(&descriptor.collection));
+    let skills = match &descriptor.skills {
+        None => "all of the agent's skills".to_owned(),
+        Some(ids) if ids.is_empty() => "none".to_owned(),
+        Some(ids) => ids
+            .iter()
+            .map(|id| match skill_name(card, id) {
+                Some(name) => format!("{id} ({name})"),
+                None => format!("{id} (not a skill on the card)"),
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    text.push_str(&table(
+        &[
+            ("Entry".into(), descriptor.entry.clone()),
+            ("Teaches".into(), descriptor.teaches.clone()),
+            ("Today".into(), descriptor.how.clone()),
+            ("Decided by".into(), descriptor.decided_by.clone()),
+            ("Skills".into(), skills),
+        ],
+        "  ",
+        style,
+    ));
+    if descriptor.lesson_fields.is_empty() {
+        text.push_str(&format!("  {}  none\n", style.bold("Fields")));
+        return text;
+    }
+    text.push_str(&format!("  {}\n", style.bold("Fields")));
+    for field in &descriptor.lesson_fields {
+        let mut about = vec![field.name.clone(), kind_text(field)];
+        if let Some(default) = &field.default {
+            about.push(format!("default {default}"));
+        }
+        text.push_str(&format!(
+            "    {}  {}\n",
+            style.bold(&field.label),
+            style.dim(&format!("({})", about.join("; ")))
+        ));
+        if let Some(help) = &field.help {
+            for line in help.lines() {
+                text.push_str(&format!("      {line}\n"));
+            }
+        }
+    }
+    text
+}
+
+fn skill_name<'a>(card: &'a Value, id: &str) -> Option<&'a str> {
+    card.get("skills")?
+        .as_array()?
+        .iter()
+        .find(|skill| skill.get("id").and_then(Value::as_str) == Some(id))
+        .and_then(|skill| skill.get("name").and_then(Value::as_str))
+}
+
+#[cfg(test)]
+mod tests {
+    use learnables::{EXTENSION_URI, FieldKind, LessonField};
+    use serde_json::json;
+
+    use super::*;
+
+    fn descriptor() -> LearnableDescriptor {
+        LearnableDescriptor::new(
+            "routing_rules",
+            "routing rule",
+            "Which desk handles a declaration",
+            "A table keyed on the HS chapter",
+            "rules",
+        )
+        .with_skills(["route-declaration", "gone"])
+        .with_field(
+            LessonField::new("chapter", "HS chapter", FieldKind::TEXT)
+                .with_help("Two-digit chapter."),
+        )
+        .with_field(
+            LessonField::new("desk", "Desk", FieldKind::CHOICE)
+                .with_choices(["general", "cold chain"])
+                .with_default("general"),
+        )
+        .with_field(LessonField::new("when", "Review", FieldKind::new("date")))
+    }
+
+    fn card() -> Value {
+        json!({"name": "Customs agent",
+               "skills": [{"id": "route-declaration", "name": "Route a declaration"}]})
+    }
+
+    #[test]
+    fn a_descriptor_is_rendered_for_a_person() {
+        assert_eq!(
+            render_descriptor(&descriptor(), &card(), Style::plain()),
+            "routing_rules\n\
+             \x20 Entry       routing rule\n\
+             \x20 Teaches     Which desk handles a declaration\n\
+             \x20 Today       A table keyed on the HS chapter\n\
+             \x20 Decided by  rules\n\
+             \x20 Skills      route-declaration (Route a declaration)\n\
+             \x20             gone (not a skill on the card)\n\
+             \x20 Fields\n\
+             \x20   HS chapter  (chapter; text)\n\
+             \x20     Two-digit chapter.\n\
+             \x20   Desk  (desk; choice: general, cold chain; default general)\n\
+             \x20   Review  (when; date (entered as text))\n"
+        );
+    }
+
+    #[test]
+    fn the_card_names_the_agent_and_its_teach_method() {
+        let params = DeclarationParams {
+            learnables: vec![descriptor()],
+            teach_method: Some("rsaxb.learnables.Teach".into()),
+        };
+        let text = render_card(&card(), &params, Style::plain());
+        assert!(text.starts_with(
+            "Customs agent can be taught 1 collection.\n\
+             Lessons go to the method `rsaxb.learnables.Teach`.\n\nrouting_rules\n"
+        ));
+    }
+
+    #[test]
+    fn a_broken_card_is_shown_and_its_violations_listed() {
+        let card = json!({"name": "A", "capabilities": {"extensions": [{"uri": EXTENSION_URI,
+            "params": {"learnables": [{"collection": "c", "entry": "e", "teaches": "What it is",
+            "how": "TODO", "decidedBy": "rules", "lessonFields": []}]}}]}});
+        let outcome = card_outcome(&card, "http://a/", Style::plain()).unwrap();
+        assert!(outcome.stdout.starts_with("A can be taught 1 collection."));
+        assert!(outcome.stdout.ends_with(
+            "Lint: 1 violation\n  learnables[0].how: `how` is a placeholder (`TODO`)\n"
+        ));
+        assert!(outcome.failure.is_some());
+    }
+}

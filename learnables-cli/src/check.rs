@@ -1,0 +1,177 @@
+//! `learnables check FILE`: lints an agent card with the library's own
+//! rules ([`CardDeclaration::read`]), the very rules an agent built with
+//! `learnables` is held to.
+
+use std::io::Read;
+use std::path::Path;
+
+use learnables::a2a::CardDeclaration;
+use learnables::{DeclarationParams, EXTENSION_URI, Violations};
+use serde_json::Value;
+
+use crate::Outcome;
+use crate::error::CliError;
+use crate::render::{count, violation_lines};
+use crate::style::Style;
+
+/// What linting a card found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lint {
+    /// A declaration that follows the spec.
+    Clean(CardDeclaration),
+    /// A declaration that breaks it, with its params when they can still
+    /// be read (for showing them anyway).
+    Broken {
+        /// Every violation, each with its path.
+        violations: Violations,
+        /// The params, read without the rules, if their shape allows.
+        params: Option<DeclarationParams>,
+    },
+    /// The card declares no Learnables.
+    Undeclared,
+}
+
+/// Lints an agent card.
+pub fn lint_card(card: &Value) -> Lint {
+    match CardDeclaration::read(card) {
+        Ok(Some(declaration)) => Lint::Clean(declaration),
+        Ok(None) => Lint::Undeclared,
+        Err(violations) => Lint::Broken {
+            violations,
+            params: declared_params(card),
+        },
+    }
+}
+
+/// The Learnables params a card declares, read as the spec's shape but
+/// without checking its rules: for showing a declaration that breaks them.
+pub fn declared_params(card: &Value) -> Option<DeclarationParams> {
+    let entry = card
+        .get("capabilities")?
+        .get("extensions")?
+        .as_array()?
+        .iter()
+        .find(|extension| extension.get("uri").and_then(Value::as_str) == Some(EXTENSION_URI))?;
+    serde_json::from_value(entry.get("params")?.clone()).ok()
+}
+
+/// The params of a card that must declare Learnables, for the commands
+/// that go on to teach: a broken declaration is still used when its shape
+/// can be read, with a warning (on standard error) that it breaks the spec.
+pub fn params_for_teaching(card: &Value, url: &str) -> Result<DeclarationParams, CliError> {
+    match lint_card(card) {
+        Lint::Clean(declaration) => Ok(declaration.params),
+        Lint::Undeclared => Err(undeclared(url)),
+        Lint::Broken { violations, params } => {
+            let style = Style::for_stderr();
+            eprintln!(
+                "{} the agent's card breaks the Learnables spec ({}); `learnables card {url}` \
+                 shows them",
+                style.yellow("warning:"),
+                count(violations.len(), "violation")
+            );
+            params.ok_or_else(|| {
+                CliError::msg(format!(
+                    "the agent's Learnables declaration cannot be read:\n{}",
+                    violation_lines(&violations, "  ", Style::plain()).trim_end()
+                ))
+            })
+        }
+    }
+}
+
+/// The error of a card without a Learnables declaration.
+pub fn undeclared(what: &str) -> CliError {
+    CliError::msg(format!(
+        "{what} declares no Learnables: no entry of capabilities.extensions has the uri \
+         {EXTENSION_URI}"
+    ))
+}
+
+/// Runs `check` on a file (`-` for standard input).
+pub fn run(file: &Path) -> Result<Outcome, CliError> {
+    let name = file.display().to_string();
+    let text = if file == Path::new("-") {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|error| CliError::msg(format!("cannot read standard input: {error}")))?;
+        text
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?
+    };
+    let card: Value = serde_json::from_str(&text)
+        .map_err(|error| CliError::msg(format!("{name} is not JSON: {error}")))?;
+    check_card(&card, &name, Style::for_stdout())
+}
+
+/// Lints a card read from `name`: `ok` and exit 0, or each violation on
+/// standard output and a failure.
+pub fn check_card(card: &Value, name: &str, style: Style) -> Result<Outcome, CliError> {
+    match lint_card(card) {
+        Lint::Clean(declaration) => Ok(Outcome::ok(format!(
+            "{}: {name} declares {} and follows the Learnables spec\n",
+            style.green("ok"),
+            count(declaration.params.learnables.len(), "learnable")
+        ))),
+        Lint::Undeclared => Err(undeclared(name)),
+        Lint::Broken { violations, .. } => Ok(Outcome {
+            stdout: violation_lines(&violations, "", style),
+            failure: Some(format!(
+                "{name} breaks the Learnables spec: {}",
+                count(violations.len(), "violation")
+            )),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn card(how: &str) -> Value {
+        json!({"capabilities": {"extensions": [
+            {"uri": "https://example.com/other"},
+            {"uri": EXTENSION_URI, "params": {"learnables": [
+                {"collection": "c", "entry": "e", "teaches": "What the thing is", "how": how,
+                 "decidedBy": "rules",
+                 "lessonFields": [{"name": "a", "label": "", "kind": "choice"}]}]}}]}})
+    }
+
+    #[test]
+    fn violations_are_listed_by_path_and_fail() {
+        let outcome = check_card(&card("TBD"), "card.json", Style::plain()).unwrap();
+        assert_eq!(
+            outcome.stdout,
+            "learnables[0].how: `how` is a placeholder (`TBD`)\n\
+             learnables[0].lessonFields[0].label: the label is empty; it needs at least one \
+             character\n\
+             learnables[0].lessonFields[0].choices: a `choice` field must list its choices\n"
+        );
+        assert_eq!(
+            outcome.failure.as_deref(),
+            Some("card.json breaks the Learnables spec: 3 violations")
+        );
+    }
+
+    #[test]
+    fn a_broken_declaration_can_still_be_read_for_showing() {
+        let Lint::Broken { params, .. } = lint_card(&card("TBD")) else {
+            panic!("expected violations")
+        };
+        assert_eq!(params.unwrap().learnables[0].collection, "c");
+    }
+
+    #[test]
+    fn no_declaration_is_an_error_saying_so() {
+        let error = check_card(&json!({"name": "x"}), "card.json", Style::plain()).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("card.json declares no Learnables")
+        );
+    }
+}

@@ -1,0 +1,138 @@
+//! The command line, as clap reads it.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// The teacher's client for agents that speak the A2A Learnables
+/// extension: read what an agent can be taught, teach it, and see what it
+/// learned.
+#[derive(Debug, Parser)]
+#[command(name = "learnables", version, about, long_about = None)]
+pub struct Cli {
+    /// Give up on the agent after this many seconds.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30)]
+    pub timeout: u64,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show an agent's learnables, and lint its card against the spec.
+    Card(CardArgs),
+    /// Lint an agent card file against the spec (exit 1 on any violation).
+    Check(CheckArgs),
+    /// Teach an agent: a form in the terminal, or none when --set gives
+    /// every field.
+    Teach(TeachArgs),
+    /// Show what an agent learned for an entry (show-back).
+    Show(ShowArgs),
+}
+
+/// `learnables card`.
+#[derive(Debug, Args)]
+pub struct CardArgs {
+    /// The agent's URL (http://host:port); its card is at
+    /// URL/.well-known/agent-card.json.
+    pub url: String,
+}
+
+/// `learnables check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The agent card file (JSON); `-` reads standard input.
+    pub file: PathBuf,
+}
+
+/// `learnables teach`.
+#[derive(Debug, Args)]
+pub struct TeachArgs {
+    /// The agent's URL (http://host:port).
+    pub url: String,
+    /// The collection to teach (from the card's learnables).
+    #[arg(long, short, required_unless_present = "question")]
+    pub collection: Option<String>,
+    /// The entry to teach: its key in the collection.
+    #[arg(long, short, required_unless_present = "question")]
+    pub entry: Option<String>,
+    /// Who teaches: the person the token belongs to (an email address, say).
+    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
+    pub taught_by: String,
+    /// The teacher's bearer token; prefer the environment variable, which
+    /// other users of the machine cannot see.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// Why, in your words; kept with the lesson.
+    #[arg(long, short)]
+    pub reason: Option<String>,
+    /// A field's value, NAME=VALUE (repeatable); an empty VALUE leaves the
+    /// field out. With every field given, no form is shown.
+    #[arg(long = "set", short = 's', value_name = "NAME=VALUE", value_parser = parse_set)]
+    pub sets: Vec<(String, String)>,
+    /// Start from a question message the agent sent (A2A message JSON with
+    /// a teach block): its collection, entries and suggestion.
+    #[arg(long, short, value_name = "FILE")]
+    pub question: Option<PathBuf>,
+    /// Take every field not given with --set from its default (or the
+    /// question's suggestion) without asking.
+    #[arg(long, short = 'y')]
+    pub accept_defaults: bool,
+}
+
+/// `learnables show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The agent's URL (http://host:port).
+    pub url: String,
+    /// The collection.
+    #[arg(long, short)]
+    pub collection: String,
+    /// The entry.
+    #[arg(long, short)]
+    pub entry: String,
+    /// The teacher's bearer token; prefer the environment variable.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// Show the entry as of this version id rather than now.
+    #[arg(long, value_name = "VERSION_ID")]
+    pub version: Option<String>,
+}
+
+/// Reads `NAME=VALUE`.
+pub fn parse_set(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{text}` names no field"));
+    }
+    Ok((name.to_owned(), value.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn set_values() {
+        assert_eq!(
+            parse_set("desk=cold chain"),
+            Ok(("desk".into(), "cold chain".into()))
+        );
+        assert_eq!(parse_set("note="), Ok(("note".into(), String::new())));
+        assert_eq!(parse_set("a=b=c"), Ok(("a".into(), "b=c".into())));
+        assert!(parse_set("desk").is_err());
+        assert!(parse_set("=x").is_err());
+    }
+}

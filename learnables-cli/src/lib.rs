@@ -1,0 +1,84 @@
+//! `learnables`, the teacher's command-line client for agents that speak
+//! the A2A **Learnables** extension (`https://rsaxb.com/a2a/learnables/v1`).
+//!
+//! - `learnables card URL`: what the agent can be taught, rendered for a
+//!   person, and its declaration linted against the spec;
+//! - `learnables check FILE`: the same lint on an agent card file;
+//! - `learnables teach URL ...`: a lesson from a form in the terminal (or
+//!   from `--set` alone), sent through the agent's teach method;
+//! - `learnables show URL ...`: what the agent learned, through show-back.
+//!
+//! The lint is the library's own ([`learnables::a2a::CardDeclaration::read`]):
+//! one set of rules for agents and for their teachers. The binary is thin;
+//! each command lives in its module here, with its rendering in small pure
+//! functions.
+
+pub mod card;
+pub mod check;
+pub mod cli;
+pub mod client;
+pub mod error;
+pub mod form;
+pub mod render;
+pub mod show;
+pub mod spinner;
+pub mod style;
+pub mod teach;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::cli::{Cli, Command};
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::style::Style;
+
+/// What a command produced: its report for standard output, and, when it
+/// found something wrong (a lint violation), what to say on standard error
+/// before exiting with status 1.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// The report.
+    pub stdout: String,
+    /// A failure to report, if any.
+    pub failure: Option<String>,
+}
+
+impl Outcome {
+    /// A report and success.
+    pub fn ok(stdout: String) -> Outcome {
+        Outcome {
+            stdout,
+            failure: None,
+        }
+    }
+}
+
+/// Runs a parsed command line.
+pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
+    let timeout = Duration::from_secs(cli.timeout.max(1));
+    match &cli.command {
+        Command::Card(args) => card::run(&AgentClient::new(&args.url, timeout)?),
+        Command::Check(args) => check::run(&args.file),
+        Command::Teach(args) => teach::run(args, &AgentClient::new(&args.url, timeout)?),
+        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, timeout)?),
+    }
+}
+
+/// Runs a parsed command line and prints what it says: the report on
+/// standard output, errors on standard error; exit status 1 on any error.
+pub fn main_with(cli: &Cli) -> ExitCode {
+    let style = Style::for_stderr();
+    let (stdout, failure) = match execute(cli) {
+        Ok(outcome) => (outcome.stdout, outcome.failure),
+        Err(error) => (String::new(), Some(error.to_string())),
+    };
+    print!("{stdout}");
+    match failure {
+        None => ExitCode::SUCCESS,
+        Some(failure) => {
+            eprintln!("{} {failure}", style.red("error:"));
+            ExitCode::FAILURE
+        }
+    }
+}

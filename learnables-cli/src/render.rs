@@ -1,0 +1,103 @@
+//! Small pieces of text shared by the renderers.
+
+use learnables::{LessonField, Rendering, Violations};
+use serde_json::Value;
+
+use crate::style::Style;
+
+/// A lesson value as a person reads it: a string as it is, anything else
+/// as its JSON.
+pub fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// How a field is entered: `text`, `choice: a, b, c`, or an unknown kind
+/// with a note that it is entered as text.
+pub fn kind_text(field: &LessonField) -> String {
+    match field.kind.rendering() {
+        Rendering::Choice => format!(
+            "choice: {}",
+            field.choices.as_deref().unwrap_or_default().join(", ")
+        ),
+        Rendering::Text if field.kind.as_str() == "text" => "text".to_owned(),
+        Rendering::Text => format!("{} (entered as text)", field.kind),
+    }
+}
+
+/// One line per violation, `path: message`, each indented by `indent`.
+pub fn violation_lines(violations: &Violations, indent: &str, style: Style) -> String {
+    violations
+        .iter()
+        .map(|violation| {
+            format!(
+                "{indent}{}: {}\n",
+                style.red(&violation.path),
+                violation.message
+            )
+        })
+        .collect()
+}
+
+/// `n thing` or `n things`.
+pub fn count(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// Rows of `label  value`, the labels padded to one width.
+pub fn table(rows: &[(String, String)], indent: &str, style: Style) -> String {
+    let width = rows
+        .iter()
+        .map(|(label, _)| label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut text = String::new();
+    for (label, value) in rows {
+        let pad = " ".repeat(width - label.chars().count());
+        let mut lines = value.lines();
+        let first = lines.next().unwrap_or_default();
+        text.push_str(&format!("{indent}{}{pad}  {first}\n", style.bold(label)));
+        for line in lines {
+            text.push_str(&format!("{indent}{}  {line}\n", " ".repeat(width)));
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use learnables::FieldKind;
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn values_and_kinds() {
+        assert_eq!(value_text(&json!("cold chain")), "cold chain");
+        assert_eq!(value_text(&json!(85)), "85");
+        let desk = LessonField::new("desk", "Desk", FieldKind::CHOICE).with_choices(["a", "b"]);
+        assert_eq!(kind_text(&desk), "choice: a, b");
+        let date = LessonField::new("when", "When", FieldKind::new("date"));
+        assert_eq!(kind_text(&date), "date (entered as text)");
+    }
+
+    #[test]
+    fn tables_align_their_values() {
+        let rows = [
+            ("A".to_owned(), "one".to_owned()),
+            ("Longer".to_owned(), "two\nlines".to_owned()),
+        ];
+        assert_eq!(
+            table(&rows, "  ", Style::plain()),
+            "  A       one\n  Longer  two\n          lines\n"
+        );
+        assert_eq!(count(1, "violation"), "1 violation");
+        assert_eq!(count(2, "violation"), "2 violations");
+    }
+}

@@ -1,0 +1,136 @@
+//! `learnables show`: what the agent learned for an entry, through the
+//! show-back method, rendered for a person.
+
+use learnables::SHOW_BACK_METHOD;
+use learnables::a2a::{ShowBack, ShowBackParams};
+use serde_json::Value;
+
+use crate::Outcome;
+use crate::cli::ShowArgs;
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::render::{table, value_text};
+use crate::style::Style;
+
+/// Runs `show`.
+pub fn run(args: &ShowArgs, client: &AgentClient) -> Result<Outcome, CliError> {
+    let params = ShowBackParams {
+        collection: args.collection.clone(),
+        entry: args.entry.clone(),
+        version_id: args.version.clone(),
+    };
+    let params = serde_json::to_value(params)
+        .map_err(|error| CliError::msg(format!("cannot write the request: {error}")))?;
+    let result = client.call(
+        SHOW_BACK_METHOD,
+        params,
+        &args.token,
+        "the show-back",
+        "asking the agent",
+    )?;
+    let shown: ShowBack = serde_json::from_value(result).map_err(|error| {
+        CliError::msg(format!(
+            "the agent's show-back does not read as one: {error}"
+        ))
+    })?;
+    Ok(Outcome::ok(render_show_back(&shown, Style::for_stdout())))
+}
+
+/// An entry as the agent learned it: each field's label and value, the
+/// agent's own sentence for it, and the version that taught it.
+pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
+    let mut text = format!(
+        "{} `{}` in {}\n  {}\n\n",
+        style.bold("Entry"),
+        shown.entry,
+        shown.collection,
+        shown.describes
+    );
+    // The show-back is the agent's rendering of the entry for its teacher:
+    // its value is shown by field, as the form that taught it asked.
+    let value = shown.value.clone().into_json();
+    let mut rows: Vec<(String, String)> = shown
+        .lesson_fields
+        .iter()
+        .map(|field| {
+            let learned = value
+                .get(&field.name)
+                .filter(|value| !value.is_null())
+                .map_or_else(|| style.dim("(empty)"), value_text);
+            (field.label.clone(), learned)
+        })
+        .collect();
+    if let Value::Object(map) = &value {
+        for (name, learned) in map {
+            if !shown.lesson_fields.iter().any(|field| &field.name == name) {
+                rows.push((name.clone(), value_text(learned)));
+            }
+        }
+    }
+    text.push_str(&table(&rows, "  ", style));
+    text.push('\n');
+    let mut version = format!("{} ({})", shown.definition_version, shown.version_id);
+    if let Some(previous) = &shown.previous_version_id {
+        version.push_str(&format!(", after {previous}"));
+    }
+    if shown.collection_version != shown.definition_version {
+        version.push_str(&format!(
+            "; the collection is now at version {}",
+            shown.collection_version
+        ));
+    }
+    let mut about = vec![
+        ("Version".to_owned(), version),
+        ("Taught by".to_owned(), shown.taught_by.clone()),
+        ("When".to_owned(), shown.taught_at.clone()),
+    ];
+    if let Some(reason) = &shown.reason {
+        about.push(("Reason".to_owned(), reason.clone()));
+    }
+    text.push_str(&table(&about, "  ", style));
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use learnables::{FieldKind, LessonField, LessonValue};
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_show_back_is_rendered_by_field() {
+        let shown = ShowBack {
+            collection: "routing_rules".into(),
+            entry: "85".into(),
+            describes: "Chapter 85 declarations now go to the cold chain desk".into(),
+            lesson_fields: vec![
+                LessonField::new("chapter", "HS chapter", FieldKind::TEXT),
+                LessonField::new("desk", "Desk", FieldKind::CHOICE).with_choices(["cold chain"]),
+                LessonField::new("note", "Note for the broker", FieldKind::TEXT),
+            ],
+            value: LessonValue::try_from(json!({"chapter": "85", "desk": "cold chain"})).unwrap(),
+            definition_version: 2,
+            version_id: "v2".into(),
+            previous_version_id: Some("v1".into()),
+            collection_version: 3,
+            taught_by: "alice@example.com".into(),
+            reason: Some("Batteries ship cold".into()),
+            taught_at: "2026-08-17T10:00:00.000Z".into(),
+        };
+        assert_eq!(
+            render_show_back(&shown, Style::plain()),
+            "Entry `85` in routing_rules\n\
+             \x20 Chapter 85 declarations now go to the cold chain desk\n\
+             \n\
+             \x20 HS chapter           85\n\
+             \x20 Desk                 cold chain\n\
+             \x20 Note for the broker  (empty)\n\
+             \n\
+             \x20 Version    2 (v2), after v1; the collection is now at version 3\n\
+             \x20 Taught by  alice@example.com\n\
+             \x20 When       2026-08-17T10:00:00.000Z\n\
+             \x20 Reason     Batteries ship cold\n"
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! `learnables teach`: a lesson from a form (or from `--set` alone), sent
+//! through the agent's teach method.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use learnables::{
+    DeclarationParams, LearnableDescriptor, Lesson, LessonField, LessonResult, LessonValue,
+    Rendering, TeachBlock,
+};
+use serde_json::{Map, Value};
+
+use crate::Outcome;
+use crate::check::params_for_teaching;
+use crate::cli::TeachArgs;
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::form::{self, Question};
+use crate::render::{value_text, violation_lines};
+use crate::style::Style;
+
+/// Runs `teach`.
+pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> {
+    let block = args.question.as_deref().map(read_question).transpose()?;
+    let collection = match (&block, &args.collection) {
+        (Some(block), Some(collection)) if &block.collection != collection => {
+            return Err(CliError::msg(format!(
+                "the question is about `{}`, not `{collection}`; leave out --collection",
+                block.collection
+            )));
+        }
+        (Some(block), _) => block.collection.clone(),
+        (None, Some(collection)) => collection.clone(),
+        (None, None) => return Err(CliError::msg("--collection is needed")),
+    };
+    let card = client.fetch_card()?;
+    let params = params_for_teaching(&card, client.base())?;
+    let descriptor = find_descriptor(&params, &collection)?;
+    let method = params.teach_method.clone().ok_or_else(|| {
+        CliError::msg(
+            "the agent's card names no teachMethod: it takes no lessons itself (the spec's \
+             teachMethod is for agents that own their knowledge)",
+        )
+    })?;
+    if let Some(block) = &block
+        && let Err(violations) = block.validate(descriptor)
+    {
+        eprintln!(
+            "{} the question's teach block breaks the spec; its faults are ignored:\n{}",
+            Style::for_stderr().yellow("warning:"),
+            violation_lines(&violations, "  ", Style::plain()).trim_end()
+        );
+    }
+    let fields: &[LessonField] = block
+        .as_ref()
+        .and_then(|block| block.lesson_fields.as_deref())
+        .unwrap_or(&descriptor.lesson_fields);
+    let given = check_sets(fields, &args.sets)?;
+    let prefill = prefill(fields, block.as_ref().and_then(|b| b.suggested.as_ref()));
+    let missing: Vec<&LessonField> = fields
+        .iter()
+        .filter(|field| !given.contains_key(&field.name))
+        .collect();
+    let interactive = !missing.is_empty() && !args.accept_defaults;
+    let entries = block.as_ref().map_or(&[][..], |block| &block.entries[..]);
+    let entry = match (&args.entry, entries) {
+        (Some(entry), _) => entry.clone(),
+        (None, [only]) => only.clone(),
+        (None, []) => {
+            return Err(CliError::msg(
+                "the question names no entry: give one with --entry",
+            ));
+        }
+        (None, several) if form::terminal_available() => {
+            form::pick_entry(&descriptor.entry, several)?
+        }
+        (None, several) => {
+            return Err(CliError::msg(format!(
+                "the question is about several entries ({}): pick one with --entry",
+                several.join(", ")
+            )));
+        }
+    };
+    let mut values = given;
+    let mut reason = args.reason.clone();
+    if interactive {
+        if !form::terminal_available() {
+            let names: Vec<&str> = missing.iter().map(|field| field.name.as_str()).collect();
+            return Err(CliError::msg(format!(
+                "no terminal for the form, and these fields have no value: {}; give each with \
+                 --set NAME=VALUE (an empty VALUE leaves it out), or take the defaults with \
+                 --accept-defaults",
+                names.join(", ")
+            )));
+        }
+        let style = Style::for_stderr();
+        eprintln!(
+            "{} {} `{entry}` in {}",
+            style.bold("Teaching"),
+            descriptor.entry,
+            descriptor.collection
+        );
+        eprintln!("  {}", style.dim(&descriptor.teaches));
+        if let Some(label) = block.as_ref().and_then(|b| b.suggestion_label.as_deref()) {
+            eprintln!("  {} {label}", style.yellow("Suggested:"));
+        }
+        for field in &missing {
+            let question: Question =
+                form::question(field, prefill.get(&field.name).map(String::as_str));
+            values.insert(field.name.clone(), form::ask(&question)?);
+        }
+        if reason.is_none() {
+            reason = form::ask_reason()?;
+        }
+        eprintln!();
+    } else {
+        for field in &missing {
+            values.insert(field.name.clone(), prefill.get(&field.name).cloned());
+        }
+    }
+    let mut lesson = Lesson::new(collection, entry, lesson_value(&values), &args.taught_by);
+    lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
+    let params = serde_json::to_value(&lesson)
+        .map_err(|error| CliError::msg(format!("cannot write the lesson: {error}")))?;
+    let result = client.call(&method, params, &args.token, "the lesson", "teaching")?;
+    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
+        CliError::msg(format!("the agent's answer is not a LessonResult: {error}"))
+    })?;
+    Ok(Outcome::ok(render_result(&result, Style::for_stdout())))
+}
+
+/// Reads the teach block of a question message in `file`.
+pub fn read_question(file: &Path) -> Result<TeachBlock, CliError> {
+    let name = file.display();
+    let text = std::fs::read_to_string(file)
+        .map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?;
+    let message: Value = serde_json::from_str(&text)
+        .map_err(|error| CliError::msg(format!("{name} is not JSON: {error}")))?;
+    teach_block_of(&message, &name.to_string())
+}
+
+/// The teach block of a question message (JSON), or why there is none.
+pub fn teach_block_of(message: &Value, name: &str) -> Result<TeachBlock, CliError> {
+    TeachBlock::from_message(message)
+        .map_err(|error| CliError::msg(format!("{name}: {error}")))?
+        .ok_or_else(|| {
+            CliError::msg(format!(
+                "{name} carries no teach block: a question has one at metadata[\"{}\"].teach",
+                learnables::EXTENSION_URI
+            ))
+        })
+}
+
+/// The descriptor of `collection`, or an error naming those there are.
+pub fn find_descriptor<'a>(
+    params: &'a DeclarationParams,
+    collection: &str,
+) -> Result<&'a LearnableDescriptor, CliError> {
+    params
+        .learnables
+        .iter()
+        .find(|descriptor| descriptor.collection == collection)
+        .ok_or_else(|| {
+            let known: Vec<&str> = params
+                .learnables
+                .iter()
+                .map(|descriptor| descriptor.collection.as_str())
+                .collect();
+            CliError::msg(format!(
+                "the agent has no learnable `{collection}`; it has: {}",
+                known.join(", ")
+            ))
+        })
+}
+
+/// The `--set` values, checked against the fields: each names a field,
+/// once, and a choice field's value is one of its choices. An empty value
+/// leaves the field out (`None`).
+pub fn check_sets(
+    fields: &[LessonField],
+    sets: &[(String, String)],
+) -> Result<BTreeMap<String, Option<String>>, CliError> {
+    let names = || {
+        fields
+            .iter()
+            .map(|field| field.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut given = BTreeMap::new();
+    for (name, value) in sets {
+        let Some(field) = fields.iter().find(|field| &field.name == name) else {
+            return Err(CliError::msg(format!(
+                "--set {name}: there is no field `{name}`; the fields are: {}",
+                names()
+            )));
+        };
+        if given.contains_key(name) {
+            return Err(CliError::msg(format!("--set {name}: given twice")));
+        }
+        let choices = field.choices.as_deref().unwrap_or_default();
+        if !value.is_empty()
+            && field.kind.rendering() == Rendering::Choice
+            && !choices.contains(value)
+        {
+            return Err(CliError::msg(format!(
+                "--set {name}: `{value}` is not one of the choices: {}",
+                choices.join(", ")
+            )));
+        }
+        given.insert(name.clone(), (!value.is_empty()).then(|| value.clone()));
+    }
+    Ok(given)
+}
+
+/// What the form starts with: each field's default, replaced by the teach
+/// block's suggestion for the fields it suggests.
+pub fn prefill(
+    fields: &[LessonField],
+    suggested: Option<&Map<String, Value>>,
+) -> BTreeMap<String, String> {
+    fields
+        .iter()
+        .filter_map(|field| {
+            let suggestion = suggested
+                .and_then(|suggested| suggested.get(&field.name))
+                .filter(|value| !value.is_null())
+                .map(value_text);
+            suggestion
+                .or_else(|| field.default.clone())
+                .map(|value| (field.name.clone(), value))
+        })
+        .collect()
+}
+
+/// The lesson value: each field with a value, as a string (what a form
+/// sends).
+pub fn lesson_value(values: &BTreeMap<String, Option<String>>) -> LessonValue {
+    let map: Map<String, Value> = values
+        .iter()
+        .filter_map(|(name, value)| Some((name.clone(), Value::String(value.clone()?))))
+        .collect();
+    LessonValue::from(map)
+}
+
+/// What the agent says it learned.
+pub fn render_result(result: &LessonResult, style: Style) -> String {
+    let mut text = if result.learned {
+        format!("{} {}\n", style.green("Learned:"), result.describes)
+    } else {
+        format!(
+            "{} the agent already knew this.\n{}\n",
+            style.yellow("Nothing new:"),
+            result.describes
+        )
+    };
+    text.push_str(&format!("Version {}", result.definition_version));
+    if let Some(id) = &result.version_id {
+        text.push_str(&format!(" ({id})"));
+    }
+    if result.learned
+        && let Some(previous) = &result.previous_version_id
+    {
+        text.push_str(&format!(", after {previous}"));
+    }
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use learnables::FieldKind;
+    use serde_json::json;
+
+    use super::*;
+
+    fn fields() -> Vec<LessonField> {
+        vec![
+            LessonField::new("chapter", "HS chapter", FieldKind::TEXT),
+            LessonField::new("desk", "Desk", FieldKind::CHOICE)
+                .with_choices(["general", "cold chain"])
+                .with_default("general"),
+            LessonField::new("note", "Note", FieldKind::TEXT),
+        ]
+    }
+
+    fn sets(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(name, value)| ((*name).to_owned(), (*value).to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn sets_name_fields_and_an_empty_value_leaves_one_out() {
+        let given = check_sets(&fields(), &sets(&[("desk", "cold chain"), ("note", "")])).unwrap();
+        assert_eq!(given["desk"].as_deref(), Some("cold chain"));
+        assert_eq!(given["note"], None);
+        assert_eq!(
+            lesson_value(&given).into_json(),
+            json!({"desk": "cold chain"})
+        );
+    }
+
+    #[test]
+    fn a_set_of_no_field_names_the_fields() {
+        let error = check_sets(&fields(), &sets(&[("desks", "x")])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--set desks: there is no field `desks`; the fields are: chapter, desk, note"
+        );
+        let error = check_sets(&fields(), &sets(&[("desk", "urgent")])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "--set desk: `urgent` is not one of the choices: general, cold chain"
+        );
+        assert!(check_sets(&fields(), &sets(&[("note", "a"), ("note", "b")])).is_err());
+    }
+
+    #[test]
+    fn suggestions_replace_defaults() {
+        let suggested: Map<String, Value> =
+            serde_json::from_value(json!({"chapter": 85, "desk": "cold chain"})).unwrap();
+        let prefill = prefill(&fields(), Some(&suggested));
+        assert_eq!(prefill["chapter"], "85");
+        assert_eq!(prefill["desk"], "cold chain");
+        assert!(!prefill.contains_key("note"));
+        assert_eq!(super::prefill(&fields(), None)["desk"], "general");
+    }
+
+    #[test]
+    fn results_say_what_was_learned_or_that_nothing_was() {
+        let mut result = LessonResult {
+            learned: true,
+            describes: "Chapter 85 declarations now go to the general desk".into(),
+            definition_version: 2,
+            version_id: Some("v2".into()),
+            previous_version_id: Some("v1".into()),
+        };
+        assert_eq!(
+            render_result(&result, Style::plain()),
+            "Learned: Chapter 85 declarations now go to the general desk\nVersion 2 (v2), after v1\n"
+        );
+        result.learned = false;
+        assert_eq!(
+            render_result(&result, Style::plain()),
+            "Nothing new: the agent already knew this.\n\
+             Chapter 85 declarations now go to the general desk\nVersion 2 (v2)\n"
+        );
+    }
+
+    #[test]
+    fn a_message_without_a_block_says_where_one_would_be() {
+        let error = teach_block_of(&json!({"parts": []}), "q.json").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with("q.json carries no teach block")
+        );
+        let mut message = json!({"messageId": "m", "role": "ROLE_AGENT", "parts": []});
+        TeachBlock::new("routing_rules", ["85"])
+            .attach_to(&mut message)
+            .unwrap();
+        assert_eq!(teach_block_of(&message, "q").unwrap().entries, ["85"]);
+    }
+}

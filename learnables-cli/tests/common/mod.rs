@@ -1,0 +1,211 @@
+//! The example customs agent, started in-process on 127.0.0.1 for a test,
+//! and the `learnables` binary run against it.
+
+#![allow(dead_code)] // each test binary uses the part it needs
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use learnables::{EXTENSION_URI, TeachBlock};
+use learnables_examples::customs_agent::{self, DataLocation, Teacher};
+use serde_json::{Value, json};
+
+/// Alice's token: she may teach.
+pub const ALICE_TOKEN: &str = "alice-token-7Qx";
+/// Alice.
+pub const ALICE: &str = "alice@example.com";
+/// The token of an identity that looks like a service account.
+pub const BOT_TOKEN: &str = "bot-token-9Zk";
+/// That identity.
+pub const BOT: &str = "deploy-bot@example.com";
+
+/// The path of the built binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_learnables");
+
+/// A running agent with its own knowledge; stopped when dropped.
+pub struct Agent {
+    /// `http://127.0.0.1:PORT/`.
+    pub url: String,
+    _data: tempfile::TempDir,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Agent {
+    /// Starts the agent on a free port, with empty knowledge.
+    pub fn start() -> Agent {
+        let data = tempfile::tempdir().expect("a temporary directory");
+        let knowledge = DataLocation::Directory(data.path().to_owned())
+            .open()
+            .expect("the knowledge opens");
+        let teachers = vec![
+            Teacher {
+                email: ALICE.into(),
+                token: ALICE_TOKEN.into(),
+            },
+            Teacher {
+                email: BOT.into(),
+                token: BOT_TOKEN.into(),
+            },
+        ];
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (bound, address) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("a runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("a free port");
+                bound
+                    .send(listener.local_addr().expect("an address"))
+                    .expect("the test waits");
+                let shutdown = async {
+                    let _ = stopped.await;
+                };
+                customs_agent::serve(listener, knowledge, &teachers, shutdown)
+                    .await
+                    .expect("the agent serves");
+            });
+        });
+        let address = address.recv().expect("the agent binds");
+        Agent {
+            url: format!("http://{address}/"),
+            _data: data,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// The agent card, as served.
+    pub fn card(&self) -> Value {
+        reqwest::blocking::get(format!("{}.well-known/agent-card.json", self.url))
+            .expect("the card is served")
+            .json()
+            .expect("the card is JSON")
+    }
+
+    /// Asks the agent (extension activated) to route a declaration of an
+    /// HS chapter it has no rule for: the question message it answers.
+    pub fn question(&self, chapter: u32) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
+            "message": {"messageId": "m1", "role": "ROLE_USER",
+                        "parts": [{"text": format!("Route a declaration for HS chapter {chapter}")}]}
+        }});
+        let reply: Value = reqwest::blocking::Client::new()
+            .post(&self.url)
+            .header("A2A-Extensions", EXTENSION_URI)
+            .json(&body)
+            .send()
+            .expect("the agent answers")
+            .json()
+            .expect("JSON");
+        let message = reply["result"]["task"]["status"]["message"].clone();
+        assert!(
+            TeachBlock::from_message(&message).unwrap().is_some(),
+            "the agent asks with a teach block: {reply}"
+        );
+        message
+    }
+}
+
+impl Drop for Agent {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The binary with `args`, no token in its environment and no colour.
+pub fn learnables(args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
+        .args(args)
+        .env_remove("LEARNABLES_TOKEN")
+        .env_remove("LEARNABLES_TAUGHT_BY")
+        .env("NO_COLOR", "1");
+    command
+}
+
+/// What a run printed, and how it ended.
+pub struct Run {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+    /// The exit status.
+    pub code: i32,
+}
+
+impl Run {
+    /// Runs `command` with no standard input.
+    pub fn of(command: &mut Command) -> Run {
+        let Output {
+            status,
+            stdout,
+            stderr,
+        } = command
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the binary runs");
+        Run {
+            stdout: String::from_utf8(stdout).expect("UTF-8"),
+            stderr: String::from_utf8(stderr).expect("UTF-8"),
+            code: status.code().expect("an exit code"),
+        }
+    }
+
+    /// Asserts success and returns standard output.
+    pub fn ok(self) -> String {
+        assert_eq!(
+            self.code, 0,
+            "expected success\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self.stdout
+    }
+
+    /// Asserts exit status 1 and returns standard error.
+    pub fn failed(self) -> String {
+        assert_eq!(
+            self.code, 1,
+            "expected exit 1\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        self.stderr
+    }
+}
+
+/// Runs the binary with `args`.
+pub fn run(args: &[&str]) -> Run {
+    Run::of(&mut learnables(args))
+}
+
+/// Writes `value` as JSON to `name` in `dir`.
+pub fn write_json(dir: &Path, name: &str, value: &Value) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string_pretty(value).unwrap()).unwrap();
+    path.display().to_string()
+}
+
+/// What `learnables show` says about an entry.
+pub fn show(agent: &Agent, collection: &str, entry: &str) -> String {
+    run(&[
+        "show",
+        &agent.url,
+        "--collection",
+        collection,
+        "--entry",
+        entry,
+        "--token",
+        ALICE_TOKEN,
+    ])
+    .ok()
+}
