@@ -3,13 +3,12 @@
 
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{ShowBack, ShowBackParams};
-use serde_json::Value;
 
 use crate::Outcome;
 use crate::cli::ShowArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
-use crate::render::{table, value_text};
+use crate::render::table;
 use crate::style::Style;
 
 /// Runs `show`.
@@ -46,27 +45,19 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
         shown.collection,
         shown.describes
     );
-    // The show-back is the agent's rendering of the entry for its teacher:
-    // its value is shown by field, as the form that taught it asked.
-    let value = shown.value.clone().into_json();
-    let mut rows: Vec<(String, String)> = shown
+    // The agent shows each field with the learned value as its default, as
+    // its learnable renders it: the client never reads the lesson value.
+    let rows: Vec<(String, String)> = shown
         .lesson_fields
         .iter()
         .map(|field| {
-            let learned = value
-                .get(&field.name)
-                .filter(|value| !value.is_null())
-                .map_or_else(|| style.dim("(empty)"), value_text);
+            let learned = field
+                .default
+                .clone()
+                .unwrap_or_else(|| style.dim("(empty)"));
             (field.label.clone(), learned)
         })
         .collect();
-    if let Value::Object(map) = &value {
-        for (name, learned) in map {
-            if !shown.lesson_fields.iter().any(|field| &field.name == name) {
-                rows.push((name.clone(), value_text(learned)));
-            }
-        }
-    }
     text.push_str(&table(&rows, "  ", style));
     text.push('\n');
     let mut version = format!("{} ({})", shown.definition_version, shown.version_id);
@@ -93,8 +84,7 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
 
 #[cfg(test)]
 mod tests {
-    use learnables::{FieldKind, LessonField, LessonValue};
-    use serde_json::json;
+    use learnables::{FieldKind, LessonField};
 
     use super::*;
 
@@ -105,11 +95,12 @@ mod tests {
             entry: "85".into(),
             describes: "Chapter 85 declarations now go to the cold chain desk".into(),
             lesson_fields: vec![
-                LessonField::new("chapter", "HS chapter", FieldKind::TEXT),
-                LessonField::new("desk", "Desk", FieldKind::CHOICE).with_choices(["cold chain"]),
+                LessonField::new("chapter", "HS chapter", FieldKind::TEXT).with_default("85"),
+                LessonField::new("desk", "Desk", FieldKind::CHOICE)
+                    .with_choices(["cold chain"])
+                    .with_default("cold chain"),
                 LessonField::new("note", "Note for the broker", FieldKind::TEXT),
             ],
-            value: LessonValue::try_from(json!({"chapter": "85", "desk": "cold chain"})).unwrap(),
             definition_version: 2,
             version_id: "v2".into(),
             previous_version_id: Some("v1".into()),

@@ -1,6 +1,6 @@
 //! The `Learnable` trait: a Rust type whose values an agent can be taught.
 
-use crate::{LearnableDescriptor, LessonError, LessonValue};
+use crate::{LearnableDescriptor, LessonError, LessonField, LessonValue};
 
 /// A knowledge type: what `#[derive(Learnable)]` implements.
 ///
@@ -34,4 +34,32 @@ pub trait Learnable: Sized {
 
     /// What `self` means for `entry`, phrased for a person.
     fn describes(&self, entry: &str) -> String;
+
+    /// The lesson fields with `self`'s values as their defaults: how an
+    /// agent shows a teacher what it learned (the form that would teach it
+    /// again), without anyone but the learnable reading the lesson value.
+    /// A field `self` has no value for has no default.
+    ///
+    /// ```
+    /// # use learnables::Learnable;
+    /// # #[derive(Learnable)]
+    /// # #[learnable(collection = "c", entry = "e", teaches = "What to greet with",
+    /// #     how = "A fixed phrase per language", decided_by = "rules", describes = "{phrase}")]
+    /// # struct Greeting { #[learnable(label = "Phrase")] phrase: String,
+    /// #     #[learnable(label = "Note", default = "none")] note: Option<String> }
+    /// let shown = Greeting { phrase: "Bonjour".into(), note: None }.lesson_fields_as_learned();
+    /// assert_eq!(shown[0].default.as_deref(), Some("Bonjour"));
+    /// assert_eq!(shown[1].default, None);
+    /// ```
+    fn lesson_fields_as_learned(&self) -> Vec<LessonField> {
+        let value = self.to_lesson_value();
+        Self::descriptor()
+            .lesson_fields
+            .iter()
+            .map(|field| LessonField {
+                default: value.text_of(&field.name),
+                ..field.clone()
+            })
+            .collect()
+    }
 }

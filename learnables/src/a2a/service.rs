@@ -261,7 +261,21 @@ impl LearnablesService {
                 )
                 .with_data(json!({ "field": "entry" }))
             })?;
-        serde_json::to_value(ShowBack::of(descriptor, &snapshot, record))
+        let fields = match self
+            .inner
+            .knowledge
+            .lesson_fields_as_learned(&params.collection, &record.value)
+        {
+            Some(Ok(fields)) => fields,
+            Some(Err(error)) => {
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!("the stored entry no longer reads as its learnable: {error}"),
+                ));
+            }
+            None => descriptor.lesson_fields.clone(),
+        };
+        serde_json::to_value(ShowBack::of(fields, &snapshot, record))
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
 

@@ -1,13 +1,15 @@
 //! What the show-back method answers: an entry as the agent learned it.
 //!
 //! The public spec names the operation but not its shape; this is our
-//! reading: the entry's value in the learnable's own lessonFields form, its
-//! `describes` phrasing, and the ids of the version that taught it.
+//! reading: the entry in the learnable's own lessonFields form, each field's
+//! `default` the learned value (the form that would teach it again, as the
+//! learnable renders it, so that no client reads the opaque lesson value),
+//! its `describes` phrasing, and the ids of the version that taught it.
 
 use serde::{Deserialize, Serialize};
 
+use crate::LessonField;
 use crate::knowledge::{Snapshot, VersionRecord};
-use crate::{LearnableDescriptor, LessonField, LessonValue};
 
 /// The params of `rsaxb.learnables.ShowBack`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,10 +34,9 @@ pub struct ShowBack {
     pub entry: String,
     /// The learnable's phrasing of what the entry now means.
     pub describes: String,
-    /// The fields, as a teach form shows them.
+    /// The fields as a teach form shows them, each field's `default` the
+    /// learned value (none for a field the entry has no value for).
     pub lesson_fields: Vec<LessonField>,
-    /// The entry's value, keyed by the fields' names.
-    pub value: LessonValue,
     /// The collection version that taught the entry its value.
     pub definition_version: u64,
     /// That version's id.
@@ -55,9 +56,10 @@ pub struct ShowBack {
 }
 
 impl ShowBack {
-    /// The show-back of the record that gave an entry its value.
+    /// The show-back of the record that gave an entry its value, with the
+    /// fields as its learnable shows them.
     pub fn of(
-        descriptor: &LearnableDescriptor,
+        lesson_fields: Vec<LessonField>,
         snapshot: &Snapshot,
         record: &VersionRecord,
     ) -> ShowBack {
@@ -65,8 +67,7 @@ impl ShowBack {
             collection: record.collection.clone(),
             entry: record.entry.clone(),
             describes: record.describes.clone(),
-            lesson_fields: descriptor.lesson_fields.clone(),
-            value: record.value.clone(),
+            lesson_fields,
             definition_version: record.definition_version,
             version_id: record.version_id.clone(),
             previous_version_id: record.previous_version_id.clone(),

@@ -225,6 +225,25 @@ impl Knowledge {
             .collect()
     }
 
+    /// A stored value of `collection` shown by its learnable: the lesson
+    /// fields with the value's parts as their defaults (see
+    /// [`Learnable::lesson_fields_as_learned`]). `None` when no learnable is
+    /// registered for the collection.
+    pub fn lesson_fields_as_learned(
+        &self,
+        collection: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<Vec<crate::LessonField>, crate::LessonError>> {
+        let show = self
+            .shared
+            .registry
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(collection)?
+            .show;
+        Some(show(value))
+    }
+
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
         Snapshot {

@@ -6,7 +6,7 @@ use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::{Learnable, LessonError, LessonValue};
+use crate::{Learnable, LessonError, LessonField, LessonValue};
 
 /// A lesson's value as the learnable absorbed it.
 pub(crate) struct Absorbed {
@@ -17,6 +17,7 @@ pub(crate) struct Absorbed {
 }
 
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
+type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 
 /// One registered learnable.
 #[derive(Clone, Copy)]
@@ -24,6 +25,7 @@ pub(crate) struct Registration {
     pub(crate) type_id: TypeId,
     pub(crate) type_name: &'static str,
     pub(crate) absorb: AbsorbFn,
+    pub(crate) show: ShowFn,
 }
 
 impl Registration {
@@ -32,6 +34,7 @@ impl Registration {
             type_id: TypeId::of::<T>(),
             type_name: std::any::type_name::<T>(),
             absorb: absorb::<T>,
+            show: show::<T>,
         }
     }
 }
@@ -46,6 +49,10 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
         describes: typed.describes(entry),
         typed: Arc::new(typed),
     })
+}
+
+fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {
+    T::from_lesson_value(value).map(|typed| typed.lesson_fields_as_learned())
 }
 
 /// Collection name to registration.

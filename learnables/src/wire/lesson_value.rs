@@ -44,6 +44,15 @@ impl LessonValue {
         Value::Object(self.0)
     }
 
+    /// A field's value as text, for the learnable's own use only.
+    pub(crate) fn text_of(&self, name: &str) -> Option<String> {
+        match self.0.get(name)? {
+            Value::Null => None,
+            Value::String(text) => Some(text.clone()),
+            other => Some(other.to_string()),
+        }
+    }
+
     /// The key/value pairs, for the generated parser only.
     pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.0.iter().map(|(key, value)| (key.as_str(), value))
