@@ -9,7 +9,7 @@ use serde_json::json;
 
 #[test]
 fn the_declaration_joins_a_card_and_replaces_an_earlier_one() {
-    let mut card = agent_card("http://127.0.0.1:1/");
+    let mut card = serde_json::to_value(agent_card("http://127.0.0.1:1/")).unwrap();
     card["capabilities"]["extensions"] = json!([
         {"uri": "https://example.com/other/v1", "required": false},
         {"uri": EXTENSION_URI, "params": {"learnables": []}}
@@ -25,7 +25,7 @@ fn the_declaration_joins_a_card_and_replaces_an_earlier_one() {
 
 #[test]
 fn a_skill_the_card_does_not_have_is_refused() {
-    let mut card = agent_card("http://127.0.0.1:1/");
+    let mut card = serde_json::to_value(agent_card("http://127.0.0.1:1/")).unwrap();
     card["skills"] =
         json!([{"id": "clear-declaration", "name": "n", "description": "d", "tags": []}]);
     let error = customs_declaration().add_to_card(&mut card).unwrap_err();

@@ -1,42 +1,79 @@
 //! The customs agent's A2A v1.0 card, before the Learnables declaration is
-//! added to it.
+//! added to it, made with the SDK's types.
 
-use serde_json::{Value, json};
+use std::collections::HashMap;
+
+use a2a::{
+    AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill,
+    HttpAuthSecurityScheme, SecurityScheme, TRANSPORT_PROTOCOL_JSONRPC,
+};
 
 /// The card of an agent reachable at `base_url` (ending in `/`).
-pub fn agent_card(base_url: &str) -> Value {
-    json!({
-        "name": "Customs agent",
-        "description": "Routes customs declarations to the desk that handles them, and asks a \
-                        person when it has no rule for a declaration's HS chapter.",
-        "supportedInterfaces": [
-            {"url": base_url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
-        ],
-        "provider": {"organization": "learnables examples", "url": "https://rsaxb.com/"},
-        "version": env!("CARGO_PKG_VERSION"),
-        "capabilities": {"streaming": false, "pushNotifications": false},
-        "securitySchemes": {
-            "teacher": {"httpAuthSecurityScheme": {
-                "scheme": "Bearer",
-                "description": "Teachers' tokens, for the learnables methods"
-            }}
+pub fn agent_card(base_url: &str) -> AgentCard {
+    AgentCard {
+        name: "Customs agent".into(),
+        description: "Routes customs declarations to the desk that handles them, and asks a \
+                      person when it has no rule for a declaration's HS chapter."
+            .into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        supported_interfaces: vec![AgentInterface::new(base_url, TRANSPORT_PROTOCOL_JSONRPC)],
+        capabilities: AgentCapabilities {
+            streaming: Some(false),
+            push_notifications: Some(false),
+            ..AgentCapabilities::default()
         },
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [
-            {
-                "id": "route-declaration",
-                "name": "Route a declaration",
-                "description": "Says which customs desk handles a declaration, by its HS chapter.",
-                "tags": ["customs", "routing"],
-                "examples": ["Route a declaration for HS chapter 85"]
-            },
-            {
-                "id": "clear-declaration",
-                "name": "Clear a declaration",
-                "description": "Says whether a broker may clear a declaration alone.",
-                "tags": ["customs", "clearance"]
-            }
-        ]
-    })
+        default_input_modes: vec!["text/plain".into()],
+        default_output_modes: vec!["text/plain".into()],
+        skills: vec![
+            skill(
+                "route-declaration",
+                "Route a declaration",
+                "Says which customs desk handles a declaration, by its HS chapter.",
+                &["customs", "routing"],
+                Some(vec!["Route a declaration for HS chapter 85".into()]),
+            ),
+            skill(
+                "clear-declaration",
+                "Clear a declaration",
+                "Says whether a broker may clear a declaration alone.",
+                &["customs", "clearance"],
+                None,
+            ),
+        ],
+        provider: Some(AgentProvider {
+            organization: "learnables examples".into(),
+            url: "https://rsaxb.com/".into(),
+        }),
+        documentation_url: None,
+        icon_url: None,
+        security_schemes: Some(HashMap::from([(
+            "teacher".to_owned(),
+            SecurityScheme::HttpAuth(HttpAuthSecurityScheme {
+                scheme: "Bearer".into(),
+                description: Some("Teachers' tokens, for the learnables methods".into()),
+                bearer_format: None,
+            }),
+        )])),
+        security_requirements: None,
+        signatures: None,
+    }
+}
+
+fn skill(
+    id: &str,
+    name: &str,
+    description: &str,
+    tags: &[&str],
+    examples: Option<Vec<String>>,
+) -> AgentSkill {
+    AgentSkill {
+        id: id.into(),
+        name: name.into(),
+        description: description.into(),
+        tags: tags.iter().map(|tag| (*tag).to_owned()).collect(),
+        examples,
+        input_modes: None,
+        output_modes: None,
+        security_requirements: None,
+    }
 }

@@ -110,8 +110,10 @@ pub fn router(
             knowledge: knowledge.clone(),
             tasks: Tasks::default(),
         });
-    LearnablesService::new(knowledge, customs_declaration(), tokens)
-        .router(agent_card(base_url), own)
+    // The router serves the card as JSON, with the declaration added.
+    let card = serde_json::to_value(agent_card(base_url))
+        .map_err(|_| learnables::a2a::CardError::Shape("body", "object"))?;
+    LearnablesService::new(knowledge, customs_declaration(), tokens).router(card, own)
 }
 
 async fn own_methods(

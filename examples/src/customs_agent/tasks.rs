@@ -1,9 +1,12 @@
 //! The customs agent's own A2A work: `SendMessage` and `GetTask` over
-//! JSON-RPC, with each task pinned to the knowledge it started with.
+//! JSON-RPC, with each task pinned to the knowledge it started with. The
+//! messages and tasks are the A2A v1.0 SDK's types.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
+use a2a::methods::{GET_TASK, SEND_MESSAGE};
+use a2a::{GetTaskRequest, Message, Part, Role, SendMessageResponse, TaskState, TaskStatus};
 use learnables::a2a::Activation;
 use learnables::a2a::json_rpc::{self, RpcError, codes};
 use learnables::{Knowledge, Snapshot, TeachBlock};
@@ -21,9 +24,8 @@ pub struct Tasks {
 }
 
 struct Task {
-    context_id: String,
     pinned: Snapshot,
-    json: Value,
+    task: a2a::Task,
 }
 
 impl Tasks {
@@ -35,8 +37,8 @@ impl Tasks {
         };
         let id = request.id.clone().unwrap_or(Value::Null);
         let outcome = match request.method.as_str() {
-            "SendMessage" => self.send_message(knowledge, activation, &request.params),
-            "GetTask" => self.get_task(&request.params),
+            SEND_MESSAGE => self.send_message(knowledge, activation, &request.params),
+            GET_TASK => self.get_task(&request.params),
             other => Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!(
@@ -57,14 +59,29 @@ impl Tasks {
     }
 
     fn get_task(&self, params: &Value) -> Result<Value, RpcError> {
-        let id = params
-            .get("id")
-            .and_then(Value::as_str)
-            .ok_or_else(|| RpcError::invalid_params("id", "GetTask needs the task's `id`"))?;
-        self.lock()
-            .get(id)
-            .map(|task| json!(task.json))
-            .ok_or_else(|| RpcError::new(-32001, format!("no task has the id `{id}`")))
+        if !params.get("id").is_some_and(Value::is_string) {
+            return Err(RpcError::invalid_params(
+                "id",
+                "GetTask needs the task's `id`",
+            ));
+        }
+        let request: GetTaskRequest = serde_json::from_value(params.clone()).map_err(|error| {
+            RpcError::new(
+                codes::INVALID_PARAMS,
+                format!("the params are not an A2A v1.0 GetTaskRequest: {error}"),
+            )
+        })?;
+        let mut task = self
+            .lock()
+            .get(&request.id)
+            .map(|task| task.task.clone())
+            .ok_or_else(|| no_task(&request.id))?;
+        // `historyLength` keeps the most recent messages only.
+        if let (Some(length), Some(history)) = (request.history_length, &mut task.history) {
+            let keep = usize::try_from(length).unwrap_or(0);
+            history.drain(..history.len().saturating_sub(keep));
+        }
+        serde_json::to_value(task).map_err(internal)
     }
 
     fn send_message(
@@ -77,76 +94,86 @@ impl Tasks {
             .get("message")
             .filter(|message| message.is_object())
             .ok_or_else(|| RpcError::invalid_params("message", "SendMessage needs a `message`"))?;
+        let message: Message = serde_json::from_value(message.clone()).map_err(|error| {
+            RpcError::invalid_params(
+                "message",
+                format!("the `message` is not an A2A v1.0 Message: {error}"),
+            )
+        })?;
         let text: String = message
-            .get("parts")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|part| part.get("text").and_then(Value::as_str))
+            .parts
+            .iter()
+            .filter_map(Part::as_text)
             .collect::<Vec<_>>()
             .join(" ");
-        let task_id = message.get("taskId").and_then(Value::as_str);
         let mut tasks = self.lock();
         // A message on an existing task is read against the knowledge that
         // task pinned when it started; a new task pins the knowledge now.
-        let (task_id, context_id, pinned) = match task_id {
+        let (task_id, context_id, pinned, mut history) = match &message.task_id {
             Some(id) => {
-                let task = tasks
-                    .get(id)
-                    .ok_or_else(|| RpcError::new(-32001, format!("no task has the id `{id}`")))?;
-                (id.to_owned(), task.context_id.clone(), task.pinned.clone())
+                let task = tasks.get(id).ok_or_else(|| no_task(id))?;
+                (
+                    id.clone(),
+                    task.task.context_id.clone(),
+                    task.pinned.clone(),
+                    task.task.history.clone().unwrap_or_default(),
+                )
             }
             None => (
-                new_id(),
+                a2a::new_task_id(),
                 message
-                    .get("contextId")
-                    .and_then(Value::as_str)
-                    .map_or_else(new_id, str::to_owned),
+                    .context_id
+                    .clone()
+                    .unwrap_or_else(a2a::new_context_id),
                 knowledge.pin(),
+                Vec::new(),
             ),
         };
         let reply = route(&pinned, &text, activation);
         let state = if reply.block.is_some() || reply.asks {
-            "TASK_STATE_INPUT_REQUIRED"
+            TaskState::InputRequired
         } else {
-            "TASK_STATE_COMPLETED"
+            TaskState::Completed
         };
-        let mut answer = json!({
-            "messageId": new_id(),
-            "contextId": context_id,
-            "taskId": task_id,
-            "role": "ROLE_AGENT",
-            "parts": [{"text": reply.text}],
-        });
+        let mut answer = Message::new(Role::Agent, vec![Part::text(reply.text)]);
+        answer.context_id = Some(context_id.clone());
+        answer.task_id = Some(task_id.clone());
         if let Some(block) = &reply.block {
-            block
-                .attach_to(&mut answer)
-                .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))?;
+            block.attach_to_message(&mut answer).map_err(internal)?;
         }
-        let mut history = tasks
-            .get(&task_id)
-            .and_then(|task| task.json.get("history").cloned())
-            .and_then(|history| history.as_array().cloned())
-            .unwrap_or_default();
-        history.push(message.clone());
+        history.push(message);
         history.push(answer.clone());
-        let task = json!({
-            "id": task_id,
-            "contextId": context_id,
-            "status": {"state": state, "message": answer},
-            "history": history,
-            "metadata": {POSITION_KEY: pinned.position()},
-        });
-        tasks.insert(
-            task_id,
-            Task {
-                context_id,
-                pinned,
-                json: task.clone(),
+        let task = a2a::Task {
+            id: task_id.clone(),
+            context_id,
+            status: TaskStatus {
+                state,
+                message: Some(answer),
+                timestamp: None,
             },
-        );
-        Ok(json!({ "task": task }))
+            artifacts: None,
+            history: Some(history),
+            metadata: Some(HashMap::from([(
+                POSITION_KEY.to_owned(),
+                json!(pinned.position()),
+            )])),
+        };
+        let result =
+            serde_json::to_value(SendMessageResponse::Task(task.clone())).map_err(internal)?;
+        tasks.insert(task_id, Task { pinned, task });
+        Ok(result)
     }
+}
+
+fn no_task(id: &str) -> RpcError {
+    RpcError::new(
+        a2a::error_code::TASK_NOT_FOUND.into(),
+        format!("no task has the id `{id}`"),
+    )
+}
+
+fn internal(error: impl std::fmt::Display) -> RpcError {
+    RpcError::new(codes::INTERNAL_ERROR, error.to_string())
 }
 
 /// The agent's answer to a message's text.
@@ -213,10 +240,6 @@ fn hs_chapter(text: &str) -> Option<u8> {
         .parse()
         .ok()
         .filter(|chapter| (1..=99).contains(chapter))
-}
-
-fn new_id() -> String {
-    uuid::Uuid::now_v7().to_string()
 }
 
 #[cfg(test)]

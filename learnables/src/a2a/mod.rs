@@ -12,6 +12,8 @@ mod show_back;
 mod teach_block_builder;
 mod teachers;
 
+#[cfg(feature = "a2a-lf")]
+mod sdk;
 #[cfg(feature = "server")]
 pub mod server;
 
