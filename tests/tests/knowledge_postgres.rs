@@ -512,3 +512,41 @@ fn sessions_killed_while_teachers_write_leave_one_linear_history() {
     knowledge.catch_up().unwrap();
     assert_eq!(knowledge.history("routing_rules"), history);
 }
+
+#[test]
+fn dropping_the_knowledge_ends_its_listener_and_sessions_even_mid_wake() {
+    let Some(database) = fresh_database() else {
+        return;
+    };
+    let teacher = registered(Knowledge::connect(database.url()).unwrap());
+    let sessions = || -> i64 {
+        database
+            .client()
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                &[],
+            )
+            .unwrap()
+            .get(0)
+    };
+    let before = sessions();
+    for round in 0..20 {
+        let listener = registered(Knowledge::connect(database.url()).unwrap());
+        teacher
+            .teach(&rule_lesson(&(round + 1).to_string(), "general"))
+            .unwrap();
+        // Often dropped while its listener is waking it: the listener
+        // thread then drops the last handle itself, and must not wait for
+        // itself to end.
+        if round % 2 == 0 {
+            std::thread::sleep(Duration::from_millis(round));
+        }
+        drop(listener);
+    }
+    // Each listener holds a session until its thread ends.
+    wait_for(
+        "the dropped knowledges' sessions and listeners to end",
+        || sessions() == before,
+    );
+}

@@ -85,8 +85,9 @@ const SESSION_SETTINGS: &str = "SET idle_in_transaction_session_timeout = '30s'"
 ///   channel `learnables_versions` inside its transaction (so only
 ///   committed versions are announced). [`Storage::watch`] listens on its
 ///   own connection and thread and wakes the knowledge on every
-///   notification; if that connection drops, it reconnects and wakes once,
-///   since notifications may have been missed meanwhile.
+///   notification of versions another writer stored; if that connection
+///   drops, it reconnects and wakes once, since notifications may have been
+///   missed meanwhile. It never wakes from inside `append` or `load`.
 /// - **Catching up reads only the tail**, through the primary-key index.
 /// - **Versioned migrations**, applied on connect inside one transaction
 ///   that holds a transaction-level advisory lock, so any number of
@@ -110,8 +111,22 @@ pub struct PostgresStorage {
     /// The database, for messages: never the password.
     location: String,
     client: Mutex<Option<Client>>,
-    /// Tells the listener threads to end; set when the storage is dropped.
-    stop: Arc<AtomicBool>,
+    /// Signals shared with the listener threads.
+    signals: Arc<Signals>,
+}
+
+/// What a storage tells its listener threads.
+#[derive(Debug)]
+struct Signals {
+    /// Set when the storage is dropped: the listeners end.
+    stop: AtomicBool,
+    /// Set when this storage may have stored versions it did not report
+    /// as stored: the listeners wake the knowledge.
+    wake_soon: AtomicBool,
+    /// Names this storage's own appends in their notifications, so that
+    /// its listeners do not wake the knowledge for versions it already
+    /// has.
+    writer: String,
 }
 
 impl std::fmt::Debug for PostgresStorage {
@@ -158,7 +173,11 @@ impl PostgresStorage {
             config,
             location,
             client: Mutex::new(Some(client)),
-            stop: Arc::new(AtomicBool::new(false)),
+            signals: Arc::new(Signals {
+                stop: AtomicBool::new(false),
+                wake_soon: AtomicBool::new(false),
+                writer: uuid::Uuid::now_v7().simple().to_string(),
+            }),
         })
     }
 
@@ -289,7 +308,7 @@ impl PostgresStorage {
         let mut retried = false;
         loop {
             let (client, reused) = self.connection(&mut guard, &what)?;
-            let (step, error) = match append_rows(client, &rows) {
+            let (step, error) = match append_rows(client, &rows, &self.signals.writer) {
                 Ok(Appended::Stored) => return Ok(()),
                 Ok(Appended::Behind(found)) => {
                     return Err(StoreError::Conflict {
@@ -345,6 +364,9 @@ impl PostgresStorage {
         lost: &postgres::Error,
     ) -> Result<(), StoreError> {
         let unknown = |why: String| {
+            // Its notification, if it was stored, was taken for this
+            // storage's own: have the listeners look instead.
+            self.signals.wake_soon.store(true, Ordering::Release);
             StoreError::Failed(format!(
                 "{what} in {}: the connection was lost while committing ({}), and whether the \
                  versions were stored could not be checked ({why}); if they were, the \
@@ -404,7 +426,7 @@ impl Drop for PostgresStorage {
         // The listeners end by themselves within `LISTEN_POLL`. They are not
         // joined: this may run on a listener's own thread, when a wake-up
         // held the last handle to the knowledge.
-        self.stop.store(true, Ordering::Release);
+        self.signals.stop.store(true, Ordering::Release);
     }
 }
 
@@ -436,7 +458,7 @@ impl Storage for PostgresStorage {
         })?;
         let listener = Listener {
             config: self.config.clone(),
-            stop: Arc::clone(&self.stop),
+            signals: Arc::clone(&self.signals),
             wake,
         };
         std::thread::Builder::new()
@@ -454,13 +476,18 @@ impl Storage for PostgresStorage {
 /// A watcher's connection and what it does with notifications.
 struct Listener {
     config: Config,
-    stop: Arc<AtomicBool>,
+    signals: Arc<Signals>,
     wake: Wake,
 }
 
 impl Listener {
     fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Acquire)
+        self.signals.stop.load(Ordering::Acquire)
+    }
+
+    /// Whether a notification announces versions another writer stored.
+    fn is_another_writers(&self, notification: &postgres::Notification) -> bool {
+        notification.payload().split(' ').next() != Some(self.signals.writer.as_str())
     }
 
     fn run(self, client: Client) {
@@ -493,17 +520,26 @@ impl Listener {
     fn listen(&self, client: &mut Client) -> bool {
         let mut silent_since = Instant::now();
         while !self.stopped() {
+            if self.signals.wake_soon.swap(false, Ordering::AcqRel) {
+                (self.wake)();
+            }
             let next = client.notifications().timeout_iter(LISTEN_POLL).next();
             match next {
-                Ok(Some(_)) => {
-                    // One wake-up for every notification already received.
+                Ok(Some(first)) => {
+                    // One wake-up for every notification already received,
+                    // none for this storage's own appends.
+                    let mut others = self.is_another_writers(&first);
                     let mut notifications = client.notifications();
                     let mut pending = notifications.iter();
-                    while let Ok(Some(_)) = pending.next() {}
+                    while let Ok(Some(notification)) = pending.next() {
+                        others |= self.is_another_writers(&notification);
+                    }
                     if self.stopped() {
                         return true;
                     }
-                    (self.wake)();
+                    if others {
+                        (self.wake)();
+                    }
                     silent_since = Instant::now();
                 }
                 Ok(None) if client.is_closed() => return false,
@@ -555,6 +591,15 @@ impl Rows {
             taught_at: Vec::with_capacity(records.len()),
             record: Vec::with_capacity(records.len()),
         };
+        for pair in records.windows(2) {
+            if pair[1].position != pair[0].position + 1 {
+                return Err(StoreError::Failed(format!(
+                    "a group of versions must hold consecutive positions, and position {} is \
+                     followed by {}; nothing was stored",
+                    pair[0].position, pair[1].position
+                )));
+            }
+        }
         for record in records {
             let too_large = |what: &str, value: u64| {
                 StoreError::Failed(format!(
@@ -626,7 +671,12 @@ enum Appended {
     Behind(u64),
 }
 
-fn append_rows(client: &mut Client, rows: &Rows) -> Result<Appended, (Step, postgres::Error)> {
+/// Appends `rows` in one transaction, announcing them as `writer`'s.
+fn append_rows(
+    client: &mut Client,
+    rows: &Rows,
+    writer: &str,
+) -> Result<Appended, (Step, postgres::Error)> {
     let prepare = |error| (Step::Prepare, error);
     let mut transaction = client.transaction().map_err(prepare)?;
     // EXCLUSIVE blocks other writers (who would conflict anyway) until this
@@ -671,11 +721,11 @@ fn append_rows(client: &mut Client, rows: &Rows) -> Result<Appended, (Step, post
             ],
         )
         .map_err(prepare)?;
-    let last = rows.position[rows.position.len() - 1].to_string();
+    let payload = format!("{writer} {}", rows.position[rows.position.len() - 1]);
     transaction
         .execute_typed(
             "SELECT pg_notify($1, $2)",
-            &[(&CHANNEL, Type::TEXT), (&last, Type::TEXT)],
+            &[(&CHANNEL, Type::TEXT), (&payload, Type::TEXT)],
         )
         .map_err(prepare)?;
     transaction
