@@ -1,0 +1,200 @@
+//! Teach round trips over HTTP under concurrent load, against a bare axum
+//! JSON echo endpoint in the same run: the customs agent's
+//! `rsaxb.learnables.Teach` (JSON-RPC, activation, bearer authentication,
+//! teacher check, the lesson parsed and committed) next to a server that
+//! only parses the same body into a `serde_json::Value` and answers a small
+//! JSON object. Both are measured as requests per second by 16 concurrent
+//! clients over keep-alive connections; the goal is teach throughput at
+//! least 0.7 of echo throughput.
+//!
+//! `cargo bench -p learnables-tests --bench http_teach`
+
+use std::hint::black_box;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::Router;
+use axum::routing::post;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use learnables::Knowledge;
+use learnables_examples::customs_agent::{self, Teacher};
+use serde_json::{Value, json};
+use tokio::runtime::Runtime;
+
+/// Concurrent client tasks.
+const CLIENTS: u64 = 16;
+const EMAIL: &str = "alice@example.com";
+const TOKEN: &str = "bench-token";
+const DESKS: [&str; 3] = ["general", "dangerous-goods", "cold chain"];
+
+/// The teach body of the `n`th request. Entries cycle through chapters
+/// 1..=99 and each round moves every chapter to the next desk, so a lesson
+/// differs from the entry's current value and learns (bar the few that
+/// concurrent clients send out of order).
+fn teach_body(n: u64) -> String {
+    let chapter = n % 99 + 1;
+    let desk = DESKS[((n / 99) % 3) as usize];
+    json!({
+        "jsonrpc": "2.0",
+        "id": n,
+        "method": "rsaxb.learnables.Teach",
+        "params": {
+            "collection": "routing_rules",
+            "entry": chapter.to_string(),
+            "value": {"chapter": chapter.to_string(), "desk": desk},
+            "taughtBy": EMAIL,
+        },
+    })
+    .to_string()
+}
+
+/// The bare endpoint: the body parsed into a `Value`, a small JSON answer.
+async fn echo(Json(body): Json<Value>) -> Json<Value> {
+    Json(json!({
+        "jsonrpc": "2.0",
+        "id": body.get("id").cloned().unwrap_or(Value::Null),
+        "result": {"learned": true},
+    }))
+}
+
+async fn serve(router: Router) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind an ephemeral port");
+    let address = listener.local_addr().expect("the bound address");
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.expect("serve");
+    });
+    address
+}
+
+/// One endpoint under load: where it is, and the request counter that
+/// numbers the bodies sent to it.
+#[derive(Clone)]
+struct Target {
+    url: String,
+    next: Arc<AtomicU64>,
+    learned: Arc<AtomicU64>,
+}
+
+impl Target {
+    fn new(address: SocketAddr) -> Target {
+        Target {
+            url: format!("http://{address}/"),
+            next: Arc::new(AtomicU64::new(0)),
+            learned: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    async fn send(&self, client: &reqwest::Client) -> Value {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let response = client
+            .post(&self.url)
+            .header(learnables::ACTIVATION_HEADER, learnables::EXTENSION_URI)
+            .header("Authorization", format!("Bearer {TOKEN}"))
+            .header("Content-Type", "application/json")
+            .body(teach_body(n))
+            .send()
+            .await
+            .expect("a response");
+        assert!(response.status().is_success(), "{}", response.status());
+        let answer: Value = response.json().await.expect("a JSON answer");
+        if answer["result"]["learned"] == true {
+            self.learned.fetch_add(1, Ordering::Relaxed);
+        }
+        answer
+    }
+
+    /// Sends `iters` requests from [`CLIENTS`] concurrent tasks; the time
+    /// from the first sent to the last answered.
+    fn load(&self, runtime: &Runtime, client: &reqwest::Client, iters: u64) -> Duration {
+        runtime.block_on(async {
+            let start = Instant::now();
+            let tasks: Vec<_> = (0..CLIENTS)
+                .map(|task| {
+                    let count = iters / CLIENTS + u64::from(task < iters % CLIENTS);
+                    let target = self.clone();
+                    let client = client.clone();
+                    tokio::spawn(async move {
+                        for _ in 0..count {
+                            black_box(target.send(&client).await);
+                        }
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.expect("a client task");
+            }
+            start.elapsed()
+        })
+    }
+}
+
+fn http_teach(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+
+    // In memory, so that the comparison measures the HTTP, JSON-RPC,
+    // authentication and teach path rather than the store's sync to disk.
+    let knowledge = Knowledge::in_memory();
+    customs_agent::register(&knowledge).expect("register the agent's learnables");
+    let teachers = [Teacher {
+        email: EMAIL.to_owned(),
+        token: TOKEN.to_owned(),
+    }];
+    let (agent, bare) = runtime.block_on(async {
+        // The card's URL only has to be well formed.
+        let agent = customs_agent::router(knowledge.clone(), &teachers, "http://127.0.0.1/")
+            .expect("the agent's router");
+        (
+            serve(agent).await,
+            serve(Router::new().route("/", post(echo))).await,
+        )
+    });
+    let teach = Target::new(agent);
+    let echo = Target::new(bare);
+
+    let client = reqwest::Client::builder()
+        .no_proxy()
+        .pool_max_idle_per_host(CLIENTS as usize)
+        .build()
+        .expect("an HTTP client");
+
+    // Both endpoints answer as expected before anything is timed.
+    runtime.block_on(async {
+        let answer = teach.send(&client).await;
+        assert_eq!(answer["result"]["learned"], true, "{answer}");
+        assert!(answer["result"]["definitionVersion"].is_u64(), "{answer}");
+        let answer = echo.send(&client).await;
+        assert_eq!(answer["result"]["learned"], true, "{answer}");
+    });
+
+    let mut group = c.benchmark_group("http_teach");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(2))
+        .measurement_time(Duration::from_secs(5))
+        .throughput(Throughput::Elements(1));
+    group.bench_function("teach", |b| {
+        b.iter_custom(|iters| teach.load(&runtime, &client, iters));
+    });
+    group.bench_function("echo", |b| {
+        b.iter_custom(|iters| echo.load(&runtime, &client, iters));
+    });
+    group.finish();
+
+    let sent = teach.next.load(Ordering::Relaxed);
+    let learned = teach.learned.load(Ordering::Relaxed);
+    println!(
+        "teach: {learned} of {sent} lessons learned; the knowledge is at definition version {}",
+        knowledge.history("routing_rules").len()
+    );
+}
+
+criterion_group!(benches, http_teach);
+criterion_main!(benches);
