@@ -2,15 +2,19 @@
 //! read with limits on size and nesting, and responses with the spec's
 //! error codes.
 
-use serde::Serialize;
-use serde_json::{Map, Value, json};
+use std::collections::HashSet;
+
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 /// Error codes: JSON-RPC 2.0's, A2A v1.0's where one fits, and this
 /// extension's own in the server-error range.
 pub mod codes {
     /// The body is not JSON.
     pub const PARSE_ERROR: i64 = -32700;
-    /// The JSON is not a JSON-RPC 2.0 request (or is too large or too deep).
+    /// The JSON is not a JSON-RPC 2.0 request (or is too large, too deep, or
+    /// gives a key twice in one object).
     pub const INVALID_REQUEST: i64 = -32600;
     /// No such method.
     pub const METHOD_NOT_FOUND: i64 = -32601;
@@ -111,7 +115,8 @@ pub fn failure(id: Id, error: RpcError) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": error })
 }
 
-/// Reads a request body: size, then nesting, then JSON, then the envelope.
+/// Reads a request body: size, then nesting, then JSON, then keys given
+/// twice in one object, then the envelope.
 /// Each failure is the error response to send, with the id when known.
 ///
 /// ```
@@ -149,7 +154,77 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
             format!("the request is not valid JSON: {error}"),
         )
     })?;
+    // A key given twice is read as its last value here, but perhaps as its
+    // first by a proxy that checked the request: such a request is refused.
+    if let Err(error) = serde_json::from_slice::<UniqueKeys>(body) {
+        return Err(RpcError::new(
+            codes::INVALID_REQUEST,
+            format!("the request is ambiguous: {error}"),
+        )
+        .with_data(json!({ "id": best_effort_id(body) })));
+    }
     envelope(value)
+}
+
+/// Any JSON value whose objects each name every key once.
+struct UniqueKeys;
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UniqueKeys, D::Error> {
+        deserializer.deserialize_any(UniqueKeys)
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueKeys {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
+        Ok(UniqueKeys)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(UniqueKeys)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
+        let mut seen = HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "the key `{}` appears twice in one object",
+                    crate::lesson_error::shortened(&key)
+                )));
+            }
+            map.next_value::<UniqueKeys>()?;
+            seen.insert(key);
+        }
+        Ok(UniqueKeys)
+    }
 }
 
 fn envelope(value: Value) -> Result<Request, RpcError> {
@@ -193,13 +268,46 @@ fn envelope(value: Value) -> Result<Request, RpcError> {
 }
 
 /// The request id of a body that failed before its envelope was read, if
-/// one can be read cheaply: for the error response.
+/// one can be read cheaply: for the error response. An id given twice is
+/// no id.
 pub fn best_effort_id(body: &[u8]) -> Id {
-    serde_json::from_slice::<Map<String, Value>>(body)
+    serde_json::from_slice::<TopLevelId>(body)
         .ok()
-        .and_then(|mut object| object.remove("id"))
+        .and_then(|TopLevelId(id)| id)
         .filter(|id| matches!(id, Value::String(_) | Value::Number(_)))
         .unwrap_or(Value::Null)
+}
+
+/// The `id` of a JSON object, if it has exactly one; the other members
+/// are skipped unread.
+struct TopLevelId(Option<Value>);
+
+impl<'de> Deserialize<'de> for TopLevelId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<TopLevelId, D::Error> {
+        deserializer.deserialize_map(TopLevelIdVisitor)
+    }
+}
+
+struct TopLevelIdVisitor;
+
+impl<'de> Visitor<'de> for TopLevelIdVisitor {
+    type Value = TopLevelId;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevelId, A::Error> {
+        let mut ids = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "id" {
+                ids.push(map.next_value::<Value>()?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(TopLevelId(if ids.len() == 1 { ids.pop() } else { None }))
+    }
 }
 
 /// The nesting depth of `body` if it exceeds `max`, found without parsing:
@@ -280,6 +388,25 @@ mod tests {
     }
 
     #[test]
+    fn a_key_given_twice_is_refused_at_any_depth() {
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":1,"\u0078":2}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"v":{"d":1,"d":1}}]}"#,
+        ] {
+            let error = read(body).unwrap_err();
+            assert_eq!(error.code, codes::INVALID_REQUEST, "{body}");
+            assert!(error.message.contains("appears twice"), "{}", error.message);
+            assert_eq!(error.data, Some(json!({"id": 1})));
+        }
+        let error = read(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#).unwrap_err();
+        assert_eq!(error.data, Some(json!({"id": null})));
+        let same_key_apart =
+            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"x":1},"y":{"x":2}}}"#;
+        assert!(read(same_key_apart).is_ok());
+    }
+
+    #[test]
     fn brackets_inside_strings_do_not_count_as_nesting() {
         let body = format!(
             r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"s":"{}\"[["}}}}"#,
@@ -303,5 +430,10 @@ mod tests {
     fn the_id_is_recovered_for_error_responses() {
         assert_eq!(best_effort_id(br#"{"id": 7, "jsonrpc": 1}"#), json!(7));
         assert_eq!(best_effort_id(b"{"), Value::Null);
+        assert_eq!(
+            best_effort_id(br#"{"id": "a", "x": [1, {"id": 2}]}"#),
+            json!("a")
+        );
+        assert_eq!(best_effort_id(br#"{"id": 7, "id": 8}"#), Value::Null);
     }
 }

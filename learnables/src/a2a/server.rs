@@ -4,10 +4,12 @@
 //! SDK the agent already uses, and echoes the activated extension in the
 //! `A2A-Extensions` response header.
 
+use std::pin::Pin;
+
 use axum::Router;
-use axum::body::{Body, to_bytes};
+use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, CONTENT_TYPE};
+use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -102,18 +104,50 @@ fn rpc_response(status: StatusCode, body: &Value) -> Response {
         .into_response()
 }
 
+/// A refusal sent before the body was read to its end: the rest of the
+/// body is never read, so the connection cannot carry another request, and
+/// the client is told so rather than left to find out on its next one.
+fn refusal_unread(status: StatusCode, error: RpcError) -> Response {
+    let mut response = rpc_response(status, &json_rpc::failure(Value::Null, error));
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
 async fn json_rpc_endpoint(State(mounted): State<Mounted>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let limit = mounted.service.limits().max_body_bytes;
-    let Ok(bytes) = to_bytes(body, limit).await else {
-        let error = RpcError::new(
-            codes::INVALID_REQUEST,
-            format!("the request is larger than the limit of {limit} bytes"),
-        );
-        return rpc_response(
+    let too_large = || {
+        refusal_unread(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &json_rpc::failure(Value::Null, error),
-        );
+            RpcError::new(
+                codes::INVALID_REQUEST,
+                format!("the request is larger than the limit of {limit} bytes"),
+            ),
+        )
+    };
+    // A body announced as too large is refused before any of it is read.
+    let announced = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if announced.is_some_and(|length| length > limit as u64) {
+        return too_large();
+    }
+    let bytes = match read_body(body, limit).await {
+        Ok(bytes) => bytes,
+        Err(BodyError::TooLarge) => return too_large(),
+        Err(BodyError::Unreadable(error)) => {
+            return refusal_unread(
+                StatusCode::BAD_REQUEST,
+                RpcError::new(
+                    codes::INVALID_REQUEST,
+                    format!("the request body could not be read: {error}"),
+                ),
+            );
+        }
     };
     let request = match json_rpc::read_request(&bytes, mounted.service.limits()) {
         Ok(request) => request,
@@ -130,12 +164,14 @@ async fn json_rpc_endpoint(State(mounted): State<Mounted>, request: Request) -> 
         };
     }
     let activation = Activation::from_headers(&parts.headers);
-    let bearer = parts
-        .headers
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(bearer_token)
-        .map(str::to_owned);
+    // Two `Authorization` headers are ambiguous (a proxy may have checked
+    // the other one): neither counts.
+    let mut authorizations = parts.headers.get_all(AUTHORIZATION).iter();
+    let bearer = match (authorizations.next(), authorizations.next()) {
+        (Some(value), None) => value.to_str().ok().and_then(bearer_token),
+        _ => None,
+    }
+    .map(str::to_owned);
     let service = mounted.service.clone();
     let answered =
         tokio::task::spawn_blocking(move || service.call(request, &activation, bearer.as_deref()))
@@ -154,6 +190,30 @@ async fn json_rpc_endpoint(State(mounted): State<Mounted>, request: Request) -> 
             ),
         ),
     }
+}
+
+/// Why a request body was not read.
+enum BodyError {
+    /// It is larger than the limit.
+    TooLarge,
+    /// The connection failed or the body is malformed (a broken chunked
+    /// encoding, a client that left before sending all it announced).
+    Unreadable(axum::Error),
+}
+
+/// Reads a body of at most `limit` bytes.
+async fn read_body(mut body: Body, limit: usize) -> Result<Bytes, BodyError> {
+    let mut bytes = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut body).poll_frame(cx)).await {
+        let frame = frame.map_err(BodyError::Unreadable)?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > limit {
+                return Err(BodyError::TooLarge);
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(Bytes::from(bytes))
 }
 
 /// The token of an `Authorization: Bearer <token>` header value (the

@@ -139,10 +139,7 @@ impl LearnablesService {
         if !self.handles(&request.method) {
             return Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
-                format!(
-                    "there is no method `{}`",
-                    crate::lesson_error::shortened(&request.method)
-                ),
+                format!("there is no method `{}`", shown(&request.method)),
             ));
         }
         if !activation.learnables() {
@@ -178,8 +175,8 @@ impl LearnablesService {
     }
 
     fn teach(&self, params: &Value, principal: &Principal) -> Result<Value, RpcError> {
-        let lesson = read_lesson(params)?;
-        let refuse = |code: i64, message: String| {
+        let mut lesson = read_lesson(params)?;
+        let refuse = |lesson: &Lesson, code: i64, message: String| {
             tracing::warn!(
                 collection = %lesson.collection,
                 entry = %lesson.entry,
@@ -192,18 +189,24 @@ impl LearnablesService {
         };
         if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
             return Err(refuse(
+                &lesson,
                 codes::FORBIDDEN,
                 format!(
                     "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names \
                      the person who teaches it",
-                    crate::lesson_error::shortened(&lesson.taught_by),
+                    shown(&lesson.taught_by),
                     principal.id()
                 ),
             )
             .with_data(json!({ "field": "taughtBy" })));
         }
+        // The lesson keeps the teacher's identity as it was authenticated,
+        // not in the letter case the request happened to use.
+        if lesson.taught_by != principal.id() {
+            lesson.taught_by = principal.id().to_owned();
+        }
         if let Err(reason) = self.inner.policy.allow(principal, &lesson) {
-            return Err(refuse(codes::FORBIDDEN, reason));
+            return Err(refuse(&lesson, codes::FORBIDDEN, reason));
         }
         match self.inner.knowledge.teach(&lesson) {
             Ok(result) => {
@@ -220,28 +223,20 @@ impl LearnablesService {
             }
             Err(error) => {
                 let rpc = teach_error(&error);
-                Err(refuse(rpc.code, rpc.message.clone())
+                Err(refuse(&lesson, rpc.code, rpc.message.clone())
                     .with_data(rpc.data.unwrap_or(Value::Null)))
             }
         }
     }
 
     fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
-        let params: ShowBackParams = serde_json::from_value(params.clone()).map_err(|error| {
-            RpcError::new(
-                codes::INVALID_PARAMS,
-                format!("the show-back params are `{{collection, entry, versionId?}}`: {error}"),
-            )
-        })?;
+        let params = read_show_back(params)?;
         let descriptor = self.descriptor(&params.collection)?;
         let snapshot = match &params.version_id {
             Some(version_id) => self.inner.knowledge.pin_as_of(version_id).map_err(|_| {
                 RpcError::new(
                     codes::NOT_FOUND,
-                    format!(
-                        "no version has the id `{}`",
-                        crate::lesson_error::shortened(version_id)
-                    ),
+                    format!("no version has the id `{}`", shown(version_id)),
                 )
                 .with_data(json!({ "field": "versionId" }))
             })?,
@@ -256,7 +251,7 @@ impl LearnablesService {
                         "`{}` has no {} `{}` yet",
                         params.collection,
                         descriptor.entry,
-                        crate::lesson_error::shortened(&params.entry)
+                        shown(&params.entry)
                     ),
                 )
                 .with_data(json!({ "field": "entry" }))
@@ -290,7 +285,7 @@ impl LearnablesService {
                     "collection",
                     format!(
                         "this agent has no learnable `{}`; it has: {}",
-                        crate::lesson_error::shortened(collection),
+                        shown(collection),
                         known.join(", ")
                     ),
                 )
@@ -338,11 +333,11 @@ fn read_lesson(params: &Value) -> Result<Lesson, RpcError> {
         .find(|key| !["collection", "entry", "value", "taughtBy", "reason"].contains(&key.as_str()))
     {
         return Err(RpcError::invalid_params(
-            unknown,
+            &shown(unknown),
             format!(
                 "`{}` is not a key of a lesson; a lesson has collection, entry, value, taughtBy \
                  and reason",
-                crate::lesson_error::shortened(unknown)
+                shown(unknown)
             ),
         ));
     }
@@ -350,13 +345,99 @@ fn read_lesson(params: &Value) -> Result<Lesson, RpcError> {
         .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
 }
 
+/// Reads the params of a show-back, naming the field at fault.
+fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
+    const SHAPE: &str = "the show-back params are `{collection, entry, versionId?}`";
+    let Value::Object(object) = params else {
+        return Err(RpcError::new(
+            codes::INVALID_PARAMS,
+            format!("{SHAPE}, an object"),
+        ));
+    };
+    for (field, required) in [("collection", true), ("entry", true), ("versionId", false)] {
+        match object.get(field) {
+            Some(Value::String(_)) => {}
+            None | Some(Value::Null) if !required => {}
+            _ => {
+                return Err(RpcError::invalid_params(
+                    field,
+                    format!("{SHAPE}: `{field}` must be a string"),
+                ));
+            }
+        }
+    }
+    if let Some(unknown) = object
+        .keys()
+        .find(|key| !["collection", "entry", "versionId"].contains(&key.as_str()))
+    {
+        return Err(RpcError::invalid_params(
+            &shown(unknown),
+            format!("{SHAPE}: `{}` is not one of them", shown(unknown)),
+        ));
+    }
+    serde_json::from_value(params.clone())
+        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))
+}
+
+/// `text` as an error message may repeat it: shortened, and with the
+/// characters that do not show (controls, zero-width and bidirectional
+/// marks) written as escapes, so that a name that merely looks like another
+/// reads differently from it.
+fn shown(text: &str) -> String {
+    let short = crate::lesson_error::shortened(text);
+    if !short.chars().any(invisible) {
+        return short;
+    }
+    short
+        .chars()
+        .map(|c| {
+            if invisible(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Whether `c` is a control character or one that renders as nothing (or
+/// reorders the text around it).
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E0FFF}'
+        )
+}
+
 /// The JSON-RPC error of a refused lesson.
 fn teach_error(error: &TeachError) -> RpcError {
     match error {
-        TeachError::UnknownCollection { known, .. } => {
-            RpcError::invalid_params("collection", error.to_string())
-                .with_data(json!({ "known": known }))
-        }
+        TeachError::UnknownCollection { collection, known } => RpcError::invalid_params(
+            "collection",
+            format!(
+                "this agent cannot be taught `{}`; it can be taught: {}",
+                shown(collection),
+                known.join(", ")
+            ),
+        )
+        .with_data(json!({ "known": known })),
         TeachError::EmptyEntry => RpcError::invalid_params("entry", error.to_string()),
         TeachError::NoTeacher => RpcError::invalid_params("taughtBy", error.to_string()),
         TeachError::Lesson(lesson) => {
@@ -372,5 +453,19 @@ fn teach_error(error: &TeachError) -> RpcError {
                 .with_data(json!({ "problems": problems }))
         }
         TeachError::Store(_) => RpcError::new(codes::INTERNAL_ERROR, error.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown;
+
+    #[test]
+    fn names_that_only_look_alike_read_differently_in_messages() {
+        assert_eq!(shown("routing_rules"), "routing_rules");
+        assert_eq!(shown("routing_rules\u{202E}"), "routing_rules\\u{202e}");
+        assert_eq!(shown("routing\u{200B}_rules"), "routing\\u{200b}_rules");
+        assert_eq!(shown("a\u{0}b\nc"), "a\\u{0}b\\u{a}c");
+        assert_eq!(shown(&"é".repeat(200)).chars().count(), 81);
     }
 }

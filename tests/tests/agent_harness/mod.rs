@@ -3,7 +3,10 @@
 
 #![allow(dead_code)] // each test binary uses the part of the harness it needs
 
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use learnables::EXTENSION_URI;
 use learnables_examples::customs_agent::{self, DataLocation, Teacher};
@@ -27,6 +30,7 @@ pub fn teachers() -> Vec<Teacher> {
 /// A running agent; stopped when dropped.
 pub struct Agent {
     pub base_url: String,
+    pub address: SocketAddr,
     pub data: PathBuf,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -61,6 +65,7 @@ impl Agent {
         let address = address.recv().expect("the agent binds");
         Agent {
             base_url: format!("http://{address}/"),
+            address,
             data: data.to_owned(),
             stop: Some(stop),
             thread: Some(thread),
@@ -97,6 +102,23 @@ impl Agent {
             request = request.header(*name, *value);
         }
         Reply::from(request.send().expect("the agent answers"))
+    }
+
+    /// Sends `request`, bytes exactly as given (request line, headers and
+    /// body), on a new connection, and reads the reply.
+    pub fn raw(&self, request: &[u8]) -> Reply {
+        let mut stream = self.connect();
+        stream.write_all(request).expect("the request is sent");
+        read_reply(&mut stream)
+    }
+
+    /// A new connection to the agent; reads on it give up after 5 s.
+    pub fn connect(&self) -> TcpStream {
+        let stream = TcpStream::connect(self.address).expect("the agent accepts a connection");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("a read timeout");
+        stream
     }
 
     /// A JSON-RPC call with the extension activated and alice's token.
@@ -169,6 +191,8 @@ pub struct Reply {
     pub status: u16,
     pub echoed: Vec<String>,
     pub body: Value,
+    /// Every header, the name in lower case.
+    pub headers: Vec<(String, String)>,
 }
 
 impl From<reqwest::blocking::Response> for Reply {
@@ -181,17 +205,98 @@ impl From<reqwest::blocking::Response> for Reply {
             .filter_map(|value| value.to_str().ok())
             .map(str::to_owned)
             .collect();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(name, value)| {
+                (
+                    name.as_str().to_owned(),
+                    String::from_utf8_lossy(value.as_bytes()).into_owned(),
+                )
+            })
+            .collect();
         let text = response.text().unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
         Reply {
             status,
             echoed,
             body,
+            headers,
         }
     }
 }
 
+/// Reads one HTTP/1.1 response from `stream` (its body sized by
+/// `Content-Length`, or read to the end of the connection).
+pub fn read_reply(stream: &mut TcpStream) -> Reply {
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 8192];
+    let head_end = loop {
+        if let Some(end) = bytes.windows(4).position(|window| window == b"\r\n\r\n") {
+            break end;
+        }
+        let read = stream.read(&mut chunk).expect("the agent answers in time");
+        assert!(
+            read > 0,
+            "the agent closed the connection without answering"
+        );
+        bytes.extend_from_slice(&chunk[..read]);
+    };
+    let head = String::from_utf8_lossy(&bytes[..head_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|line| line.split(' ').nth(1))
+        .and_then(|code| code.parse().ok())
+        .unwrap_or_else(|| panic!("not an HTTP response: {head}"));
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let header = |name: &'static str| {
+        headers
+            .iter()
+            .filter(move |(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    };
+    assert!(
+        header("transfer-encoding").next().is_none(),
+        "a chunked reply: {head}"
+    );
+    let mut body = bytes[head_end + 4..].to_vec();
+    match header("content-length").next() {
+        Some(length) => {
+            let length: usize = length.parse().expect("a Content-Length");
+            while body.len() < length {
+                let read = stream.read(&mut chunk).expect("the body arrives in time");
+                assert!(read > 0, "the agent closed the connection mid-body");
+                body.extend_from_slice(&chunk[..read]);
+            }
+            body.truncate(length);
+        }
+        None if status == 204 || status == 304 => {}
+        None => {
+            let _ = stream.read_to_end(&mut body);
+        }
+    }
+    let echoed = header("a2a-extensions").map(str::to_owned).collect();
+    Reply {
+        status,
+        echoed,
+        body: serde_json::from_slice(&body).unwrap_or(Value::Null),
+        headers,
+    }
+}
+
 impl Reply {
+    /// The values of the header `name` (in lower case).
+    pub fn header(&self, name: &str) -> impl Iterator<Item = &str> {
+        self.headers
+            .iter()
+            .filter(move |(key, _)| key == name)
+            .map(|(_, value)| value.as_str())
+    }
+
     /// The result; panics with the error if there is one.
     pub fn result(&self) -> &Value {
         assert!(
