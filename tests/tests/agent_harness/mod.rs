@@ -40,9 +40,17 @@ pub struct Agent {
 impl Agent {
     /// Starts the agent on a free port with its knowledge in `data`.
     pub fn start(data: &Path) -> Agent {
-        let knowledge = DataLocation::Directory(data.to_owned())
-            .open()
-            .expect("the knowledge opens");
+        Agent::start_on(DataLocation::Directory(data.to_owned()))
+    }
+
+    /// Starts the agent on a free port with its knowledge at `location` (a
+    /// directory, or a PostgreSQL database shared with other agents).
+    pub fn start_on(location: DataLocation) -> Agent {
+        let data = match &location {
+            DataLocation::Directory(dir) => dir.clone(),
+            DataLocation::Postgres(_) => PathBuf::new(),
+        };
+        let knowledge = location.open().expect("the knowledge opens");
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (bound, address) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -66,7 +74,7 @@ impl Agent {
         Agent {
             base_url: format!("http://{address}/"),
             address,
-            data: data.to_owned(),
+            data,
             stop: Some(stop),
             thread: Some(thread),
             client: Client::new(),

@@ -427,6 +427,19 @@ impl Drop for PostgresStorage {
         // joined: this may run on a listener's own thread, when a wake-up
         // held the last handle to the knowledge.
         self.signals.stop.store(true, Ordering::Release);
+        // The synchronous client closes its connection by running a small
+        // runtime of its own, which panics on a thread that is already
+        // driving an async runtime (an agent dropping its knowledge when its
+        // server stops). A thread of its own closes it anywhere.
+        let client = match self.client.get_mut() {
+            Ok(client) => client.take(),
+            Err(poisoned) => poisoned.into_inner().take(),
+        };
+        if let Some(client) = client {
+            let _ = std::thread::Builder::new()
+                .name("learnables-postgres-close".into())
+                .spawn(move || drop(client));
+        }
     }
 }
 
