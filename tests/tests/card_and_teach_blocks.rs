@@ -152,3 +152,23 @@ fn untyped_blocks_refuse_unknown_keys_and_received_blocks_are_checked() {
         ]
     );
 }
+
+#[test]
+fn reading_a_card_checks_its_skills_too() {
+    let mut card = serde_json::to_value(agent_card("http://127.0.0.1:1/")).unwrap();
+    customs_declaration().add_to_card(&mut card).unwrap();
+    card["skills"] =
+        json!([{"id": "route-declaration", "name": "n", "description": "d", "tags": []}]);
+    let lines: Vec<String> = CardDeclaration::read(&card)
+        .unwrap_err()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "learnables[1].skills[0]: the card has no skill `clear-declaration`; its skills are: \
+          route-declaration"
+        ]
+    );
+}

@@ -24,32 +24,7 @@ impl Declaration {
     /// Checks the declaration and that every skill id it names is one of
     /// the card's `skills[].id`.
     pub fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
-        let mut list: Vec<Violation> = self
-            .validate()
-            .err()
-            .map(|violations| violations.iter().cloned().collect())
-            .unwrap_or_default();
-        let skills: Vec<&str> = card
-            .get("skills")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|skill| skill.get("id").and_then(Value::as_str))
-            .collect();
-        for (index, descriptor) in self.params().learnables.iter().enumerate() {
-            for (at, skill) in descriptor.skills.iter().flatten().enumerate() {
-                if !skills.contains(&skill.as_str()) {
-                    list.push(Violation {
-                        path: format!("learnables[{index}].skills[{at}]"),
-                        message: format!(
-                            "the card has no skill `{skill}`; its skills are: {}",
-                            skills.join(", ")
-                        ),
-                    });
-                }
-            }
-        }
-        Violations::from_vec(list)
+        self.params().validate_for_card(card)
     }
 
     /// Puts the declaration in `card.capabilities.extensions[]`, replacing
@@ -89,6 +64,39 @@ impl Declaration {
         });
         extensions.push(entry);
         Ok(())
+    }
+}
+
+impl DeclarationParams {
+    /// Checks the params and that every skill id they name is one of the
+    /// card's `skills[].id`.
+    fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
+        let mut list: Vec<Violation> = self
+            .validate()
+            .err()
+            .map(|violations| violations.iter().cloned().collect())
+            .unwrap_or_default();
+        let skills: Vec<&str> = card
+            .get("skills")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|skill| skill.get("id").and_then(Value::as_str))
+            .collect();
+        for (index, descriptor) in self.learnables.iter().enumerate() {
+            for (at, skill) in descriptor.skills.iter().flatten().enumerate() {
+                if !skills.contains(&skill.as_str()) {
+                    list.push(Violation {
+                        path: format!("learnables[{index}].skills[{at}]"),
+                        message: format!(
+                            "the card has no skill `{skill}`; its skills are: {}",
+                            skills.join(", ")
+                        ),
+                    });
+                }
+            }
+        }
+        Violations::from_vec(list)
     }
 }
 
@@ -138,7 +146,7 @@ impl CardDeclaration {
                 format!("the declaration's params do not read as the spec's shape: {error}"),
             )
         })?;
-        params.validate()?;
+        params.validate_for_card(card)?;
         let required = entry
             .get("required")
             .and_then(Value::as_bool)
