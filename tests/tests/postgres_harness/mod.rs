@@ -37,6 +37,35 @@ pub struct Server {
     _watcher: Option<Child>,
     /// Whether the server was started here (and is thrown away at exit).
     pub throwaway: bool,
+    /// How to control a throwaway server: its programs and data directory.
+    control: Option<Control>,
+}
+
+/// A throwaway server's programs and data directory.
+struct Control {
+    bin: PathBuf,
+    data: PathBuf,
+    as_postgres: bool,
+}
+
+impl Server {
+    /// Restarts a throwaway server (a fast shutdown: sessions are ended, as
+    /// when a database fails over), waiting until it accepts connections
+    /// again; `false`, doing nothing, for a server given by `DATABASE_URL`.
+    pub fn restart(&self) -> bool {
+        let Some(control) = &self.control else {
+            return false;
+        };
+        let mut pg_ctl = pg_command(&control.bin, "pg_ctl", control.as_postgres);
+        pg_ctl
+            .arg("-D")
+            .arg(&control.data)
+            .args(["-m", "fast", "-w", "-t", "60", "restart"])
+            .stdout(Stdio::null())
+            .process_group(0);
+        run(pg_ctl, "restarting PostgreSQL");
+        true
+    }
 }
 
 enum Urls {
@@ -89,6 +118,7 @@ pub fn server() -> Option<&'static Server> {
                     urls,
                     _watcher: None,
                     throwaway: false,
+                    control: None,
                 };
                 server.drop_stale_databases();
                 return Some(server);
@@ -376,6 +406,11 @@ fn start(bin: &Path) -> Server {
                 urls: Urls::Url(format!("{base}/postgres")),
                 _watcher: Some(watcher),
                 throwaway: true,
+                control: Some(Control {
+                    bin: bin.to_owned(),
+                    data,
+                    as_postgres,
+                }),
             };
         }
         last_error = format!(

@@ -1,0 +1,121 @@
+//! PostgreSQL restarted while teachers teach: every acknowledged lesson is
+//! kept, every refusal says what failed, nothing half-written is visible,
+//! and the same knowledge teaches again once the server is back. (In its
+//! own test binary: restarting the server would disturb other tests.)
+
+mod backend_suite;
+mod postgres_harness;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use backend_suite::{registered, rule_lesson};
+use learnables::Knowledge;
+
+#[test]
+fn a_restart_under_load_loses_nothing_acknowledged() {
+    let Some(database) = postgres_harness::fresh_database() else {
+        return;
+    };
+    let server = postgres_harness::server().expect("a server, since a database was made");
+    let knowledge = registered(Knowledge::connect(database.url()).unwrap());
+    let stop = AtomicBool::new(false);
+    let (acknowledged, refusals) = std::thread::scope(|scope| {
+        let teachers: Vec<_> = (0..4)
+            .map(|teacher| {
+                let knowledge = &knowledge;
+                let stop = &stop;
+                scope.spawn(move || {
+                    let mut acknowledged = Vec::new();
+                    let mut refusals = Vec::new();
+                    let mut i = 0usize;
+                    while !stop.load(Ordering::Relaxed) {
+                        i += 1;
+                        let entry = (1 + (teacher * 1000 + i) % 97).to_string();
+                        let desk = ["general", "cold chain", "dangerous-goods"][i % 3];
+                        match knowledge.teach(&rule_lesson(&entry, desk)) {
+                            Ok(result) if result.learned => {
+                                acknowledged.push(result.version_id.unwrap());
+                            }
+                            Ok(_) => {}
+                            Err(error) => {
+                                refusals.push(error.to_string());
+                                std::thread::sleep(Duration::from_millis(20));
+                            }
+                        }
+                    }
+                    (acknowledged, refusals)
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let restarted = server.restart();
+        std::thread::sleep(Duration::from_millis(700));
+        stop.store(true, Ordering::Relaxed);
+        let mut acknowledged = Vec::new();
+        let mut refusals = Vec::new();
+        for teacher in teachers {
+            let (acked, refused) = teacher.join().unwrap();
+            acknowledged.extend(acked);
+            refusals.extend(refused);
+        }
+        if !restarted {
+            println!("SKIPPED restart: the server given by DATABASE_URL is not restarted");
+        }
+        (acknowledged, refusals)
+    });
+    assert!(
+        !acknowledged.is_empty(),
+        "lessons were taught around the restart"
+    );
+    for refusal in &refusals {
+        assert!(
+            refusal.starts_with("the lesson was not absorbed:")
+                || refusal.starts_with("the lesson may have been absorbed"),
+            "a refusal says what failed: {refusal}"
+        );
+        assert!(!refusal.contains("password"), "{refusal}");
+    }
+
+    // The same knowledge teaches again once the server is back.
+    let mut after = None;
+    for _ in 0..100 {
+        match knowledge.teach(&rule_lesson("99", "cold chain")) {
+            Ok(result) => {
+                after = Some(result);
+                break;
+            }
+            Err(_) => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+    assert!(
+        after.is_some(),
+        "the knowledge teaches again after the restart"
+    );
+
+    // A fresh look at the database: every acknowledged lesson, one linear history.
+    let fresh = registered(Knowledge::connect(database.url()).unwrap());
+    let history = fresh.history("routing_rules");
+    for pair in history.windows(2) {
+        assert_eq!(pair[1].definition_version, pair[0].definition_version + 1);
+        assert_eq!(
+            pair[1].previous_version_id.as_ref(),
+            Some(&pair[0].version_id)
+        );
+    }
+    let stored: std::collections::HashSet<&str> = history
+        .iter()
+        .map(|record| record.version_id.as_str())
+        .collect();
+    for id in &acknowledged {
+        assert!(
+            stored.contains(id.as_str()),
+            "acknowledged version {id} was lost"
+        );
+    }
+    println!(
+        "{} lessons acknowledged, {} refused around the restart",
+        acknowledged.len(),
+        refusals.len()
+    );
+}
