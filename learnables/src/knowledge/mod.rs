@@ -345,6 +345,9 @@ impl Knowledge {
             };
             attempts += 1;
             let retry = matches!(error, StoreError::Conflict { .. }) && attempts < MAX_ATTEMPTS;
+            if retry {
+                backoff(attempts);
+            }
             let caught_up = retry && self.catch_up_locked().is_ok();
             if !caught_up {
                 return batch
@@ -358,7 +361,18 @@ impl Knowledge {
 
 /// How many times a commit is decided again after other processes wrote
 /// first, before the lesson is refused.
-const MAX_ATTEMPTS: usize = 8;
+const MAX_ATTEMPTS: usize = 32;
+
+/// A short, growing, jittered pause before deciding again after a conflict,
+/// so that replicas contending for the same store take turns instead of
+/// colliding again at once.
+fn backoff(attempts: usize) {
+    let jitter = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| u64::from(since.subsec_nanos()) % 400);
+    let step = u64::try_from(attempts.min(16)).unwrap_or(16);
+    std::thread::sleep(std::time::Duration::from_micros(100 * step + jitter));
+}
 
 /// Applies stored records after `state`'s position, each checked to follow on.
 fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
