@@ -15,31 +15,7 @@ backend_suite!(|| Knowledge::open(fresh_dir()).unwrap());
 #[test]
 fn reopening_restores_every_version_with_the_same_ids() {
     let dir = tempfile::tempdir().unwrap();
-    let before = {
-        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
-        for (entry, desk) in [
-            ("84", "general"),
-            ("85", "cold chain"),
-            ("84", "dangerous-goods"),
-        ] {
-            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
-        }
-        knowledge.history("routing_rules")
-    };
-    let reopened = registered(Knowledge::open(dir.path()).unwrap());
-    assert_eq!(reopened.history("routing_rules"), before);
-    let pinned = reopened.pin();
-    assert_eq!(
-        pinned.get::<RoutingRule>("84").unwrap().desk,
-        Desk::DangerousGoods
-    );
-    assert_eq!(pinned.position(), 3);
-    let next = reopened.teach(&rule_lesson("86", "general")).unwrap();
-    assert_eq!(next.definition_version, 4);
-    assert_eq!(
-        next.previous_version_id.as_ref(),
-        Some(&before[2].version_id)
-    );
+    backend_suite::assert_reopening_restores_every_version(|| Knowledge::open(dir.path()).unwrap());
 }
 
 #[test]

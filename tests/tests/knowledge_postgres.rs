@@ -58,29 +58,9 @@ fn reconnecting_restores_every_version_with_the_same_ids() {
     let Some(database) = fresh_database() else {
         return;
     };
-    let before = {
-        let knowledge = registered(Knowledge::connect(database.url()).unwrap());
-        for (entry, desk) in [
-            ("84", "general"),
-            ("85", "cold chain"),
-            ("84", "dangerous-goods"),
-        ] {
-            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
-        }
-        knowledge.history("routing_rules")
-    };
-    let reopened = registered(Knowledge::connect(database.url()).unwrap());
-    assert_eq!(reopened.history("routing_rules"), before);
-    assert_eq!(
-        reopened.pin().get::<RoutingRule>("84").unwrap().desk,
-        Desk::DangerousGoods
-    );
-    let next = reopened.teach(&rule_lesson("86", "general")).unwrap();
-    assert_eq!(next.definition_version, 4);
-    assert_eq!(
-        next.previous_version_id.as_ref(),
-        Some(&before[2].version_id)
-    );
+    backend_suite::assert_reopening_restores_every_version(|| {
+        Knowledge::connect(database.url()).unwrap()
+    });
 }
 
 #[test]

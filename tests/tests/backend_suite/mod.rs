@@ -34,6 +34,37 @@ pub fn lesson(collection: &str, entry: &str, value: Value) -> Lesson {
     )
 }
 
+/// Teaches three lessons through one knowledge that `open` gives, then
+/// checks that a knowledge `open` gives again holds every version with the
+/// same ids and carries the history on: what a durable back end must do.
+pub fn assert_reopening_restores_every_version(open: impl Fn() -> Knowledge) {
+    let before = {
+        let knowledge = registered(open());
+        for (entry, desk) in [
+            ("84", "general"),
+            ("85", "cold chain"),
+            ("84", "dangerous-goods"),
+        ] {
+            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
+        }
+        knowledge.history("routing_rules")
+    };
+    let reopened = registered(open());
+    assert_eq!(reopened.history("routing_rules"), before);
+    let pinned = reopened.pin();
+    assert_eq!(
+        pinned.get::<RoutingRule>("84").unwrap().desk,
+        learnables_examples::Desk::DangerousGoods
+    );
+    assert_eq!(pinned.position(), 3);
+    let next = reopened.teach(&rule_lesson("86", "general")).unwrap();
+    assert_eq!(next.definition_version, 4);
+    assert_eq!(
+        next.previous_version_id.as_ref(),
+        Some(&before[2].version_id)
+    );
+}
+
 /// Writes the suite's tests for the back end that `$make` (a `Fn() -> Knowledge`) opens.
 #[macro_export]
 macro_rules! backend_suite {
