@@ -81,6 +81,12 @@
 //! assert_eq!(extension["params"]["learnables"][0], descriptor);
 //! ```
 //!
+//! # Untrusted text
+//!
+//! Text that came from outside (a card, a lesson, an error an agent sent)
+//! reaches a terminal or a log through [`untrusted::Untrusted`]: escaped,
+//! on one line unless asked otherwise, and bounded.
+//!
 //! # Field types
 //!
 //! A field's type decides its kind, through the trait system: a type that
@@ -101,6 +107,7 @@ mod field_ref;
 pub mod knowledge;
 mod learnable;
 mod lesson_error;
+pub mod untrusted;
 mod validation;
 mod wire;
 
