@@ -8,7 +8,7 @@ use crate::Outcome;
 use crate::check::{Lint, lint_card, undeclared};
 use crate::client::AgentClient;
 use crate::error::CliError;
-use crate::render::{count, kind_text, table, violation_lines};
+use crate::render::{count, kind_text, line, paragraph, table, violation_lines};
 use crate::style::Style;
 
 /// Runs `card`: fetches the card, renders it, lints it.
@@ -21,7 +21,7 @@ pub fn run(client: &AgentClient) -> Result<Outcome, CliError> {
 /// when the declaration breaks the spec.
 pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, CliError> {
     match lint_card(card) {
-        Lint::Undeclared => Err(undeclared(&format!("the agent at {url}"))),
+        Lint::Undeclared => Err(undeclared(&format!("the agent at {}", line(url)))),
         Lint::Clean(declaration) => {
             let mut text = render_card(card, &declaration.params, style);
             text.push_str(&format!(
@@ -56,14 +56,14 @@ pub fn render_card(card: &Value, params: &DeclarationParams, style: Style) -> St
     let name = card
         .get("name")
         .and_then(Value::as_str)
-        .unwrap_or("The agent");
+        .map_or_else(|| "The agent".to_owned(), line);
     let mut text = format!(
         "{} can be taught {}.\n",
-        style.bold(name),
+        style.bold(&name),
         count(params.learnables.len(), "collection")
     );
     text.push_str(&match &params.teach_method {
-        Some(method) => format!("Lessons go to the method `{method}`.\n"),
+        Some(method) => format!("Lessons go to the method `{}`.\n", line(method)),
         None => "It names no teachMethod: it takes no lessons itself.\n".to_owned(),
     });
     for descriptor in &params.learnables {
@@ -76,25 +76,25 @@ pub fn render_card(card: &Value, params: &DeclarationParams, style: Style) -> St
 /// One learnable: what it teaches, how the agent decides today, who
 /// decides, its skills, and its fields.
 pub fn render_descriptor(descriptor: &LearnableDescriptor, card: &Value, style: Style) -> String {
-    let mut text = format!("{}\n", style.bold(&descriptor.collection));
+    let mut text = format!("{}\n", style.bold(&line(&descriptor.collection)));
     let skills = match &descriptor.skills {
         None => "all of the agent's skills".to_owned(),
         Some(ids) if ids.is_empty() => "none".to_owned(),
         Some(ids) => ids
             .iter()
             .map(|id| match skill_name(card, id) {
-                Some(name) => format!("{id} ({name})"),
-                None => format!("{id} (not a skill on the card)"),
+                Some(name) => format!("{} ({})", line(id), line(name)),
+                None => format!("{} (not a skill on the card)", line(id)),
             })
             .collect::<Vec<_>>()
             .join("\n"),
     };
     text.push_str(&table(
         &[
-            ("Entry".into(), descriptor.entry.clone()),
-            ("Teaches".into(), descriptor.teaches.clone()),
-            ("Today".into(), descriptor.how.clone()),
-            ("Decided by".into(), descriptor.decided_by.clone()),
+            ("Entry".into(), line(&descriptor.entry)),
+            ("Teaches".into(), paragraph(&descriptor.teaches)),
+            ("Today".into(), paragraph(&descriptor.how)),
+            ("Decided by".into(), line(&descriptor.decided_by)),
             ("Skills".into(), skills),
         ],
         "  ",
@@ -106,18 +106,18 @@ pub fn render_descriptor(descriptor: &LearnableDescriptor, card: &Value, style: 
     }
     text.push_str(&format!("  {}\n", style.bold("Fields")));
     for field in &descriptor.lesson_fields {
-        let mut about = vec![field.name.clone(), kind_text(field)];
+        let mut about = vec![line(&field.name), kind_text(field)];
         if let Some(default) = &field.default {
-            about.push(format!("default {default}"));
+            about.push(format!("default {}", line(default)));
         }
         text.push_str(&format!(
             "    {}  {}\n",
-            style.bold(&field.label),
+            style.bold(&line(&field.label)),
             style.dim(&format!("({})", about.join("; ")))
         ));
         if let Some(help) = &field.help {
-            for line in help.lines() {
-                text.push_str(&format!("      {line}\n"));
+            for help_line in paragraph(help).lines() {
+                text.push_str(&format!("      {help_line}\n"));
             }
         }
     }
@@ -195,6 +195,36 @@ mod tests {
             "Customs agent can be taught 1 collection.\n\
              Lessons go to the method `rsaxb.learnables.Teach`.\n\nrouting_rules\n"
         ));
+    }
+
+    #[test]
+    fn every_text_of_a_hostile_card_is_escaped() {
+        let hostile = "\x1b]52;c;cm0=\x07\x1b[2J\u{9b}1A\u{202e}";
+        let shown = r"\u{1b}]52;c;cm0=\u{7}\u{1b}[2J\u{9b}1A\u{202e}";
+        let descriptor = LearnableDescriptor::new(hostile, hostile, hostile, hostile, hostile)
+            .with_skills([hostile])
+            .with_field(
+                LessonField::new(hostile, hostile, FieldKind::new(hostile))
+                    .with_help(hostile)
+                    .with_default(hostile),
+            )
+            .with_field(LessonField::new("d", hostile, FieldKind::CHOICE).with_choices([hostile]));
+        let card = json!({"name": hostile, "skills": [{"id": hostile, "name": hostile}]});
+        let params = DeclarationParams {
+            learnables: vec![descriptor],
+            teach_method: Some(hostile.into()),
+        };
+        let text = render_card(&card, &params, Style::plain());
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && learnables::untrusted::is_hazard(c)),
+            "{text:?}"
+        );
+        // name, method, collection, entry, teaches, how, decided by, skill
+        // id and name, field name, label, kind, default, help, a choice and
+        // the other label:
+        assert_eq!(text.matches(shown).count(), 16, "{text}");
     }
 
     #[test]

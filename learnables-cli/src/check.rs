@@ -2,7 +2,6 @@
 //! rules ([`CardDeclaration::read`]), the very rules an agent built with
 //! `learnables` is held to.
 
-use std::io::Read;
 use std::path::Path;
 
 use learnables::a2a::CardDeclaration;
@@ -10,8 +9,9 @@ use learnables::{DeclarationParams, EXTENSION_URI, Violations};
 use serde_json::Value;
 
 use crate::Outcome;
+use crate::client::{MAX_CARD_BYTES, read_file_bounded};
 use crate::error::CliError;
-use crate::render::{count, violation_lines};
+use crate::render::{count, line, violation_lines};
 use crate::style::Style;
 
 /// What linting a card found.
@@ -56,12 +56,26 @@ pub fn declared_params(card: &Value) -> Option<DeclarationParams> {
 }
 
 /// The params of a card that must declare Learnables, for the commands
-/// that go on to teach: a broken declaration is still used when its shape
-/// can be read, with a warning (on standard error) that it breaks the spec.
+/// that go on to teach or to show: a broken declaration is still used when
+/// its shape can be read, with a warning (on standard error) that it breaks
+/// the spec, unless the lint faults its `teachMethod` (an A2A core method,
+/// say): then nothing is sent through it.
 pub fn params_for_teaching(card: &Value, url: &str) -> Result<DeclarationParams, CliError> {
+    let url = line(url);
     match lint_card(card) {
         Lint::Clean(declaration) => Ok(declaration.params),
-        Lint::Undeclared => Err(undeclared(url)),
+        Lint::Undeclared => Err(undeclared(&url)),
+        Lint::Broken { violations, .. }
+            if violations
+                .iter()
+                .any(|violation| at_teach_method(&violation.path)) =>
+        {
+            Err(CliError::msg(format!(
+                "the agent's card declares a teachMethod the Learnables spec refuses, so \
+                 learnables sends nothing through it:\n{}",
+                violation_lines(&violations, "  ", Style::plain()).trim_end()
+            )))
+        }
         Lint::Broken { violations, params } => {
             let style = Style::for_stderr();
             eprintln!(
@@ -80,6 +94,15 @@ pub fn params_for_teaching(card: &Value, url: &str) -> Result<DeclarationParams,
     }
 }
 
+/// Whether a violation's path is the declaration's `teachMethod` (or
+/// below it), written from the params (`teachMethod`) or from the
+/// extension entry (`params.teachMethod`).
+pub fn at_teach_method(path: &str) -> bool {
+    let path = path.strip_prefix("params.").unwrap_or(path);
+    path.strip_prefix("teachMethod")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
 /// The error of a card without a Learnables declaration.
 pub fn undeclared(what: &str) -> CliError {
     CliError::msg(format!(
@@ -88,21 +111,14 @@ pub fn undeclared(what: &str) -> CliError {
     ))
 }
 
-/// Runs `check` on a file (`-` for standard input).
+/// Runs `check` on a file (`-` for standard input), of at most
+/// [`MAX_CARD_BYTES`].
 pub fn run(file: &Path) -> Result<Outcome, CliError> {
-    let name = file.display().to_string();
-    let text = if file == Path::new("-") {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|error| CliError::msg(format!("cannot read standard input: {error}")))?;
-        text
-    } else {
-        std::fs::read_to_string(file)
-            .map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?
-    };
-    let card: Value = serde_json::from_str(&text)
-        .map_err(|error| CliError::msg(format!("{name} is not JSON: {error}")))?;
+    let name = line(&file.display().to_string());
+    let text = read_file_bounded(file, MAX_CARD_BYTES)?;
+    let card: Value = serde_json::from_slice(&text).map_err(|error| {
+        CliError::msg(format!("{name} is not JSON: {}", line(&error.to_string())))
+    })?;
     check_card(&card, &name, Style::for_stdout())
 }
 
@@ -163,6 +179,26 @@ mod tests {
             panic!("expected violations")
         };
         assert_eq!(params.unwrap().learnables[0].collection, "c");
+    }
+
+    #[test]
+    fn teach_method_paths_are_told_apart() {
+        for path in [
+            "teachMethod",
+            "params.teachMethod",
+            "teachMethod.x",
+            "teachMethod[0]",
+        ] {
+            assert!(at_teach_method(path), "{path}");
+        }
+        for path in [
+            "teachMethods",
+            "learnables[0].teachMethod",
+            "params",
+            "required",
+        ] {
+            assert!(!at_teach_method(path), "{path}");
+        }
     }
 
     #[test]

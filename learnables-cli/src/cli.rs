@@ -13,6 +13,11 @@ pub struct Cli {
     /// Give up on the agent after this many seconds.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
+    /// Trust the certificate authorities in this PEM file, besides the
+    /// system's: for an agent whose certificate a company's or a test
+    /// authority signed.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub ca_cert: Option<PathBuf>,
     /// The command.
     #[command(subcommand)]
     pub command: Command,
@@ -35,8 +40,8 @@ pub enum Command {
 /// `learnables card`.
 #[derive(Debug, Args)]
 pub struct CardArgs {
-    /// The agent's URL (http://host:port); its card is at
-    /// URL/.well-known/agent-card.json.
+    /// The agent's URL (http://host:port or https://host:port); its card
+    /// is at URL/.well-known/agent-card.json.
     pub url: String,
 }
 
@@ -50,7 +55,7 @@ pub struct CheckArgs {
 /// `learnables teach`.
 #[derive(Debug, Args)]
 pub struct TeachArgs {
-    /// The agent's URL (http://host:port).
+    /// The agent's URL (http://host:port or https://host:port).
     pub url: String,
     /// The collection to teach (from the card's learnables).
     #[arg(long, short, required_unless_present = "question")]
@@ -85,7 +90,7 @@ pub struct TeachArgs {
 /// `learnables show`.
 #[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// The agent's URL (http://host:port).
+    /// The agent's URL (http://host:port or https://host:port).
     pub url: String,
     /// The collection.
     #[arg(long, short)]

@@ -1,13 +1,33 @@
-//! HTTP to the agent: its card, and JSON-RPC calls with the Learnables
-//! extension activated and the teacher's bearer token.
+//! HTTP and HTTPS to the agent: its card, and JSON-RPC calls with the
+//! Learnables extension activated and the teacher's bearer token.
 //!
-//! This build speaks plain `http://` only: it carries no TLS stack.
+//! Everything the agent sends is hostile until read:
+//!
+//! - **TLS**: rustls, with the platform's verifier and the system's roots;
+//!   `--ca-cert FILE` adds authorities (an agent whose certificate a
+//!   company or test authority signed).
+//! - **Redirects**: the card may be redirected within its origin (same
+//!   scheme, host and port), at most [`MAX_CARD_REDIRECTS`] times; a
+//!   JSON-RPC call (a lesson, a show-back) follows none, so a lesson and
+//!   the token go nowhere but the URL the person gave. A redirect not
+//!   followed is an error naming its target.
+//! - **Bounds**: at most [`MAX_CARD_BYTES`] of a card and
+//!   [`MAX_ANSWER_BYTES`] of an answer are read, streamed: a larger one is
+//!   refused without being buffered.
+//! - **Timeouts**: connecting takes at most [`MAX_CONNECT_TIMEOUT`] (or
+//!   `--timeout`, if shorter), and a whole request, body included, at most
+//!   `--timeout`.
 
+use std::io::Read;
+use std::path::Path;
 use std::time::Duration;
 
+use learnables::untrusted::Untrusted;
 use learnables::{ACTIVATION_HEADER, EXTENSION_URI};
-use reqwest::blocking::Client;
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use reqwest::blocking::{Client, Response};
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LOCATION};
+use reqwest::redirect::Policy;
+use reqwest::{Certificate, Url};
 use serde_json::{Value, json};
 
 use crate::error::{CliError, Refusal};
@@ -16,24 +36,58 @@ use crate::spinner::Spinner;
 /// Where the agent card is, below an agent's base URL.
 pub const CARD_PATH: &str = ".well-known/agent-card.json";
 
-/// An agent reached over HTTP.
+/// The most of an agent card read: 4 MiB.
+pub const MAX_CARD_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The most of a JSON-RPC answer read: 1 MiB.
+pub const MAX_ANSWER_BYTES: u64 = 1024 * 1024;
+
+/// The most of a `--ca-cert` file read: 1 MiB.
+pub const MAX_CA_CERT_BYTES: u64 = 1024 * 1024;
+
+/// How many redirects within its origin a card fetch follows.
+pub const MAX_CARD_REDIRECTS: usize = 5;
+
+/// The longest wait for a connection, whatever `--timeout` says.
+pub const MAX_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How the client reaches agents: its timeout and the authorities it
+/// trusts beyond the system's.
+#[derive(Debug, Clone, Default)]
+pub struct Connection<'a> {
+    /// The longest a whole request may take.
+    pub timeout: Duration,
+    /// A PEM file of certificate authorities to trust besides the
+    /// system's (`--ca-cert`).
+    pub ca_cert: Option<&'a Path>,
+}
+
+/// An agent reached over HTTP or HTTPS.
 #[derive(Debug, Clone)]
 pub struct AgentClient {
     base: String,
-    http: Client,
+    /// For the card: follows redirects within the card's origin.
+    card_http: Client,
+    /// For JSON-RPC calls: follows no redirect.
+    call_http: Client,
 }
 
 impl AgentClient {
     /// A client for the agent at `url` (see [`base_url`] for what is
-    /// accepted), giving up on any request after `timeout`.
-    pub fn new(url: &str, timeout: Duration) -> Result<AgentClient, CliError> {
+    /// accepted), reached as `connection` says.
+    pub fn new(url: &str, connection: &Connection<'_>) -> Result<AgentClient, CliError> {
         let base = base_url(url)?;
-        let http = Client::builder()
-            .timeout(timeout)
-            .user_agent(concat!("learnables/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|error| CliError::msg(format!("cannot make an HTTP client: {error}")))?;
-        Ok(AgentClient { base, http })
+        let roots = match connection.ca_cert {
+            Some(file) => read_ca_cert(file)?,
+            None => Vec::new(),
+        };
+        let card_http = http_client(connection, &roots, same_origin_redirects())?;
+        let call_http = http_client(connection, &roots, Policy::none())?;
+        Ok(AgentClient {
+            base,
+            card_http,
+            call_http,
+        })
     }
 
     /// The agent's base URL, ending in `/`: where JSON-RPC calls go.
@@ -50,19 +104,34 @@ impl AgentClient {
     /// data-only).
     pub fn fetch_card(&self) -> Result<Value, CliError> {
         let url = self.card_url();
-        let response = Spinner::during("fetching the agent card", || self.http.get(&url).send())
-            .map_err(|error| unreachable_agent(&url, &error))?;
+        let response = Spinner::during("fetching the agent card", || {
+            self.card_http.get(&url).send()
+        })
+        .map_err(|error| request_failed(&url, &error))?;
         let status = response.status();
-        let text = response
-            .text()
-            .map_err(|error| unreachable_agent(&url, &error))?;
-        if !status.is_success() {
+        if status.is_redirection() {
             return Err(CliError::msg(format!(
-                "no agent card at {url}: the server answered HTTP {status}"
+                "the agent card at {} redirects to {} (HTTP {status}), another origin: \
+                 learnables follows a card's redirects only within its origin (the same \
+                 scheme, host and port)",
+                shown(&url),
+                redirect_target(&response)
             )));
         }
-        serde_json::from_str(&text)
-            .map_err(|error| CliError::msg(format!("the agent card at {url} is not JSON: {error}")))
+        if !status.is_success() {
+            return Err(CliError::msg(format!(
+                "no agent card at {}: the server answered HTTP {status}",
+                shown(&url)
+            )));
+        }
+        let body = read_bounded(response, MAX_CARD_BYTES, "the agent card", &url)?;
+        serde_json::from_slice(&body).map_err(|error| {
+            CliError::msg(format!(
+                "the agent card at {} is not JSON: {}",
+                shown(&url),
+                shown(&error.to_string())
+            ))
+        })
     }
 
     /// Calls `method` with `params`, the extension activated and `token`
@@ -82,7 +151,7 @@ impl AgentClient {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let url = self.base.as_str();
         let response = Spinner::during(waiting, || {
-            self.http
+            self.call_http
                 .post(url)
                 .header(CONTENT_TYPE, "application/json")
                 .header(ACTIVATION_HEADER, EXTENSION_URI)
@@ -90,23 +159,197 @@ impl AgentClient {
                 .body(body.to_string())
                 .send()
         })
-        .map_err(|error| unreachable_agent(url, &error))?;
+        .map_err(|error| request_failed(url, &error))?;
         let status = response.status();
-        let text = response
-            .text()
-            .map_err(|error| unreachable_agent(url, &error))?;
-        let reply: Value = serde_json::from_str(&text).map_err(|_| {
+        let method = shown(method);
+        if status.is_redirection() {
+            return Err(CliError::msg(format!(
+                "the agent at {} answered `{method}` with a redirect to {} (HTTP {status}); \
+                 learnables follows no redirect for {what}, so nothing was sent there",
+                shown(url),
+                redirect_target(&response)
+            )));
+        }
+        let text = read_bounded(response, MAX_ANSWER_BYTES, "its answer", url)?;
+        let reply: Value = serde_json::from_slice(&text).map_err(|_| {
             CliError::msg(format!(
-                "the agent at {url} answered `{method}` with HTTP {status} and no JSON-RPC response"
+                "the agent at {} answered `{method}` with HTTP {status} and no JSON-RPC response",
+                shown(url)
             ))
         })?;
         read_reply(reply, what).map_err(|error| match error {
             ReplyError::Refused(refusal) => CliError::Refused(refusal),
             ReplyError::Malformed => CliError::msg(format!(
-                "the agent at {url} answered `{method}` (HTTP {status}) with neither a result \
-                 nor an error"
+                "the agent at {} answered `{method}` (HTTP {status}) with neither a result \
+                 nor an error",
+                shown(url)
             )),
         })
+    }
+}
+
+/// Text from the network or a file, escaped and bounded for a message.
+fn shown(text: &str) -> String {
+    Untrusted::new(text).max_chars(512).to_string()
+}
+
+fn http_client(
+    connection: &Connection<'_>,
+    roots: &[Certificate],
+    redirects: Policy,
+) -> Result<Client, CliError> {
+    let timeout = connection.timeout;
+    // The async builder's timeout covers the whole request, body included;
+    // the blocking one's bounds each wait.
+    let mut builder = reqwest::Client::builder()
+        .timeout(timeout)
+        .connect_timeout(timeout.min(MAX_CONNECT_TIMEOUT))
+        .redirect(redirects)
+        .user_agent(concat!("learnables/", env!("CARGO_PKG_VERSION")));
+    for root in roots {
+        builder = builder.add_root_certificate(root.clone());
+    }
+    reqwest::blocking::ClientBuilder::from(builder)
+        .timeout(timeout)
+        .build()
+        .map_err(|error| CliError::msg(format!("cannot make an HTTP client: {}", chain(&error))))
+}
+
+/// Follows a redirect only to the same origin as the first URL, at most
+/// [`MAX_CARD_REDIRECTS`] times; stops (leaving the redirect as the
+/// answer) at any other.
+fn same_origin_redirects() -> Policy {
+    Policy::custom(|attempt| {
+        let same_origin = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        if !same_origin {
+            attempt.stop()
+        } else if attempt.previous().len() > MAX_CARD_REDIRECTS {
+            attempt.error(format!(
+                "more than {MAX_CARD_REDIRECTS} redirects within the origin"
+            ))
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
+/// Where a redirect points, resolved against the URL it came from, as a
+/// person may read it.
+fn redirect_target(response: &Response) -> String {
+    let Some(location) = response.headers().get(LOCATION) else {
+        return "nowhere (it has no Location)".to_owned();
+    };
+    let location = String::from_utf8_lossy(location.as_bytes());
+    let target = response
+        .url()
+        .join(&location)
+        .map_or_else(|_| location.to_string(), |url| url.to_string());
+    shown(&target)
+}
+
+/// The certificates of a `--ca-cert` file (PEM), at least one.
+pub fn read_ca_cert(file: &Path) -> Result<Vec<Certificate>, CliError> {
+    let pem = read_file_bounded(file, MAX_CA_CERT_BYTES)?;
+    let name = shown(&file.display().to_string());
+    let certificates = Certificate::from_pem_bundle(&pem).map_err(|error| {
+        CliError::msg(format!(
+            "--ca-cert {name}: not PEM certificates: {}",
+            chain(&error)
+        ))
+    })?;
+    if certificates.is_empty() {
+        return Err(CliError::msg(format!(
+            "--ca-cert {name} holds no certificate (a PEM file, `-----BEGIN CERTIFICATE-----`)"
+        )));
+    }
+    Ok(certificates)
+}
+
+/// Reads at most `limit` bytes of `file` (`-` for standard input): the
+/// bytes, or an error saying the file is larger.
+pub fn read_file_bounded(file: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
+    let name = shown(&file.display().to_string());
+    let mut bytes = Vec::new();
+    let read = if file == Path::new("-") {
+        std::io::stdin().take(limit + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(file).and_then(|opened| opened.take(limit + 1).read_to_end(&mut bytes))
+    };
+    let name = if file == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        name
+    };
+    read.map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::msg(format!(
+            "{name} is larger than {}: learnables reads no more",
+            size(limit)
+        )));
+    }
+    Ok(bytes)
+}
+
+/// Reads at most `limit` bytes of a response's body, streamed: an error
+/// as soon as the body (or its announced length) is larger.
+fn read_bounded(
+    response: Response,
+    limit: u64,
+    what: &str,
+    url: &str,
+) -> Result<Vec<u8>, CliError> {
+    let too_large = || {
+        CliError::msg(format!(
+            "{what} from {} is larger than {}: learnables reads no more",
+            shown(url),
+            size(limit)
+        ))
+    };
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit)
+    {
+        return Err(too_large());
+    }
+    let mut body = Vec::new();
+    response
+        .take(limit + 1)
+        .read_to_end(&mut body)
+        .map_err(|error| {
+            let timed_out = error.kind() == std::io::ErrorKind::TimedOut
+                || error
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
+                    .is_some_and(reqwest::Error::is_timeout);
+            if timed_out {
+                CliError::msg(format!(
+                    "the agent at {} did not finish sending {what} in time",
+                    shown(url)
+                ))
+            } else {
+                CliError::msg(format!(
+                    "the agent at {} broke off sending {what}: {}",
+                    shown(url),
+                    shown(&error.to_string())
+                ))
+            }
+        })?;
+    if body.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(body)
+}
+
+/// `4 MiB`, `512 KiB`, `300 bytes`.
+pub fn size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    match bytes {
+        b if b >= MIB && b % MIB == 0 => format!("{} MiB", b / MIB),
+        b if b >= 1024 && b % 1024 == 0 => format!("{} KiB", b / 1024),
+        b => format!("{b} bytes"),
     }
 }
 
@@ -152,9 +395,9 @@ pub fn read_reply(mut reply: Value, what: &str) -> Result<Value, ReplyError> {
 }
 
 /// The agent's base URL, ending in `/`, from what the person typed:
-/// `http://host:port`, with or without a path or a trailing `/`, or the
-/// card's own URL; `host:port` alone means `http://`. `https://` is
-/// refused, with a reason: this build has no TLS.
+/// `http://host:port` or `https://host:port`, with or without a path or a
+/// trailing `/`, or the card's own URL; `host:port` alone means
+/// `http://`.
 pub fn base_url(url: &str) -> Result<String, CliError> {
     let url = url.trim();
     let url = if url.contains("://") {
@@ -162,29 +405,26 @@ pub fn base_url(url: &str) -> Result<String, CliError> {
     } else {
         format!("http://{url}")
     };
-    let parsed = reqwest::Url::parse(&url)
-        .map_err(|error| CliError::msg(format!("`{url}` is not a URL: {error}")))?;
+    let parsed = Url::parse(&url)
+        .map_err(|error| CliError::msg(format!("`{}` is not a URL: {error}", shown(&url))))?;
     match parsed.scheme() {
-        "http" => {}
-        "https" => {
-            return Err(CliError::msg(format!(
-                "`{url}` is an https:// URL, but this build of learnables has no TLS: it speaks \
-                 http:// only (reach the agent over http://, or through a local TLS proxy)"
-            )));
-        }
+        "http" | "https" => {}
         other => {
             return Err(CliError::msg(format!(
-                "`{url}` has the scheme `{other}`; the agent's URL starts with http://"
+                "`{}` has the scheme `{}`; the agent's URL starts with http:// or https://",
+                shown(&url),
+                shown(other)
             )));
         }
     }
     if parsed.host_str().is_none_or(str::is_empty) {
-        return Err(CliError::msg(format!("`{url}` names no host")));
+        return Err(CliError::msg(format!("`{}` names no host", shown(&url))));
     }
     let mut base = parsed.to_string();
     if parsed.query().is_some() || parsed.fragment().is_some() {
         return Err(CliError::msg(format!(
-            "`{url}` has a query or a fragment; give the agent's base URL"
+            "`{}` has a query or a fragment; give the agent's base URL",
+            shown(&url)
         )));
     }
     if let Some(stripped) = base.strip_suffix(CARD_PATH) {
@@ -196,13 +436,58 @@ pub fn base_url(url: &str) -> Result<String, CliError> {
     Ok(base)
 }
 
-fn unreachable_agent(url: &str, error: &reqwest::Error) -> CliError {
+/// An error and its causes, one after the other.
+fn chain(error: &dyn std::error::Error) -> String {
     let mut reason = error.to_string();
-    let mut source = std::error::Error::source(error);
+    let mut source = error.source();
     while let Some(cause) = source {
-        reason.push_str(": ");
-        reason.push_str(&cause.to_string());
+        let text = cause.to_string();
+        if !reason.ends_with(&text) {
+            reason.push_str(": ");
+            reason.push_str(&text);
+        }
         source = cause.source();
+    }
+    reason
+}
+
+/// Whether a failed request failed on the agent's certificate: rustls's
+/// error, found in the chain of causes (the connector boxes it in layers a
+/// downcast cannot see through, so its text is read too).
+fn certificate_refused(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(cause) = source {
+        let rustls_error = cause.downcast_ref::<rustls::Error>().or_else(|| {
+            cause
+                .downcast_ref::<std::io::Error>()
+                .and_then(std::io::Error::get_ref)
+                .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+        });
+        let refused = matches!(
+            rustls_error,
+            Some(rustls::Error::InvalidCertificate(_) | rustls::Error::NoCertificatesPresented)
+        );
+        let text = cause.to_string();
+        if refused
+            || text.starts_with("invalid peer certificate")
+            || text.starts_with("peer sent no certificates")
+        {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
+fn request_failed(url: &str, error: &reqwest::Error) -> CliError {
+    let reason = shown(&chain(error));
+    let url = shown(url);
+    if certificate_refused(error) {
+        return CliError::msg(format!(
+            "the agent at {url} has a TLS certificate this machine does not trust ({reason}); \
+             if another authority signed it, give that authority's certificate with \
+             --ca-cert FILE"
+        ));
     }
     if error.is_timeout() {
         return CliError::msg(format!(
@@ -233,9 +518,11 @@ mod tests {
     }
 
     #[test]
-    fn https_and_other_schemes_are_refused_with_a_reason() {
-        let error = base_url("https://agents.example/").unwrap_err().to_string();
-        assert!(error.contains("no TLS"), "{error}");
+    fn https_is_taken_and_other_schemes_are_refused_with_a_reason() {
+        assert_eq!(
+            base_url("https://agents.example").unwrap(),
+            "https://agents.example/"
+        );
         assert!(
             base_url("ftp://x/")
                 .unwrap_err()
@@ -243,6 +530,27 @@ mod tests {
                 .contains("`ftp`")
         );
         assert!(base_url("http://x/?a=1").is_err());
+    }
+
+    #[test]
+    fn sizes_are_said_in_their_unit() {
+        assert_eq!(size(MAX_CARD_BYTES), "4 MiB");
+        assert_eq!(size(MAX_ANSWER_BYTES), "1 MiB");
+        assert_eq!(size(2048), "2 KiB");
+        assert_eq!(size(1000), "1000 bytes");
+    }
+
+    #[test]
+    fn a_file_past_its_bound_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("big.json");
+        std::fs::write(&file, vec![b' '; 2049]).unwrap();
+        assert_eq!(read_file_bounded(&file, 2049).unwrap().len(), 2049);
+        let error = read_file_bounded(&file, 2048).unwrap_err().to_string();
+        assert!(
+            error.ends_with("is larger than 2 KiB: learnables reads no more"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::render::line;
+
 /// A command's failure. Its `Display` is the message printed on standard
 /// error; every failure exits with status 1.
 #[derive(Debug)]
@@ -34,7 +36,7 @@ impl fmt::Display for CliError {
 
 impl std::error::Error for CliError {}
 
-/// A JSON-RPC error as the agent sent it.
+/// A JSON-RPC error as the agent sent it (its text shown escaped).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// What was refused: "the lesson", "the show-back".
@@ -51,15 +53,20 @@ pub struct Refusal {
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the agent refused {}: {}", self.what, self.message)?;
+        write!(
+            f,
+            "the agent refused {}: {}",
+            self.what,
+            line(&self.message)
+        )?;
         if let Some(field) = &self.field {
-            write!(f, " (field `{field}`)")?;
+            write!(f, " (field `{}`)", line(field))?;
         }
         if self.problems.len() > 1 {
             for (field, message) in &self.problems {
                 match field {
-                    Some(field) => write!(f, "\n  {field}: {message}")?,
-                    None => write!(f, "\n  {message}")?,
+                    Some(field) => write!(f, "\n  {}: {}", line(field), line(message))?,
+                    None => write!(f, "\n  {}", line(message))?,
                 }
             }
         }
@@ -89,6 +96,25 @@ mod tests {
         assert_eq!(
             refusal.to_string(),
             "the agent refused the lesson: `taughtBy` is wrong\n  a: bad a\n  bad"
+        );
+    }
+
+    #[test]
+    fn a_hostile_refusal_stays_on_its_lines() {
+        let refusal = Refusal {
+            what: "the lesson".into(),
+            code: -32602,
+            message: "no\n\x1b[2Jerror: forged\x1b]52;c;eA==\x07".into(),
+            field: Some("f\u{202e}".into()),
+            problems: vec![(Some("a\r".into()), "\u{9b}1A".into()), (None, "b".into())],
+        };
+        assert_eq!(
+            refusal.to_string(),
+            r"the agent refused the lesson: no\n\u{1b}[2Jerror: forged\u{1b}]52;c;eA==\u{7} (field `f\u{202e}`)"
+                .to_owned()
+                + "\n  "
+                + r"a\r: \u{9b}1A"
+                + "\n  b"
         );
     }
 }

@@ -6,6 +6,13 @@
 //!
 //! [`question`] builds each question (pure, tested); [`ask`] puts it to the
 //! person with `inquire`. The form is drawn on standard error.
+//!
+//! Labels, help, kinds and choices come from the agent's card: they are
+//! shown escaped ([`crate::render::line`]); a picked choice is sent as the
+//! card wrote it. A prefill (a default or a suggestion) is put in the input
+//! escaped, so what the person sees in the input is what is sent.
+
+use std::fmt;
 
 use std::io::IsTerminal;
 
@@ -14,6 +21,7 @@ use inquire::{InquireError, Select, Text};
 use learnables::{LessonField, Rendering};
 
 use crate::error::CliError;
+use crate::render::{line, paragraph};
 use crate::style::{Style, color_allowed};
 
 /// The pick of a `choice` field that leaves it out of the lesson.
@@ -116,10 +124,35 @@ fn inquire_error(error: InquireError) -> CliError {
     }
 }
 
+/// One option of a list: shown escaped, picked as it is.
+#[derive(Debug, Clone)]
+struct Pick {
+    raw: String,
+    shown: String,
+}
+
+impl Pick {
+    fn list(options: &[String]) -> Vec<Pick> {
+        options
+            .iter()
+            .map(|raw| Pick {
+                raw: raw.clone(),
+                shown: line(raw),
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for Pick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.shown)
+    }
+}
+
 fn heading(label: &str, help: Option<&str>, style: Style) {
-    eprintln!("\n{}", style.bold(label));
-    for line in help.into_iter().flat_map(str::lines) {
-        eprintln!("  {}", style.dim(line));
+    eprintln!("\n{}", style.bold(&line(label)));
+    for help_line in help.map(paragraph).iter().flat_map(|help| help.lines()) {
+        eprintln!("  {}", style.dim(help_line));
     }
 }
 
@@ -131,20 +164,24 @@ pub fn ask(question: &Question) -> Result<Option<String>, CliError> {
     let raw = match &question.input {
         Input::Text { initial, kind } => {
             let hint = match kind {
-                Some(kind) => format!("{kind}, typed as text; enter to accept, empty to leave out"),
+                Some(kind) => format!(
+                    "{}, typed as text; enter to accept, empty to leave out",
+                    line(kind)
+                ),
                 None => "enter to accept, empty to leave out".to_owned(),
             };
             Text::new("")
-                .with_initial_value(initial)
+                .with_initial_value(&line(initial))
                 .with_help_message(&hint)
                 .with_render_config(render_config())
                 .prompt()
         }
-        Input::Choice { options, start } => Select::new("", options.clone())
+        Input::Choice { options, start } => Select::new("", Pick::list(options))
             .with_starting_cursor(*start)
             .with_help_message("↑↓ to move, enter to pick, type to filter")
             .with_render_config(render_config())
-            .prompt(),
+            .prompt()
+            .map(|pick| pick.raw),
     }
     .map_err(inquire_error)?;
     Ok(answer_of(&question.input, &raw))
@@ -153,14 +190,15 @@ pub fn ask(question: &Question) -> Result<Option<String>, CliError> {
 /// Asks the person which of `entries` to teach.
 pub fn pick_entry(entry_noun: &str, entries: &[String]) -> Result<String, CliError> {
     heading(
-        &format!("Which {entry_noun}?"),
+        &format!("Which {}?", line(entry_noun)),
         Some("The question is about several; pick the one to teach."),
         Style::for_stderr(),
     );
-    Select::new("", entries.to_vec())
+    Select::new("", Pick::list(entries))
         .with_help_message("↑↓ to move, enter to pick")
         .with_render_config(render_config())
         .prompt()
+        .map(|pick| pick.raw)
         .map_err(inquire_error)
 }
 

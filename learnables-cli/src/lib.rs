@@ -28,8 +28,10 @@ pub mod teach;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use learnables::untrusted::Untrusted;
+
 use crate::cli::{Cli, Command};
-use crate::client::AgentClient;
+use crate::client::{AgentClient, Connection};
 use crate::error::CliError;
 use crate::style::Style;
 
@@ -56,17 +58,25 @@ impl Outcome {
 
 /// Runs a parsed command line.
 pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
-    let timeout = Duration::from_secs(cli.timeout.max(1));
+    let connection = Connection {
+        timeout: Duration::from_secs(cli.timeout.max(1)),
+        ca_cert: cli.ca_cert.as_deref(),
+    };
     match &cli.command {
-        Command::Card(args) => card::run(&AgentClient::new(&args.url, timeout)?),
+        Command::Card(args) => card::run(&AgentClient::new(&args.url, &connection)?),
         Command::Check(args) => check::run(&args.file),
-        Command::Teach(args) => teach::run(args, &AgentClient::new(&args.url, timeout)?),
-        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, timeout)?),
+        Command::Teach(args) => teach::run(args, &AgentClient::new(&args.url, &connection)?),
+        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?),
     }
 }
 
+/// The most of a failure message printed.
+const MAX_FAILURE_CHARS: usize = 64 * 1024;
+
 /// Runs a parsed command line and prints what it says: the report on
 /// standard output, errors on standard error; exit status 1 on any error.
+/// Each renderer escapes what it shows from outside; a failure is escaped
+/// once more as a whole (escaping is idempotent), its lines kept.
 pub fn main_with(cli: &Cli) -> ExitCode {
     let style = Style::for_stderr();
     let (stdout, failure) = match execute(cli) {
@@ -77,6 +87,9 @@ pub fn main_with(cli: &Cli) -> ExitCode {
     match failure {
         None => ExitCode::SUCCESS,
         Some(failure) => {
+            let failure = Untrusted::new(&failure)
+                .multi_line()
+                .max_chars(MAX_FAILURE_CHARS);
             eprintln!("{} {failure}", style.red("error:"));
             ExitCode::FAILURE
         }

@@ -1,12 +1,44 @@
 //! Small pieces of text shared by the renderers.
+//!
+//! Everything an agent or a file said reaches the screen through [`line`]
+//! or [`paragraph`] ([`learnables::untrusted`]): control characters,
+//! escape sequences, bidirectional and invisible characters are shown as
+//! escapes, never run.
 
+use learnables::untrusted::Untrusted;
 use learnables::{LessonField, Rendering, Violations};
 use serde_json::Value;
 
 use crate::style::Style;
 
-/// A lesson value as a person reads it: a string as it is, anything else
-/// as its JSON.
+/// The most of one piece of outside text shown.
+pub const MAX_SHOWN_CHARS: usize = 4096;
+
+/// Outside text for one line: escaped (`\n` included) and bounded.
+pub fn line(text: &str) -> String {
+    Untrusted::new(text).max_chars(MAX_SHOWN_CHARS).to_string()
+}
+
+/// Outside text for a paragraph: its lines kept, everything else escaped,
+/// and bounded.
+pub fn paragraph(text: &str) -> String {
+    Untrusted::new(text)
+        .multi_line()
+        .max_chars(MAX_SHOWN_CHARS)
+        .to_string()
+}
+
+/// Several pieces of outside text, each for one line, joined by `, `.
+pub fn line_list<'a>(texts: impl IntoIterator<Item = &'a String>) -> String {
+    texts
+        .into_iter()
+        .map(|text| line(text))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A lesson value as text: a string as it is, anything else as its JSON
+/// (not escaped: it may be sent back; [`paragraph`] it to show it).
 pub fn value_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
@@ -20,22 +52,23 @@ pub fn kind_text(field: &LessonField) -> String {
     match field.kind.rendering() {
         Rendering::Choice => format!(
             "choice: {}",
-            field.choices.as_deref().unwrap_or_default().join(", ")
+            line_list(field.choices.as_deref().unwrap_or_default())
         ),
         Rendering::Text if field.kind.as_str() == "text" => "text".to_owned(),
-        Rendering::Text => format!("{} (entered as text)", field.kind),
+        Rendering::Text => format!("{} (entered as text)", line(field.kind.as_str())),
     }
 }
 
-/// One line per violation, `path: message`, each indented by `indent`.
+/// One line per violation, `path: message`, each indented by `indent`;
+/// both escaped, since a message may quote the card.
 pub fn violation_lines(violations: &Violations, indent: &str, style: Style) -> String {
     violations
         .iter()
         .map(|violation| {
             format!(
                 "{indent}{}: {}\n",
-                style.red(&violation.path),
-                violation.message
+                style.red(&line(&violation.path)),
+                line(&violation.message)
             )
         })
         .collect()
@@ -85,6 +118,17 @@ mod tests {
         assert_eq!(kind_text(&desk), "choice: a, b");
         let date = LessonField::new("when", "When", FieldKind::new("date"));
         assert_eq!(kind_text(&date), "date (entered as text)");
+    }
+
+    #[test]
+    fn outside_text_is_escaped_on_one_line_or_in_a_paragraph() {
+        assert_eq!(line("a\x1b[2Jb\nc"), r"a\u{1b}[2Jb\nc");
+        assert_eq!(paragraph("a\x1b[2Jb\nc\rd"), "a\\u{1b}[2Jb\nc\\rd");
+        let hostile = "\u{202e}x".repeat(MAX_SHOWN_CHARS);
+        assert!(line(&hostile).chars().count() < MAX_SHOWN_CHARS + 40);
+        let desk = LessonField::new("desk", "Desk", FieldKind::CHOICE)
+            .with_choices(["a\x07", "b\u{9b}31m"]);
+        assert_eq!(kind_text(&desk), r"choice: a\u{7}, b\u{9b}31m");
     }
 
     #[test]

@@ -1,18 +1,22 @@
 //! `learnables show`: what the agent learned for an entry, through the
-//! show-back method, rendered for a person.
+//! show-back method, rendered for a person. The card is read first, as for
+//! `teach`: the token goes only to an agent whose card declares Learnables
+//! with a teachMethod the lint does not refuse.
 
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{ShowBack, ShowBackParams};
 
 use crate::Outcome;
+use crate::check::params_for_teaching;
 use crate::cli::ShowArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
-use crate::render::table;
+use crate::render::{line, paragraph, table};
 use crate::style::Style;
 
 /// Runs `show`.
 pub fn run(args: &ShowArgs, client: &AgentClient) -> Result<Outcome, CliError> {
+    params_for_teaching(&client.fetch_card()?, client.base())?;
     let params = ShowBackParams {
         collection: args.collection.clone(),
         entry: args.entry.clone(),
@@ -29,7 +33,8 @@ pub fn run(args: &ShowArgs, client: &AgentClient) -> Result<Outcome, CliError> {
     )?;
     let shown: ShowBack = serde_json::from_value(result).map_err(|error| {
         CliError::msg(format!(
-            "the agent's show-back does not read as one: {error}"
+            "the agent's show-back does not read as one: {}",
+            line(&error.to_string())
         ))
     })?;
     Ok(Outcome::ok(render_show_back(&shown, Style::for_stdout())))
@@ -41,9 +46,9 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
     let mut text = format!(
         "{} `{}` in {}\n  {}\n\n",
         style.bold("Entry"),
-        shown.entry,
-        shown.collection,
-        shown.describes
+        line(&shown.entry),
+        line(&shown.collection),
+        paragraph(&shown.describes).replace('\n', "\n  ")
     );
     // The agent shows each field with the learned value as its default, as
     // its learnable renders it: the client never reads the lesson value.
@@ -53,16 +58,16 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
         .map(|field| {
             let learned = field
                 .default
-                .clone()
-                .unwrap_or_else(|| style.dim("(empty)"));
-            (field.label.clone(), learned)
+                .as_deref()
+                .map_or_else(|| style.dim("(empty)"), paragraph);
+            (line(&field.label), learned)
         })
         .collect();
     text.push_str(&table(&rows, "  ", style));
     text.push('\n');
-    let mut version = format!("{} ({})", shown.definition_version, shown.version_id);
+    let mut version = format!("{} ({})", shown.definition_version, line(&shown.version_id));
     if let Some(previous) = &shown.previous_version_id {
-        version.push_str(&format!(", after {previous}"));
+        version.push_str(&format!(", after {}", line(previous)));
     }
     if shown.collection_version != shown.definition_version {
         version.push_str(&format!(
@@ -72,11 +77,11 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
     }
     let mut about = vec![
         ("Version".to_owned(), version),
-        ("Taught by".to_owned(), shown.taught_by.clone()),
-        ("When".to_owned(), shown.taught_at.clone()),
+        ("Taught by".to_owned(), line(&shown.taught_by)),
+        ("When".to_owned(), line(&shown.taught_at)),
     ];
     if let Some(reason) = &shown.reason {
-        about.push(("Reason".to_owned(), reason.clone()));
+        about.push(("Reason".to_owned(), paragraph(reason)));
     }
     text.push_str(&table(&about, "  ", style));
     text
@@ -123,5 +128,34 @@ mod tests {
              \x20 When       2026-08-17T10:00:00.000Z\n\
              \x20 Reason     Batteries ship cold\n"
         );
+    }
+
+    #[test]
+    fn a_hostile_show_back_is_shown_escaped() {
+        let hostile = "\x1b]8;;http://x/\x1b\\a\x1b]8;;\x1b\\\u{9b}2J\u{202e}";
+        let shown = r"\u{1b}]8;;http://x/\u{1b}\a\u{1b}]8;;\u{1b}\\u{9b}2J\u{202e}";
+        let show_back = ShowBack {
+            collection: hostile.into(),
+            entry: hostile.into(),
+            describes: hostile.into(),
+            lesson_fields: vec![
+                LessonField::new("a", hostile, FieldKind::TEXT).with_default(hostile),
+            ],
+            definition_version: 1,
+            version_id: hostile.into(),
+            previous_version_id: Some(hostile.into()),
+            collection_version: 1,
+            taught_by: hostile.into(),
+            reason: Some(hostile.into()),
+            taught_at: hostile.into(),
+        };
+        let text = render_show_back(&show_back, Style::plain());
+        assert!(
+            !text
+                .chars()
+                .any(|c| c != '\n' && learnables::untrusted::is_hazard(c)),
+            "{text:?}"
+        );
+        assert_eq!(text.matches(shown).count(), 10, "{text}");
     }
 }

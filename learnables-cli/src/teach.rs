@@ -13,10 +13,10 @@ use serde_json::{Map, Value};
 use crate::Outcome;
 use crate::check::params_for_teaching;
 use crate::cli::TeachArgs;
-use crate::client::AgentClient;
+use crate::client::{AgentClient, MAX_ANSWER_BYTES, read_file_bounded};
 use crate::error::CliError;
 use crate::form::{self, Question};
-use crate::render::{value_text, violation_lines};
+use crate::render::{line, line_list, paragraph, value_text, violation_lines};
 use crate::style::Style;
 
 /// Runs `teach`.
@@ -25,8 +25,9 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
     let collection = match (&block, &args.collection) {
         (Some(block), Some(collection)) if &block.collection != collection => {
             return Err(CliError::msg(format!(
-                "the question is about `{}`, not `{collection}`; leave out --collection",
-                block.collection
+                "the question is about `{}`, not `{}`; leave out --collection",
+                line(&block.collection),
+                line(collection)
             )));
         }
         (Some(block), _) => block.collection.clone(),
@@ -77,7 +78,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
         (None, several) => {
             return Err(CliError::msg(format!(
                 "the question is about several entries ({}): pick one with --entry",
-                several.join(", ")
+                line_list(several)
             )));
         }
     };
@@ -85,24 +86,24 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
     let mut reason = args.reason.clone();
     if interactive {
         if !form::terminal_available() {
-            let names: Vec<&str> = missing.iter().map(|field| field.name.as_str()).collect();
             return Err(CliError::msg(format!(
                 "no terminal for the form, and these fields have no value: {}; give each with \
                  --set NAME=VALUE (an empty VALUE leaves it out), or take the defaults with \
                  --accept-defaults",
-                names.join(", ")
+                line_list(missing.iter().map(|field| &field.name))
             )));
         }
         let style = Style::for_stderr();
         eprintln!(
-            "{} {} `{entry}` in {}",
+            "{} {} `{}` in {}",
             style.bold("Teaching"),
-            descriptor.entry,
-            descriptor.collection
+            line(&descriptor.entry),
+            line(&entry),
+            line(&descriptor.collection)
         );
-        eprintln!("  {}", style.dim(&descriptor.teaches));
+        eprintln!("  {}", style.dim(&line(&descriptor.teaches)));
         if let Some(label) = block.as_ref().and_then(|b| b.suggestion_label.as_deref()) {
-            eprintln!("  {} {label}", style.yellow("Suggested:"));
+            eprintln!("  {} {}", style.yellow("Suggested:"), line(label));
         }
         for field in &missing {
             let question: Question =
@@ -124,25 +125,29 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
         .map_err(|error| CliError::msg(format!("cannot write the lesson: {error}")))?;
     let result = client.call(&method, params, &args.token, "the lesson", "teaching")?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::msg(format!("the agent's answer is not a LessonResult: {error}"))
+        CliError::msg(format!(
+            "the agent's answer is not a LessonResult: {}",
+            line(&error.to_string())
+        ))
     })?;
     Ok(Outcome::ok(render_result(&result, Style::for_stdout())))
 }
 
-/// Reads the teach block of a question message in `file`.
+/// Reads the teach block of a question message in `file`, of at most
+/// [`MAX_ANSWER_BYTES`].
 pub fn read_question(file: &Path) -> Result<TeachBlock, CliError> {
-    let name = file.display();
-    let text = std::fs::read_to_string(file)
-        .map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?;
-    let message: Value = serde_json::from_str(&text)
-        .map_err(|error| CliError::msg(format!("{name} is not JSON: {error}")))?;
-    teach_block_of(&message, &name.to_string())
+    let name = line(&file.display().to_string());
+    let text = read_file_bounded(file, MAX_ANSWER_BYTES)?;
+    let message: Value = serde_json::from_slice(&text).map_err(|error| {
+        CliError::msg(format!("{name} is not JSON: {}", line(&error.to_string())))
+    })?;
+    teach_block_of(&message, &name)
 }
 
 /// The teach block of a question message (JSON), or why there is none.
 pub fn teach_block_of(message: &Value, name: &str) -> Result<TeachBlock, CliError> {
     TeachBlock::from_message(message)
-        .map_err(|error| CliError::msg(format!("{name}: {error}")))?
+        .map_err(|error| CliError::msg(format!("{name}: {}", line(&error.to_string()))))?
         .ok_or_else(|| {
             CliError::msg(format!(
                 "{name} carries no teach block: a question has one at metadata[\"{}\"].teach",
@@ -161,14 +166,10 @@ pub fn find_descriptor<'a>(
         .iter()
         .find(|descriptor| descriptor.collection == collection)
         .ok_or_else(|| {
-            let known: Vec<&str> = params
-                .learnables
-                .iter()
-                .map(|descriptor| descriptor.collection.as_str())
-                .collect();
             CliError::msg(format!(
-                "the agent has no learnable `{collection}`; it has: {}",
-                known.join(", ")
+                "the agent has no learnable `{}`; it has: {}",
+                line(collection),
+                line_list(params.learnables.iter().map(|d| &d.collection))
             ))
         })
 }
@@ -180,23 +181,19 @@ pub fn check_sets(
     fields: &[LessonField],
     sets: &[(String, String)],
 ) -> Result<BTreeMap<String, Option<String>>, CliError> {
-    let names = || {
-        fields
-            .iter()
-            .map(|field| field.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let names = || line_list(fields.iter().map(|field| &field.name));
     let mut given = BTreeMap::new();
     for (name, value) in sets {
         let Some(field) = fields.iter().find(|field| &field.name == name) else {
             return Err(CliError::msg(format!(
-                "--set {name}: there is no field `{name}`; the fields are: {}",
+                "--set {}: there is no field `{}`; the fields are: {}",
+                line(name),
+                line(name),
                 names()
             )));
         };
         if given.contains_key(name) {
-            return Err(CliError::msg(format!("--set {name}: given twice")));
+            return Err(CliError::msg(format!("--set {}: given twice", line(name))));
         }
         let choices = field.choices.as_deref().unwrap_or_default();
         if !value.is_empty()
@@ -204,8 +201,10 @@ pub fn check_sets(
             && !choices.contains(value)
         {
             return Err(CliError::msg(format!(
-                "--set {name}: `{value}` is not one of the choices: {}",
-                choices.join(", ")
+                "--set {}: `{}` is not one of the choices: {}",
+                line(name),
+                line(value),
+                line_list(choices)
             )));
         }
         given.insert(name.clone(), (!value.is_empty()).then(|| value.clone()));
@@ -245,23 +244,23 @@ pub fn lesson_value(values: &BTreeMap<String, Option<String>>) -> LessonValue {
 
 /// What the agent says it learned.
 pub fn render_result(result: &LessonResult, style: Style) -> String {
+    let describes = paragraph(&result.describes);
     let mut text = if result.learned {
-        format!("{} {}\n", style.green("Learned:"), result.describes)
+        format!("{} {describes}\n", style.green("Learned:"))
     } else {
         format!(
-            "{} the agent already knew this.\n{}\n",
+            "{} the agent already knew this.\n{describes}\n",
             style.yellow("Nothing new:"),
-            result.describes
         )
     };
     text.push_str(&format!("Version {}", result.definition_version));
     if let Some(id) = &result.version_id {
-        text.push_str(&format!(" ({id})"));
+        text.push_str(&format!(" ({})", line(id)));
     }
     if result.learned
         && let Some(previous) = &result.previous_version_id
     {
-        text.push_str(&format!(", after {previous}"));
+        text.push_str(&format!(", after {}", line(previous)));
     }
     text.push('\n');
     text
@@ -346,6 +345,22 @@ mod tests {
             render_result(&result, Style::plain()),
             "Nothing new: the agent already knew this.\n\
              Chapter 85 declarations now go to the general desk\nVersion 2 (v2)\n"
+        );
+    }
+
+    #[test]
+    fn a_hostile_result_is_shown_escaped() {
+        let result = LessonResult {
+            learned: true,
+            describes: "ok\x1b]0;owned\x07\r\x1b[1A\u{9b}2J\nline two \u{2067}".into(),
+            definition_version: 2,
+            version_id: Some("v\x1b[2J".into()),
+            previous_version_id: Some("\u{200b}v1".into()),
+        };
+        assert_eq!(
+            render_result(&result, Style::plain()),
+            "Learned: ok\\u{1b}]0;owned\\u{7}\\r\\u{1b}[1A\\u{9b}2J\nline two \\u{2067}\n\
+             Version 2 (v\\u{1b}[2J), after \\u{200b}v1\n"
         );
     }
 

@@ -81,12 +81,6 @@ fn card_of_an_agent_that_is_not_there_fails() {
 }
 
 #[test]
-fn https_urls_are_refused_with_the_reason() {
-    let err = run(&["card", "https://agents.example/"]).failed();
-    assert!(err.contains("no TLS"), "{err}");
-}
-
-#[test]
 fn check_passes_a_good_card() {
     let agent = Agent::start();
     let dir = tempfile::tempdir().unwrap();

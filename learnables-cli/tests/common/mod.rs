@@ -3,6 +3,8 @@
 
 #![allow(dead_code)] // each test binary uses the part it needs
 
+pub mod stub;
+
 use std::path::Path;
 use std::process::{Command, Output};
 
