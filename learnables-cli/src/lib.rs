@@ -83,7 +83,7 @@ pub fn main_with(cli: &Cli) -> ExitCode {
         Ok(outcome) => (outcome.stdout, outcome.failure),
         Err(error) => (String::new(), Some(error.to_string())),
     };
-    print!("{stdout}");
+    print!("{}", style::scrub(&stdout));
     match failure {
         None => ExitCode::SUCCESS,
         Some(failure) => {

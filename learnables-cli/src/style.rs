@@ -3,6 +3,8 @@
 
 use std::io::IsTerminal;
 
+use learnables::untrusted::Untrusted;
+
 /// Whether text written to one stream is styled. Renderers take a `Style`
 /// so that they stay pure: tests pass [`Style::plain`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -75,6 +77,43 @@ impl Style {
     }
 }
 
+/// A report as it may reach the screen: the SGR sequences the [`Style`]
+/// methods write (`ESC [ digits ; m`) and line feeds kept, any other
+/// control, bidi or invisible character escaped. The renderers escape
+/// what they show already; this is the last line of defence for a report
+/// as a whole, and leaves an already escaped report as it is.
+pub fn scrub(report: &str) -> String {
+    let mut out = String::with_capacity(report.len());
+    let mut rest = report;
+    while let Some(at) = rest.find('\x1b') {
+        let (before, from) = rest.split_at(at);
+        out.push_str(&paragraph_of(before));
+        let sgr = from
+            .strip_prefix("\x1b[")
+            .and_then(|params| {
+                let end = params.find(|c: char| !c.is_ascii_digit() && c != ';')?;
+                params[end..].starts_with('m').then_some(end + 3)
+            })
+            .unwrap_or(0);
+        if sgr > 0 {
+            out.push_str(&from[..sgr]);
+            rest = &from[sgr..];
+        } else {
+            out.push_str(&paragraph_of("\x1b"));
+            rest = &from[1..];
+        }
+    }
+    out.push_str(&paragraph_of(rest));
+    out
+}
+
+fn paragraph_of(text: &str) -> String {
+    Untrusted::new(text)
+        .multi_line()
+        .max_chars(usize::MAX)
+        .to_string()
+}
+
 /// Whether the environment allows colour at all: `NO_COLOR` unset or
 /// empty, and `TERM` not `dumb`.
 pub fn color_allowed() -> bool {
@@ -86,6 +125,19 @@ pub fn color_allowed() -> bool {
 #[cfg(test)]
 mod tests {
     use super::Style;
+
+    #[test]
+    fn a_scrubbed_report_keeps_its_colour_and_nothing_else() {
+        let report = format!(
+            "{}\nx\x1b]0;t\x07\x1b[2J\u{9b}1m",
+            Style::colored().red("a")
+        );
+        assert_eq!(
+            super::scrub(&report),
+            "\x1b[31ma\x1b[0m\nx\\u{1b}]0;t\\u{7}\\u{1b}[2J\\u{9b}1m"
+        );
+        assert_eq!(super::scrub("\\u{1b} ok\n"), "\\u{1b} ok\n");
+    }
 
     #[test]
     fn plain_text_is_left_alone_and_colour_is_reset() {
