@@ -11,7 +11,7 @@ mod common;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use common::stub::{Reply, Request, Stub};
+use common::stub::{Reply, Request, Stub, teach_rules};
 use common::{ALICE, BIN, Run, learnables, write_json};
 use learnables::untrusted::is_hazard;
 use learnables::{EXTENSION_URI, TEACH_METHOD, TeachBlock};
@@ -107,26 +107,15 @@ fn hostile_agent() -> (Stub, Arc<Mutex<Vec<Request>>>) {
 }
 
 fn teach(url: &str, token: &str) -> Vec<String> {
-    [
-        "teach",
-        url,
-        "-c",
-        "rules",
-        "-e",
-        "r1",
-        "--taught-by",
-        ALICE,
-        "--token",
-        token,
+    let sets = [
         "--set",
         "desk=general",
         "--set",
         "note=plain",
         "--set",
         "when=",
-    ]
-    .map(str::to_owned)
-    .to_vec()
+    ];
+    teach_rules(url, token, &sets)
 }
 
 /// Every command against the hostile agent, with the text each must show
@@ -323,23 +312,9 @@ fn nothing_hostile_reaches_a_terminal() {
 #[test]
 fn the_form_shows_a_hostile_card_escaped() {
     let (agent, seen) = hostile_agent();
-    let mut session = on_a_terminal(
-        &[
-            "teach",
-            &agent.url,
-            "-c",
-            "rules",
-            "-e",
-            "r1",
-            "--taught-by",
-            ALICE,
-            "--token",
-            "tok",
-            "--reason",
-            "because",
-        ],
-        false,
-    );
+    let args = teach_rules(&agent.url, "tok", &["--reason", "because"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut session = on_a_terminal(&args, false);
     let mut drawn = String::new();
     let mut wait = |session: &mut PtySession, text: &str| {
         drawn.push_str(

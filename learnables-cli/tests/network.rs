@@ -8,8 +8,8 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::stub::{Body, Reply, Request, Stub, self_signed_localhost};
-use common::{ALICE, run};
+use common::run;
+use common::stub::{Body, Reply, Request, Stub, self_signed_localhost, teach_rules};
 use learnables::{EXTENSION_URI, SHOW_BACK_METHOD, TEACH_METHOD};
 use serde_json::{Value, json};
 
@@ -54,24 +54,7 @@ fn agent(card: Value, call: impl Fn(&Request) -> Reply + Send + Sync + 'static) 
 }
 
 fn teach_args(url: &str) -> Vec<String> {
-    [
-        "teach",
-        url,
-        "-c",
-        "rules",
-        "-e",
-        "r1",
-        "--taught-by",
-        ALICE,
-        "--token",
-        "tok",
-        "--set",
-        "desk=general",
-        "--set",
-        "note=",
-    ]
-    .map(str::to_owned)
-    .to_vec()
+    teach_rules(url, "tok", &["--set", "desk=general", "--set", "note="])
 }
 
 fn show_args(url: &str) -> Vec<String> {

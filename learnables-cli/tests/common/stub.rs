@@ -287,3 +287,23 @@ pub fn self_signed_localhost() -> (Arc<rustls::ServerConfig>, String) {
     .expect("a server configuration");
     (Arc::new(config), pem)
 }
+
+/// `teach URL -c rules -e r1 --taught-by ALICE --token TOKEN`, then
+/// `extra`: a lesson for the stubs' learnable `rules`.
+pub fn teach_rules(url: &str, token: &str, extra: &[&str]) -> Vec<String> {
+    let base = [
+        "teach",
+        url,
+        "-c",
+        "rules",
+        "-e",
+        "r1",
+        "--taught-by",
+        super::ALICE,
+    ];
+    base.iter()
+        .chain(&["--token", token])
+        .chain(extra)
+        .map(|arg| (*arg).to_owned())
+        .collect()
+}
