@@ -97,6 +97,12 @@ pub fn params_for_teaching(card: &Value, url: &str) -> Result<DeclarationParams,
 /// Whether a violation's path is the declaration's `teachMethod` (or
 /// below it), written from the params (`teachMethod`) or from the
 /// extension entry (`params.teachMethod`).
+///
+/// ```
+/// use learnables_cli::check::at_teach_method;
+/// assert!(at_teach_method("teachMethod") && at_teach_method("params.teachMethod"));
+/// assert!(!at_teach_method("learnables[0].how"));
+/// ```
 pub fn at_teach_method(path: &str) -> bool {
     let path = path.strip_prefix("params.").unwrap_or(path);
     path.strip_prefix("teachMethod")

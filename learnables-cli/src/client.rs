@@ -270,6 +270,14 @@ pub fn read_ca_cert(file: &Path) -> Result<Vec<Certificate>, CliError> {
 
 /// Reads at most `limit` bytes of `file` (`-` for standard input): the
 /// bytes, or an error saying the file is larger.
+///
+/// ```
+/// use learnables_cli::client::read_file_bounded;
+/// let file = std::env::temp_dir().join("read_file_bounded_doc.json");
+/// std::fs::write(&file, "{}").unwrap();
+/// assert_eq!(read_file_bounded(&file, 2).unwrap(), b"{}");
+/// assert!(read_file_bounded(&file, 1).is_err());
+/// ```
 pub fn read_file_bounded(file: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
     let name = shown(&file.display().to_string());
     let mut bytes = Vec::new();
@@ -344,6 +352,10 @@ fn read_bounded(
 }
 
 /// `4 MiB`, `512 KiB`, `300 bytes`.
+///
+/// ```
+/// assert_eq!(learnables_cli::client::size(4 * 1024 * 1024), "4 MiB");
+/// ```
 pub fn size(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     match bytes {

@@ -15,12 +15,20 @@ use crate::style::Style;
 pub const MAX_SHOWN_CHARS: usize = 4096;
 
 /// Outside text for one line: escaped (`\n` included) and bounded.
+///
+/// ```
+/// assert_eq!(learnables_cli::render::line("a\x1b[2J\nb"), r"a\u{1b}[2J\nb");
+/// ```
 pub fn line(text: &str) -> String {
     Untrusted::new(text).max_chars(MAX_SHOWN_CHARS).to_string()
 }
 
 /// Outside text for a paragraph: its lines kept, everything else escaped,
 /// and bounded.
+///
+/// ```
+/// assert_eq!(learnables_cli::render::paragraph("a\r\nb"), "a\\r\nb");
+/// ```
 pub fn paragraph(text: &str) -> String {
     Untrusted::new(text)
         .multi_line()
@@ -29,6 +37,11 @@ pub fn paragraph(text: &str) -> String {
 }
 
 /// Several pieces of outside text, each for one line, joined by `, `.
+///
+/// ```
+/// let choices = ["a".to_owned(), "b\x07".to_owned()];
+/// assert_eq!(learnables_cli::render::line_list(&choices), r"a, b\u{7}");
+/// ```
 pub fn line_list<'a>(texts: impl IntoIterator<Item = &'a String>) -> String {
     texts
         .into_iter()

@@ -82,6 +82,12 @@ impl Style {
 /// control, bidi or invisible character escaped. The renderers escape
 /// what they show already; this is the last line of defence for a report
 /// as a whole, and leaves an already escaped report as it is.
+///
+/// ```
+/// use learnables_cli::style::{Style, scrub};
+/// let report = format!("{} \x1b]0;title\x07\n", Style::colored().bold("Desk"));
+/// assert_eq!(scrub(&report), "\x1b[1mDesk\x1b[0m \\u{1b}]0;title\\u{7}\n");
+/// ```
 pub fn scrub(report: &str) -> String {
     let mut out = String::with_capacity(report.len());
     let mut rest = report;
