@@ -119,26 +119,53 @@ impl<'a> Untrusted<'a> {
         }
     }
 
-    /// Writes the escaped, bounded text to `out`.
+    /// Writes the escaped, bounded text to `out`: runs of characters shown
+    /// as they are in one write, each escape in its own.
     fn write_to(&self, out: &mut impl fmt::Write) -> fmt::Result {
+        let text = self.text;
         let mut used = 0usize;
         let mut run_start = 0;
-        for (at, c) in self.text.char_indices() {
+        let mut at = 0;
+        while at < text.len() {
+            // Printable ASCII, the common case, is shown as it is, a run at
+            // a time.
+            let ascii = text.as_bytes()[at..]
+                .iter()
+                .position(|byte| !(0x20..0x7f).contains(byte))
+                .unwrap_or(text.len() - at);
+            if ascii > 0 {
+                let room = self.max_chars.saturating_sub(used);
+                if ascii > room {
+                    return self.cut(out, run_start, at + room);
+                }
+                used += ascii;
+                at += ascii;
+                continue;
+            }
+            let Some(c) = text[at..].chars().next() else {
+                break;
+            };
             let piece = Piece::of(c, self.multi_line);
             let width = piece.width();
             if width > self.max_chars.saturating_sub(used) {
-                out.write_str(&self.text[run_start..at])?;
-                let left = self.text[at..].chars().count();
-                return write!(out, "…[+{left} chars]");
+                return self.cut(out, run_start, at);
             }
             used += width;
             if !matches!(piece, Piece::Raw) {
-                out.write_str(&self.text[run_start..at])?;
+                out.write_str(&text[run_start..at])?;
                 piece.write_to(out)?;
                 run_start = at + c.len_utf8();
             }
+            at += c.len_utf8();
         }
-        out.write_str(&self.text[run_start..])
+        out.write_str(&text[run_start..])
+    }
+
+    /// Writes the run before `at`, then the marker for what is left.
+    fn cut(&self, out: &mut impl fmt::Write, run_start: usize, at: usize) -> fmt::Result {
+        out.write_str(&self.text[run_start..at])?;
+        let left = self.text[at..].chars().count();
+        write!(out, "…[+{left} chars]")
     }
 }
 
