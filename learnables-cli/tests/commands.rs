@@ -621,6 +621,8 @@ fn every_command_has_help_and_no_help_shows_the_token() {
         "--token",
         "--reason",
         "--set",
+        "--ca-cert",
+        "--timeout",
     ] {
         assert!(help.contains(option), "{option}: {help}");
     }

@@ -142,6 +142,17 @@ fn a_card_redirected_to_another_origin_is_refused_naming_the_target() {
 }
 
 #[test]
+fn a_redirect_target_is_named_escaped() {
+    let agent = Stub::start(|_| Reply::redirect(302, "http://127.0.0.2:9/\u{202e}gpj.exe"));
+    let err = run(&["card", &agent.url]).failed();
+    assert!(
+        err.contains("redirects to http://127.0.0.2:9/%E2%80%AEgpj.exe (HTTP 302 Found)"),
+        "{err}"
+    );
+    assert!(!err.contains('\u{202e}'), "{err}");
+}
+
+#[test]
 fn a_card_may_be_redirected_within_its_origin_a_few_times() {
     let agent = Stub::start(|request| match request.path.as_str() {
         "/.well-known/agent-card.json" => Reply::redirect(302, "/cards/1"),
