@@ -21,6 +21,7 @@ import {
   ServiceParameters,
   withA2AExtensions,
 } from '@a2a-js/sdk/client';
+import { ExtensionSupportRequiredError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 
 const URI = 'https://rsaxb.com/a2a/learnables/v1';
 const QUESTION = 'Route a declaration for HS chapter 85';
@@ -189,6 +190,12 @@ async function run(url, token, taughtBy) {
   );
   expect(shown(teachBlock(fetched.status.message)) === shown(block), 'GetTask shows the same teach block');
   ok('GetTask: the task still asks, with the same teach block');
+  const missing = await client.getTask({ id: `no-such-task-${randomUUID()}` }).then(
+    () => undefined,
+    (error) => error,
+  );
+  expect(missing instanceof TaskNotFoundError, `GetTask of an unknown task to fail with TaskNotFoundError, got ${shown(String(missing))}`);
+  ok("GetTask of an unknown task: the SDK throws its TaskNotFoundError");
 
   // 5. The same question without activation: no block, no echo.
   const plain = await send(client, undefined);
@@ -225,11 +232,21 @@ async function run(url, token, taughtBy) {
   }
   expect(refusal !== undefined, 'a lesson without a token is refused');
   ok(`teach without a token refused: ${shown(refusal.message)}`);
-  const asTeacher = {
-    serviceParameters: ServiceParameters.createFrom(activated.serviceParameters, (parameters) => {
-      parameters.Authorization = `Bearer ${token}`;
-    }),
+  const bearer = (parameters) => {
+    parameters.Authorization = `Bearer ${token}`;
   };
+  const unactivated = await client.transport
+    .callExtensionMethod(teachMethod, lesson, { serviceParameters: ServiceParameters.create(bearer) })
+    .then(
+      (reply) => reply,
+      (error) => error,
+    );
+  expect(
+    unactivated instanceof ExtensionSupportRequiredError,
+    `a lesson without activation to be refused with the SDK's ExtensionSupportRequiredError, got ${shown(String(unactivated?.name ?? unactivated))}`,
+  );
+  ok("teach without activation refused: the SDK throws its ExtensionSupportRequiredError");
+  const asTeacher = { serviceParameters: ServiceParameters.createFrom(activated.serviceParameters, bearer) };
   const reply = await client.transport.callExtensionMethod(teachMethod, lesson, asTeacher);
   const result = reply.result;
   expect(result?.learned === true, `the lesson is learned, got ${shown(reply)}`);

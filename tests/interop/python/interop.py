@@ -33,6 +33,11 @@ from a2a.client.service_parameters import (
     with_a2a_extensions,
 )
 from a2a.extensions.common import HTTP_EXTENSION_HEADER, find_extension_by_uri
+from a2a.utils.errors import (
+    JSON_RPC_ERROR_CODE_MAP,
+    ExtensionSupportRequiredError,
+    TaskNotFoundError,
+)
 from a2a.types.a2a_pb2 import (
     AgentCard,
     GetTaskRequest,
@@ -140,7 +145,12 @@ async def send(client: Any, context: ClientCallContext | None) -> Task:
 
 
 async def rpc_call(
-    http: httpx.AsyncClient, url: str, method: str, params: dict[str, Any], token: str | None
+    http: httpx.AsyncClient,
+    url: str,
+    method: str,
+    params: dict[str, Any],
+    token: str | None,
+    activate: bool = True,
 ) -> httpx.Response:
     """A JSON-RPC call to a method A2A does not define.
 
@@ -148,7 +158,7 @@ async def rpc_call(
     transport's request helper is private), so this is raw JSON-RPC over the
     same httpx client the SDK uses, with the activation header built by the
     SDK's own service-parameter helpers."""
-    headers = ServiceParametersFactory.create([with_a2a_extensions([URI])])
+    headers = ServiceParametersFactory.create([with_a2a_extensions([URI] if activate else [])])
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
     body = {"jsonrpc": "2.0", "id": str(uuid.uuid4()), "method": method, "params": params}
@@ -228,6 +238,12 @@ async def run(url: str, token: str, taught_by: str) -> None:
         )
         expect(teach_block(fetched.status.message) == block, "GetTask shows the same teach block")
         ok("GetTask: the task still asks, with the same teach block")
+        try:
+            await client.get_task(GetTaskRequest(id=f"no-such-task-{uuid.uuid4()}"))
+        except TaskNotFoundError:
+            ok("GetTask of an unknown task: the SDK raises its TaskNotFoundError")
+        else:
+            raise Unexpected("GetTask of an unknown task to fail with TaskNotFoundError")
 
         # 5. The same question without activation: no block, no echo.
         plain = await send(client, None)
@@ -260,6 +276,16 @@ async def run(url: str, token: str, taught_by: str) -> None:
             f"HTTP {refused.status_code} {shown(refusal)}",
         )
         ok(f"teach without a token refused: HTTP {refused.status_code} {shown(refusal)}")
+        unactivated = (
+            await rpc_call(http, rpc_url, teach_method, lesson, token, activate=False)
+        ).json()
+        expect(
+            unactivated.get("error", {}).get("code")
+            == JSON_RPC_ERROR_CODE_MAP[ExtensionSupportRequiredError],
+            "a lesson without activation is refused with the code the SDK reads as "
+            f"ExtensionSupportRequiredError, got {shown(unactivated)}",
+        )
+        ok("teach without activation refused with A2A's ExtensionSupportRequired code")
         reply = (await rpc_call(http, rpc_url, teach_method, lesson, token)).json()
         expect("result" in reply, f"the lesson is accepted, got {shown(reply)}")
         result = reply["result"]
