@@ -36,8 +36,10 @@ from a2a.extensions.common import HTTP_EXTENSION_HEADER, find_extension_by_uri
 from a2a.utils.errors import (
     JSON_RPC_ERROR_CODE_MAP,
     ExtensionSupportRequiredError,
+    InvalidParamsError,
     TaskNotFoundError,
 )
+from a2a.utils.proto_utils import validate_proto_required_fields
 from a2a.types.a2a_pb2 import (
     AgentCard,
     GetTaskRequest,
@@ -95,13 +97,20 @@ class Wire:
 
 
 def strictly(raw: Any, message: Any, what: str) -> None:
-    """Parses raw JSON into an SDK proto type refusing unknown fields: the
-    SDK's own parsing ignores them, which would hide a field it cannot read."""
+    """Parses raw JSON into an SDK proto type refusing unknown fields (the
+    SDK's own parsing ignores them, which would hide a field it cannot read),
+    then checks every field the v1.0 proto marks REQUIRED is set."""
     try:
         ParseDict(raw, message, ignore_unknown_fields=False)
     except ParseError as error:
         raise Unexpected(
             f"{what} is not valid A2A v1.0 ProtoJSON for the SDK: {error}"
+        ) from error
+    try:
+        validate_proto_required_fields(message)
+    except InvalidParamsError as error:
+        raise Unexpected(
+            f"{what} to set every field A2A v1.0 marks REQUIRED: {shown(error.data)}"
         ) from error
 
 
@@ -174,7 +183,7 @@ async def run(url: str, token: str, taught_by: str) -> None:
         card = await A2ACardResolver(http, url).get_agent_card()
         expect(isinstance(card, AgentCard), "the resolver returns an AgentCard")
         strictly(wire.last.json(), AgentCard(), "the agent card")
-        ok(f"card resolved and parsed strictly into a2a AgentCard: {shown(card.name)}")
+        ok(f"card resolved, parsed strictly into a2a AgentCard, REQUIRED fields set: {shown(card.name)}")
 
         # 2. The Learnables extension and its params.
         extension = find_extension_by_uri(card, URI)
