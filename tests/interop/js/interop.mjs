@@ -20,6 +20,7 @@ import {
   JsonRpcTransportFactory,
   ServiceParameters,
   withA2AExtensions,
+  withA2AVersion,
 } from '@a2a-js/sdk/client';
 import { ExtensionSupportRequiredError, TaskNotFoundError } from '@a2a-js/sdk/errors';
 
@@ -212,7 +213,8 @@ async function run(url, token, taughtBy) {
   // transport: `callExtensionMethod` is how @a2a-js/sdk calls a method A2A
   // does not define (present on its JsonRpcTransport, though left out of the
   // published type declarations). It bypasses the client's header handling,
-  // so the activation and the token go in as service parameters here.
+  // so the A2A version, the activation and the token go in as service
+  // parameters here, the way the client adds them to its own calls.
   expect(
     typeof client.transport.callExtensionMethod === 'function',
     "the SDK's JSON-RPC transport offers callExtensionMethod",
@@ -224,9 +226,11 @@ async function run(url, token, taughtBy) {
     taughtBy,
     reason: 'Electrical machinery ships refrigerated at this port',
   };
+  const version = withA2AVersion(client.protocolVersion);
+  const anonymous = { serviceParameters: ServiceParameters.create(version, withA2AExtensions(URI)) };
   let refusal;
   try {
-    await client.transport.callExtensionMethod(teachMethod, lesson, activated);
+    await client.transport.callExtensionMethod(teachMethod, lesson, anonymous);
   } catch (error) {
     refusal = error;
   }
@@ -236,7 +240,7 @@ async function run(url, token, taughtBy) {
     parameters.Authorization = `Bearer ${token}`;
   };
   const unactivated = await client.transport
-    .callExtensionMethod(teachMethod, lesson, { serviceParameters: ServiceParameters.create(bearer) })
+    .callExtensionMethod(teachMethod, lesson, { serviceParameters: ServiceParameters.create(version, bearer) })
     .then(
       (reply) => reply,
       (error) => error,
@@ -246,7 +250,7 @@ async function run(url, token, taughtBy) {
     `a lesson without activation to be refused with the SDK's ExtensionSupportRequiredError, got ${shown(String(unactivated?.name ?? unactivated))}`,
   );
   ok("teach without activation refused: the SDK throws its ExtensionSupportRequiredError");
-  const asTeacher = { serviceParameters: ServiceParameters.createFrom(activated.serviceParameters, bearer) };
+  const asTeacher = { serviceParameters: ServiceParameters.createFrom(anonymous.serviceParameters, bearer) };
   const reply = await client.transport.callExtensionMethod(teachMethod, lesson, asTeacher);
   const result = reply.result;
   expect(result?.learned === true, `the lesson is learned, got ${shown(reply)}`);

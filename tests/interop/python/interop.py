@@ -165,8 +165,9 @@ async def rpc_call(
 
     The SDK 1.x offers no public way to call a custom JSON-RPC method (its
     transport's request helper is private), so this is raw JSON-RPC over the
-    same httpx client the SDK uses, with the activation header built by the
-    SDK's own service-parameter helpers."""
+    same httpx client the SDK uses (which carries the SDK's A2A-Version
+    header), with the activation header built by the SDK's own
+    service-parameter helpers."""
     headers = ServiceParametersFactory.create([with_a2a_extensions([URI] if activate else [])])
     if token is not None:
         headers["Authorization"] = f"Bearer {token}"
