@@ -34,14 +34,15 @@ const OUTPUT_LIMIT: usize = 256 * 1024;
 #[test]
 fn the_python_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
     let dir = interop_dir().join("python");
-    let python = dir.join(".venv").join("bin").join("python");
+    let venv = dir.join(".venv");
     if !installed(
         "a2a-sdk (Python)",
-        &[&python, &dir.join(".venv/installed-requirements.txt")],
+        &dir.join("requirements.txt"),
+        &venv.join("installed-requirements.txt"),
     ) {
         return;
     }
-    let mut script = Command::new(python);
+    let mut script = Command::new(venv.join("bin").join("python"));
     script
         .arg(dir.join("interop.py"))
         .env("PYTHONDONTWRITEBYTECODE", "1")
@@ -54,7 +55,8 @@ fn the_javascript_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
     let dir = interop_dir().join("js");
     if !installed(
         "@a2a-js/sdk (JavaScript)",
-        &[&dir.join("node_modules/@a2a-js/sdk/package.json")],
+        &dir.join("package-lock.json"),
+        &dir.join("node_modules/.installed-package-lock.json"),
     ) {
         return;
     }
@@ -67,14 +69,21 @@ fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("interop")
 }
 
-/// Whether every one of `paths` is there. If one is missing, panics saying
-/// how to install the SDK, unless the opt-out variable is set: then prints
+/// Whether the SDK is installed as `pins` says: `tests/interop/setup` copies
+/// the pins to `stamp` once it has installed them. If not, panics saying how
+/// to install it, unless the opt-out variable is set: then prints
 /// `SKIPPED:` and returns `false`.
-fn installed(sdk: &str, paths: &[&Path]) -> bool {
-    let Some(missing) = paths.iter().find(|path| !path.exists()) else {
-        return true;
+fn installed(sdk: &str, pins: &Path, stamp: &Path) -> bool {
+    let pinned = std::fs::read(pins)
+        .unwrap_or_else(|error| panic!("cannot read {}: {error}", pins.display()));
+    let why = match std::fs::read(stamp) {
+        Ok(installed) if installed == pinned => return true,
+        Ok(_) => format!(
+            "{sdk} is installed at other versions than {} pins",
+            pins.display()
+        ),
+        Err(_) => format!("{sdk} is not installed ({} is missing)", stamp.display()),
     };
-    let why = format!("{sdk} is not installed ({} is missing)", missing.display());
     if std::env::var(SKIP_VARIABLE).as_deref() == Ok("1") {
         println!("SKIPPED: {why}; {SKIP_VARIABLE}=1 is set");
         eprintln!("SKIPPED: {why}; {SKIP_VARIABLE}=1 is set");
