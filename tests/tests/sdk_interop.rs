@@ -8,8 +8,9 @@
 //! lesson through the card's teach method, show-back, and the new answer.
 //!
 //! The SDKs are installed by `tests/interop/setup` (which `.ci/run` runs).
-//! Without them a test fails, saying so, unless `LEARNABLES_SKIP_SDK_INTEROP=1`
-//! is set: then it prints `SKIPPED:` and passes.
+//! Without them, or at other versions than pinned, a test fails saying so,
+//! unless `LEARNABLES_SKIP_SDK_INTEROP=1` is set: then it prints `SKIPPED:`
+//! and passes.
 
 mod agent_harness;
 
