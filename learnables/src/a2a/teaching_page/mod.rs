@@ -12,7 +12,12 @@
 //! nothing from another origin, no framing), `X-Content-Type-Options:
 //! nosniff` and `Referrer-Policy: no-referrer`.
 //!
-//! Off unless the agent mounts [`router`] (feature `teaching-page`).
+//! Off unless the agent mounts [`router`] (feature `teaching-page`). A
+//! question can link to the page with [`task_link`] or [`block_link`].
+
+mod link;
+
+pub use link::{block_link, task_link};
 
 use axum::Router;
 use axum::extract::Request;
@@ -27,6 +32,11 @@ use axum::routing::get;
 /// The Content-Security-Policy of every page response: scripts, styles and
 /// images from the agent only, no inline script or `eval`, fetches to the
 /// agent only, no form posts, no `<base>`, and no framing.
+///
+/// ```
+/// use learnables::a2a::teaching_page::CONTENT_SECURITY_POLICY_VALUE;
+/// assert!(CONTENT_SECURITY_POLICY_VALUE.contains("frame-ancestors 'none'"));
+/// ```
 pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; script-src 'self'; \
     style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; \
     base-uri 'none'; frame-ancestors 'none'";

@@ -65,16 +65,16 @@ export function textInput(value) {
 }
 
 // A select of `choices` starting on `selected` (or on an empty "Choose…"
-// when none of them is selected).
-export function select(choices, selected) {
+// when none of them is selected), each shown as its `labels` entry if given.
+export function select(choices, selected, labels = choices) {
   const control = document.createElement("select");
   if (!choices.includes(selected)) {
     const none = el("option", "Choose…");
     none.value = "";
     control.append(none);
   }
-  for (const choice of choices) {
-    const option = el("option", choice);
+  for (const [index, choice] of choices.entries()) {
+    const option = el("option", labels[index] || choice);
     option.value = choice;
     control.append(option);
   }

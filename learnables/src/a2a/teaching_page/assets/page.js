@@ -242,7 +242,8 @@ function openShowBack(collection, entry) {
   const form = $("show-back-form");
   form.replaceChildren();
   const collections = state.declaration.learnables.map((l) => l.collection);
-  const which = field(select(collections, collection), "What", "The learnable to look in.");
+  const names = state.declaration.learnables.map((l) => l.teaches);
+  const which = field(select(collections, collection, names), "What", "What the agent was taught.");
   const entryInput = textInput(entry);
   const key = field(entryInput, "Entry", "The entry to show back, as it was taught.");
   const submit = el("button", "Show back");
