@@ -180,7 +180,7 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         assert_eq!(desk.tag_name().await.unwrap(), "select");
         assert_eq!(value_of(&desk).await, "general");
         let help = browser
-            .eval("document.getElementById(document.activeElement.id) && [...document.querySelectorAll('#teach-form .help')].map(h => h.textContent).join('|')")
+            .eval("[...document.querySelectorAll('#teach-form .help')].map(h => h.textContent).join('|')")
             .await;
         assert!(
             help.as_str().unwrap_or_default().contains("Two-digit chapter of the Harmonized System"),
@@ -588,10 +588,13 @@ fn a_hostile_card_block_and_answers_run_no_script() {
         assert_nothing_ran(&browser, &title).await;
 
         // A show-back of payloads.
-        client.find(Locator::Id("teach-show-back")).await.ok();
-        browser
-            .eval("document.querySelector('.learnable .actions button.secondary').click() || true")
-            .await;
+        client
+            .find(Locator::Css(".learnable .actions button.secondary"))
+            .await
+            .expect("the show-back button")
+            .click()
+            .await
+            .unwrap();
         let entry = control(&browser, "show-back-form", "Entry").await;
         type_into(&entry, &format!("85{ENTER}")).await;
         browser
@@ -707,4 +710,42 @@ fn has_handler_attribute(html: &str) -> bool {
 fn handler_attributes_are_recognized() {
     assert!(has_handler_attribute("<img src=x onerror=alert(1)>"));
     assert!(!has_handler_attribute("<p>Signed in as someone</p>"));
+}
+
+#[test]
+fn the_page_is_off_unless_the_agent_mounts_it() {
+    use learnables::a2a::{LearnablesService, Tokens};
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let address = runtime.block_on(async {
+        let service = LearnablesService::new(
+            learnables::Knowledge::in_memory(),
+            learnables_examples::customs_declaration(),
+            Tokens::new(),
+        );
+        let card = serde_json::to_value(learnables_examples::customs_agent::agent_card(
+            "http://127.0.0.1/",
+        ))
+        .unwrap();
+        let router = service.router(card, axum::Router::new()).unwrap();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        address
+    });
+    let client = reqwest::blocking::Client::new();
+    let card = client
+        .get(format!("http://{address}/.well-known/agent-card.json"))
+        .send()
+        .unwrap();
+    assert_eq!(card.status(), 200, "the agent is up");
+    let page = client
+        .get(format!("http://{address}/learnables/"))
+        .send()
+        .unwrap();
+    assert_eq!(page.status(), 404);
+    drop(runtime);
 }

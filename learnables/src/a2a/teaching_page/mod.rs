@@ -48,42 +48,28 @@ struct Asset {
     body: &'static [u8],
 }
 
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+const fn asset(name: &'static str, content_type: &'static str, body: &'static [u8]) -> Asset {
+    Asset {
+        name,
+        content_type,
+        body,
+    }
+}
+
+/// The page's files: `index.html` at the page's own path.
 const ASSETS: &[Asset] = &[
-    Asset {
-        name: "",
-        content_type: "text/html; charset=utf-8",
-        body: include_bytes!("assets/index.html"),
-    },
-    Asset {
-        name: "page.css",
-        content_type: "text/css; charset=utf-8",
-        body: include_bytes!("assets/page.css"),
-    },
-    Asset {
-        name: "page.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("assets/page.js"),
-    },
-    Asset {
-        name: "agent.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("assets/agent.js"),
-    },
-    Asset {
-        name: "form.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("assets/form.js"),
-    },
-    Asset {
-        name: "question.js",
-        content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("assets/question.js"),
-    },
-    Asset {
-        name: "icon.svg",
-        content_type: "image/svg+xml",
-        body: include_bytes!("assets/icon.svg"),
-    },
+    asset("", HTML, include_bytes!("assets/index.html")),
+    asset("page.css", CSS, include_bytes!("assets/page.css")),
+    asset("page.js", JS, include_bytes!("assets/page.js")),
+    asset("agent.js", JS, include_bytes!("assets/agent.js")),
+    asset("form.js", JS, include_bytes!("assets/form.js")),
+    asset("question.js", JS, include_bytes!("assets/question.js")),
+    asset("icon.svg", SVG, include_bytes!("assets/icon.svg")),
 ];
 
 /// A router serving the teacher's page at `path` (a path ending in `/`,
