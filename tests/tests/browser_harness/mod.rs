@@ -32,7 +32,7 @@ pub struct Browser {
     _profile: tempfile::TempDir,
 }
 
-/// Whether the browser tests run: `None` (after printing SKIPPED) when the
+/// Whether the browser tests run: false (after printing SKIPPED) when the
 /// opt-out is set; panics, saying to run `.ci/run`, when the browser is
 /// missing.
 pub fn browser_available(test: &str) -> bool {
