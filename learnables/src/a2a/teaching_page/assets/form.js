@@ -95,7 +95,7 @@ export function lessonForm(fields, prefill = {}) {
   const byName = new Map();
   const nodes = [];
   for (const spec of fields) {
-    const start = asText(prefill[spec.name]) ?? spec.default;
+    const start = asText(Object.hasOwn(prefill, spec.name) ? prefill[spec.name] : null) ?? spec.default;
     const isChoice = spec.kind === "choice" && Array.isArray(spec.choices) && spec.choices.length > 0;
     const control = isChoice ? select(spec.choices, start) : textInput(start);
     control.name = spec.name;
@@ -107,11 +107,12 @@ export function lessonForm(fields, prefill = {}) {
     nodes,
     fields: byName,
     values() {
-      const value = {};
-      for (const [name, built] of byName) {
-        if (built.control.value !== "") value[name] = built.control.value;
-      }
-      return value;
+      // Own keys only, whatever the names (`__proto__` included).
+      return Object.fromEntries(
+        [...byName]
+          .filter(([, built]) => built.control.value !== "")
+          .map(([name, built]) => [name, built.control.value]),
+      );
     },
   };
 }
