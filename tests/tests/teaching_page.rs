@@ -404,7 +404,8 @@ fn hostile_fields() -> Value {
     json!([
         {"name": "chapter", "label": PAYLOAD, "kind": "text", "help": JS_LINK, "default": PAYLOAD},
         {"name": "desk", "label": PAYLOAD, "kind": "choice", "choices": [PAYLOAD, JS_LINK], "default": PAYLOAD, "help": PAYLOAD},
-        {"name": "note", "label": JS_LINK, "kind": PAYLOAD, "default": JS_LINK}
+        {"name": "note", "label": JS_LINK, "kind": PAYLOAD, "default": JS_LINK},
+        {"name": "__proto__", "label": "__proto__", "kind": "text", "default": PAYLOAD}
     ])
 }
 
