@@ -12,6 +12,13 @@
 //! nothing from another origin, no framing), `X-Content-Type-Options:
 //! nosniff` and `Referrer-Policy: no-referrer`.
 //!
+//! A person signs in with their email and token: the token stays in the
+//! tab's session storage (never in a URL or a cookie) and goes to the agent
+//! as `Authorization: Bearer`, with the activation header, on every call;
+//! the email is the lessons' `taughtBy`, which the agent refuses unless it
+//! is the token's principal. Sign-in checks the token with a show-back of no
+//! entry, which the agent authenticates before it reads it.
+//!
 //! Off unless the agent mounts [`router`] (feature `teaching-page`). A
 //! question can link to the page with [`task_link`] or [`block_link`].
 
