@@ -8,6 +8,7 @@
 #![allow(dead_code)] // each test binary uses the part of the harness it needs
 
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -55,10 +56,13 @@ impl Browser {
     /// with a window of `width` x `height`.
     pub async fn start(width: u32, height: u32) -> Browser {
         let port = free_port();
+        // In a process group of its own, with the Chromium it starts, so
+        // that a test that fails half way leaves no browser behind.
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .expect("chromedriver starts");
         let mut driver = DriverGuard(Some(driver));
@@ -169,8 +173,7 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
+        stop(&mut self.driver);
     }
 }
 
@@ -180,10 +183,24 @@ struct DriverGuard(Option<Child>);
 impl Drop for DriverGuard {
     fn drop(&mut self) {
         if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            let _ = child.wait();
+            stop(&mut child);
         }
     }
+}
+
+/// Kills chromedriver's process group (chromedriver and the Chromium it
+/// started), then reaps chromedriver.
+fn stop(driver: &mut Child) {
+    let group = format!("-{}", driver.id());
+    let killed = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !killed.is_ok_and(|status| status.success()) {
+        let _ = driver.kill();
+    }
+    let _ = driver.wait();
 }
 
 /// `target/teaching-page-screenshots/`.
