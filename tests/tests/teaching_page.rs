@@ -311,12 +311,13 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
             .await
             .unwrap();
         type_into(&control(&browser, "teach-form", "Routing rule").await, "85").await;
-        type_into(&control(&browser, "teach-form", "HS chapter").await, "85").await;
-        control(&browser, "teach-form", "Desk")
-            .await
-            .select_by_value("cold chain")
-            .await
-            .unwrap();
+        let chapter = control(&browser, "teach-form", "HS chapter").await;
+        type_into(&chapter, &format!("85{TAB}")).await;
+        // The choice picked from the keyboard: Tab to it, type its start.
+        let desk = client.active_element().await.unwrap();
+        assert_eq!(desk.prop("name").await.unwrap().as_deref(), Some("desk"));
+        desk.send_keys("cold").await.unwrap();
+        assert_eq!(value_of(&desk).await, "cold chain");
         type_into(
             &control(&browser, "teach-form", "Why (optional)").await,
             "Battery shipments now need cooling",
