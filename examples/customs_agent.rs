@@ -60,6 +60,10 @@ async fn main() {
     println!(
         "customs agent listening on http://{address}/ (card: http://{address}/.well-known/agent-card.json)"
     );
+    println!(
+        "teacher's page: http://{address}{}",
+        customs_agent::TEACHING_PAGE_PATH
+    );
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };

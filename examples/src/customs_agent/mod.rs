@@ -23,6 +23,9 @@ pub use tasks::{POSITION_KEY, Tasks};
 
 use crate::{ClearanceLimit, RoutingRule, customs_declaration};
 
+/// Where the agent serves its teacher's page.
+pub const TEACHING_PAGE_PATH: &str = "/learnables/";
+
 /// Where the agent keeps its knowledge.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DataLocation {
@@ -109,7 +112,8 @@ pub fn router(
         .with_state(AgentState {
             knowledge: knowledge.clone(),
             tasks: Tasks::default(),
-        });
+        })
+        .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH));
     // The router serves the card as JSON, with the declaration added.
     let card = serde_json::to_value(agent_card(base_url))
         .map_err(|_| learnables::a2a::CardError::Shape("body", "object"))?;

@@ -16,6 +16,8 @@ mod teachers;
 mod sdk;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "teaching-page")]
+pub mod teaching_page;
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

@@ -1,0 +1,398 @@
+// The teacher's page: sign in, read what the agent can be taught, teach it
+// through the lessonFields form, answer its question, and see an entry shown
+// back with its history.
+
+import {
+  AgentError, CODES, SHOW_BACK_METHOD, call, declarationOf, loadCard, rpcPath, signIn,
+  signOut, signedIn,
+} from "./agent.js";
+import { el, field, lessonForm, select, textInput } from "./form.js";
+import { fromFragment, questionOfTask, teachBlock } from "./question.js";
+
+const MAX_HISTORY = 20;
+const $ = (id) => document.getElementById(id);
+
+const state = { card: null, declaration: null, rpc: "/" };
+
+function show(id, visible) {
+  $(id).hidden = !visible;
+}
+
+function pageError(message) {
+  const node = $("page-error");
+  node.textContent = message;
+  node.hidden = !message;
+}
+
+const capitalized = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
+
+function descriptorOf(collection) {
+  return state.declaration.learnables.find((l) => l.collection === collection) ?? null;
+}
+
+// ---- signing in -------------------------------------------------------
+
+function renderSignIn() {
+  const teacher = signedIn();
+  show("sign-in", !teacher);
+  show("who", Boolean(teacher));
+  $("who-name").textContent = teacher ? teacher.teacher : "";
+  document.body.classList.toggle("signed-in", Boolean(teacher));
+  if (teacher) return;
+  const form = $("sign-in-form");
+  form.replaceChildren();
+  const email = textInput("");
+  email.type = "email";
+  email.autocomplete = "username";
+  email.required = true;
+  const who = field(email, "Your email", "Who your lessons name: the person the token was issued to.");
+  const secret = document.createElement("input");
+  secret.type = "password";
+  secret.autocomplete = "current-password";
+  secret.required = true;
+  const token = field(secret, "Your token", "Kept in this tab only, and sent to the agent as a bearer token.");
+  const submit = el("button", "Sign in");
+  submit.type = "submit";
+  form.append(who.wrapper, token.wrapper, submit);
+  email.focus();
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    who.clearError();
+    token.clearError();
+    if (!email.value.trim()) return who.showError("Enter your email."), email.focus();
+    if (!secret.value.trim()) return token.showError("Enter your token."), secret.focus();
+    signIn(email.value.trim(), secret.value.trim());
+    const refused = await tokenRefused();
+    if (refused) {
+      signOut();
+      token.showError(refused);
+      secret.focus();
+      return;
+    }
+    renderSignIn();
+    renderLearnables();
+    await openFromLink();
+  };
+}
+
+// Why the agent refuses the signed-in token, or null: a show-back of no
+// entry is authenticated before it is read, so it tells a bad token from a
+// good one without changing anything.
+async function tokenRefused() {
+  const first = state.declaration.learnables[0];
+  if (!first) return null;
+  try {
+    await call(state.rpc, SHOW_BACK_METHOD, { collection: first.collection, entry: "" });
+  } catch (error) {
+    if (error.code === CODES.unauthenticated) return error.message;
+    if (error.code === null) return error.message;
+  }
+  return null;
+}
+
+// ---- what it can be taught ---------------------------------------------
+
+function renderLearnables() {
+  const list = $("learnable-list");
+  list.replaceChildren();
+  const teacher = signedIn();
+  for (const learnable of state.declaration.learnables) {
+    const item = el("li", null, "learnable");
+    item.append(el("h3", learnable.teaches || learnable.collection));
+    const facts = el("dl");
+    for (const [term, value] of [
+      ["How it decides today", learnable.how],
+      ["Who decides", learnable.decidedBy],
+      ["Collection", `${learnable.collection} (each one a ${learnable.entry})`],
+    ]) {
+      facts.append(el("dt", term), el("dd", value || "—"));
+    }
+    item.append(facts);
+    if (teacher) {
+      const actions = el("div", null, "actions");
+      const teach = el("button", `Teach a ${learnable.entry}`);
+      teach.type = "button";
+      teach.onclick = () => openTeach({ learnable });
+      const look = el("button", `Show a ${learnable.entry} back`, "secondary");
+      look.type = "button";
+      look.onclick = () => openShowBack(learnable.collection, "");
+      actions.append(teach, look);
+      item.append(actions);
+    }
+    list.append(item);
+  }
+  show("learnables", true);
+  show("no-learnables", state.declaration.learnables.length === 0);
+}
+
+// ---- teaching ----------------------------------------------------------
+
+// Opens the teach form for `learnable`: for `entries` (a question's) or an
+// entry the person types, its fields prefilled with `prefill` over their
+// defaults, `fields` (a block's own) over the learnable's.
+function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
+  show("teach", true);
+  $("teach-title").textContent = `Teach: ${learnable.teaches || learnable.collection}`;
+  $("teach-how").textContent = learnable.how ? `How it decides today: ${learnable.how}` : "";
+  $("teach-result").hidden = true;
+  const formError = $("teach-error");
+  formError.hidden = true;
+  const form = $("teach-form");
+  form.replaceChildren();
+
+  const entryControl =
+    entries && entries.length > 1 ? select(entries, entries[0]) : textInput(entries ? entries[0] : "");
+  if (entries && entries.length === 1) entryControl.readOnly = true;
+  const entry = field(
+    entryControl,
+    capitalized(learnable.entry),
+    entries ? `The ${learnable.entry} the agent asked about.` : `Which ${learnable.entry} you are teaching.`,
+  );
+  const lesson = lessonForm(fields ?? learnable.lessonFields, prefill);
+  const reasonBox = document.createElement("textarea");
+  reasonBox.rows = 2;
+  const reason = field(reasonBox, "Why (optional)", "Kept with the lesson and shown back with it.");
+  const submit = el("button", "Teach the agent");
+  submit.type = "submit";
+  form.append(entry.wrapper, ...lesson.nodes, reason.wrapper, submit);
+
+  const byKey = new Map([["entry", entry], ["reason", reason]]);
+  for (const [name, built] of lesson.fields) byKey.set(`value.${name}`, built);
+
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    for (const built of byKey.values()) built.clearError();
+    formError.hidden = true;
+    $("teach-result").hidden = true;
+    const teacher = signedIn();
+    if (!teacher) return renderSignIn();
+    if (!entryControl.value.trim()) {
+      entry.showError(`Say which ${learnable.entry} you are teaching.`);
+      return entryControl.focus();
+    }
+    const params = {
+      collection: learnable.collection,
+      entry: entryControl.value.trim(),
+      value: lesson.values(),
+      taughtBy: teacher.teacher,
+    };
+    if (reasonBox.value.trim()) params.reason = reasonBox.value.trim();
+    submit.disabled = true;
+    try {
+      const result = await call(state.rpc, state.declaration.teachMethod, params);
+      showTaught(result, learnable, params.entry);
+    } catch (error) {
+      refused(error, byKey, formError);
+    } finally {
+      submit.disabled = false;
+    }
+  };
+  entryControl.readOnly ? form.querySelector("input:not([readonly]), select, textarea")?.focus() : entryControl.focus();
+}
+
+function showTaught(result, learnable, entry) {
+  const box = $("teach-result");
+  $("teach-describes").textContent = typeof result?.describes === "string" ? result.describes : "";
+  const version = Number.isInteger(result?.definitionVersion) ? result.definitionVersion : "?";
+  const id = typeof result?.versionId === "string" ? ` (${result.versionId})` : "";
+  $("teach-version").textContent = result?.learned
+    ? `Learned: version ${version}${id}.`
+    : `Nothing changed: the agent already knew this (version ${version}${id}).`;
+  $("teach-show-back").onclick = () => openShowBack(learnable.collection, entry);
+  box.hidden = false;
+  box.focus();
+}
+
+// Puts a refusal next to the field it names (and each problem next to its
+// own field), else above the form.
+function refused(error, byKey, formError) {
+  if (error.code === CODES.unauthenticated) {
+    signOut();
+    renderSignIn();
+    renderLearnables();
+    pageError(`Sign in again: ${error.message}`);
+    return;
+  }
+  const placed = [];
+  const problems = Array.isArray(error.data?.problems) ? error.data.problems : [];
+  for (const problem of problems) {
+    const target = typeof problem?.field === "string" ? byKey.get(`value.${problem.field}`) : null;
+    if (target && typeof problem.message === "string" && !placed.includes(target)) {
+      target.showError(problem.message);
+      placed.push(target);
+    }
+  }
+  const named = typeof error.data?.field === "string" ? byKey.get(error.data.field) : null;
+  if (named && !placed.includes(named)) {
+    named.showError(error.message);
+    placed.push(named);
+  }
+  formError.textContent = placed.length
+    ? "The agent refused the lesson: see the field marked below."
+    : `The agent refused the lesson: ${error.message}`;
+  formError.hidden = false;
+  (placed[0]?.control ?? formError).focus();
+}
+
+// ---- showing back --------------------------------------------------------
+
+function openShowBack(collection, entry) {
+  show("show-back", true);
+  $("show-back-result").hidden = true;
+  const form = $("show-back-form");
+  form.replaceChildren();
+  const collections = state.declaration.learnables.map((l) => l.collection);
+  const names = state.declaration.learnables.map((l) => l.teaches);
+  const which = field(select(collections, collection, names), "What", "What the agent was taught.");
+  const entryInput = textInput(entry);
+  const key = field(entryInput, "Entry", "The entry to show back, as it was taught.");
+  const submit = el("button", "Show back");
+  submit.type = "submit";
+  form.append(which.wrapper, key.wrapper, submit);
+  const byKey = new Map([["collection", which], ["entry", key]]);
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    which.clearError();
+    key.clearError();
+    if (!entryInput.value.trim()) return key.showError("Say which entry to show back."), entryInput.focus();
+    await showBack(which.control.value, entryInput.value.trim(), byKey);
+  };
+  if (entry) showBack(collection, entry, byKey);
+  else entryInput.focus();
+  $("show-back").scrollIntoView();
+}
+
+async function showBack(collection, entry, byKey) {
+  const errorNode = $("show-back-error");
+  errorNode.hidden = true;
+  let current;
+  try {
+    current = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry });
+  } catch (error) {
+    if (error.code === CODES.unauthenticated) return refused(error, byKey, errorNode);
+    const named = typeof error.data?.field === "string" ? byKey.get(error.data.field) : null;
+    if (named) named.showError(error.message);
+    errorNode.textContent = error.message;
+    errorNode.hidden = Boolean(named);
+    return;
+  }
+  $("show-back-describes").textContent = textOr(current.describes, "");
+  const details = $("show-back-details");
+  details.replaceChildren();
+  const fields = Array.isArray(current.lessonFields) ? current.lessonFields : [];
+  for (const f of fields) {
+    details.append(el("dt", textOr(f?.label, textOr(f?.name, "?"))), el("dd", textOr(f?.default, "—")));
+  }
+  for (const [term, value] of [
+    ["Taught by", current.taughtBy],
+    ["When", when(current.taughtAt)],
+    ["Why", current.reason],
+    ["Version", `${textOr(String(current.definitionVersion ?? "?"), "?")} (${textOr(current.versionId, "?")})`],
+  ]) {
+    details.append(el("dt", term), el("dd", textOr(value, "—")));
+  }
+  $("show-back-result").hidden = false;
+  await history(collection, entry, current);
+}
+
+const textOr = (value, fallback) => (typeof value === "string" && value !== "" ? value : fallback);
+
+function when(stamp) {
+  if (typeof stamp !== "string") return "";
+  const date = new Date(stamp);
+  return Number.isNaN(date.getTime()) ? stamp : `${date.toLocaleString()} (${stamp})`;
+}
+
+// The entry's versions, newest first: each show-back names the collection
+// version before it, and the entry as of that version is its previous value.
+async function history(collection, entry, current) {
+  const list = $("show-back-history");
+  list.replaceChildren();
+  const note = $("show-back-history-note");
+  note.textContent = "";
+  let version = current;
+  for (let count = 0; version; count++) {
+    if (count === MAX_HISTORY) {
+      note.textContent = `Only the latest ${MAX_HISTORY} versions are shown.`;
+      break;
+    }
+    const item = el("li");
+    item.append(el("p", textOr(version.describes, "—"), "describes"));
+    const by = `Version ${String(version.definitionVersion ?? "?")}, taught by ${textOr(version.taughtBy, "?")}, ${when(version.taughtAt)}`;
+    item.append(el("p", by, "meta"));
+    if (textOr(version.reason, "")) item.append(el("p", `Why: ${version.reason}`, "meta"));
+    list.append(item);
+    const previous = textOr(version.previousVersionId, null);
+    if (!previous) break;
+    try {
+      const older = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry, versionId: previous });
+      version = older?.versionId !== version.versionId ? older : null;
+    } catch (error) {
+      if (error.code !== CODES.notFound) note.textContent = `Older versions could not be read: ${error.message}`;
+      version = null;
+    }
+  }
+}
+
+// ---- a question from a link ----------------------------------------------
+
+async function openFromLink() {
+  let asked;
+  try {
+    asked = fromFragment(location.hash);
+  } catch (error) {
+    return pageError(error.message);
+  }
+  if (!asked || !signedIn()) return;
+  try {
+    const question = asked.task
+      ? await questionOfTask(state.rpc, asked.task)
+      : { text: "", block: teachBlock(asked.block) };
+    const learnable = descriptorOf(question.block.collection);
+    if (!learnable) throw new AgentError(`this agent cannot be taught \`${question.block.collection}\``);
+    $("question-text").textContent = question.text || "The agent asks you to teach it:";
+    $("suggestion-label").textContent = question.block.suggestionLabel
+      ? `Suggested: ${question.block.suggestionLabel}`
+      : "";
+    show("question", true);
+    openTeach({
+      learnable,
+      entries: question.block.entries,
+      prefill: question.block.suggested,
+      fields: question.block.lessonFields,
+    });
+  } catch (error) {
+    pageError(`The question could not be opened: ${error.message}`);
+  }
+}
+
+// ---- start ---------------------------------------------------------------
+
+async function start() {
+  $("sign-out").onclick = () => {
+    signOut();
+    for (const id of ["teach", "show-back", "question"]) show(id, false);
+    renderSignIn();
+    renderLearnables();
+  };
+  try {
+    state.card = await loadCard();
+  } catch (error) {
+    $("agent-name").textContent = "The agent could not be reached";
+    return pageError(error.message);
+  }
+  state.declaration = declarationOf(state.card);
+  state.rpc = rpcPath(state.card);
+  const name = typeof state.card.name === "string" && state.card.name ? state.card.name : "This agent";
+  $("agent-name").textContent = name;
+  document.title = `Teach ${name}`;
+  $("agent-description").textContent = typeof state.card.description === "string" ? state.card.description : "";
+  if (!state.declaration.declared) pageError("This agent's card does not declare the Learnables extension.");
+  renderSignIn();
+  renderLearnables();
+  window.addEventListener("hashchange", () => openFromLink());
+  await openFromLink();
+  document.body.dataset.ready = "true";
+}
+
+start();
