@@ -6,8 +6,12 @@
 //!
 //! The faults are real. Root ignores permission bits, so the tests mount
 //! small tmpfs file systems (read-only, or tiny) and mark a file immutable
-//! (`chattr +i`). Where that is not permitted a test says `SKIPPED` loudly
-//! and passes. (A process killed mid-write is `knowledge_crash.rs`.)
+//! (`chattr +i`), which needs root (or `CAP_SYS_ADMIN` and
+//! `CAP_LINUX_IMMUTABLE`); `.ci/run` runs as root. Where that is not
+//! permitted a test fails, unless `LEARNABLES_ALLOW_SKIP=fault-tests` is set,
+//! when it says `SKIPPED:` on the standard error and passes (see
+//! `learnables_tests::skip`). (A process killed mid-write is
+//! `knowledge_crash.rs`.)
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -85,12 +89,17 @@ fn run(command: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Fails the test (or, where `LEARNABLES_ALLOW_SKIP=fault-tests` is set,
+/// says loudly that it is skipped): the fault cannot be made here.
 fn skipped(test: &str, why: &str) {
-    println!("SKIPPED: {test}: {why}; run the tests as root where mounts are permitted");
-    eprintln!("SKIPPED: {test}: {why}");
+    learnables_tests::skip::cannot_run(
+        test,
+        "fault-tests",
+        &format!("{why}; run the tests as root, where mounts and chattr are permitted"),
+    );
 }
 
-/// The tmpfs, or `None` after saying loudly why the test cannot run.
+/// The tmpfs, or `None` after [`skipped`] allowed the test to be skipped.
 fn tmpfs_or_skip(test: &str, options: &str) -> Option<Tmpfs> {
     Tmpfs::mount(options)
         .map_err(|error| skipped(test, &format!("cannot mount a tmpfs ({error})")))
