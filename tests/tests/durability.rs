@@ -15,6 +15,13 @@
 //! nothing: one that acknowledges without syncing, and one that syncs
 //! before it writes. `.ci/run` installs `strace`; without it the test fails
 //! unless `LEARNABLES_ALLOW_SKIP=strace` is set.
+//!
+//! On PostgreSQL a commit is durable when `synchronous_commit` is not `off`
+//! (then the commit waits for its WAL record to be flushed); the last test
+//! checks, from inside the back end's own transactions, that it commits
+//! lessons that way even on a database whose default is `off`.
+
+mod postgres_harness;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -219,4 +226,66 @@ fn the_check_reads_interrupted_calls_in_order() {
 7 write(1<pipe:[9]>, \"ack 1 01\"..., 43) = 43
 ";
     assert_eq!(check(racing, dir).violations.len(), 1);
+}
+
+#[test]
+fn postgres_commits_every_lesson_synchronously_even_where_the_database_says_not_to() {
+    let Some(database) = postgres_harness::fresh_database() else {
+        return;
+    };
+    let connect = || postgres::Client::connect(database.url(), postgres::NoTls).unwrap();
+    // A database whose sessions, by default, do not wait for the flush.
+    connect()
+        .batch_execute(
+            "DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET synchronous_commit = off', \
+             current_database()); END $$",
+        )
+        .unwrap();
+    let setting = |client: &mut postgres::Client| -> String {
+        client
+            .query_one("SHOW synchronous_commit", &[])
+            .unwrap()
+            .get(0)
+    };
+    assert_eq!(setting(&mut connect()), "off", "the database's default");
+
+    let knowledge = learnables::Knowledge::connect(database.url()).unwrap();
+    knowledge
+        .register::<learnables_examples::RoutingRule>()
+        .unwrap();
+    // Records, from inside each transaction that appends versions, the
+    // setting it will commit under.
+    connect()
+        .batch_execute(
+            "CREATE TABLE seen_settings (setting text NOT NULL);
+             CREATE FUNCTION record_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN
+                 INSERT INTO seen_settings VALUES (current_setting('synchronous_commit'));
+                 RETURN NULL;
+             END $$;
+             CREATE TRIGGER record_setting AFTER INSERT ON learnables_versions
+                 FOR EACH STATEMENT EXECUTE FUNCTION record_setting();",
+        )
+        .unwrap();
+    for chapter in 1..=5 {
+        let value = serde_json::json!({"chapter": chapter.to_string()});
+        let lesson = learnables::Lesson::new(
+            "routing_rules",
+            chapter.to_string(),
+            learnables::LessonValue::try_from(value).unwrap(),
+            "alice@example.com",
+        );
+        assert!(knowledge.teach(&lesson).unwrap().learned);
+    }
+    let seen: Vec<String> = connect()
+        .query("SELECT setting FROM seen_settings", &[])
+        .unwrap()
+        .into_iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert!(!seen.is_empty(), "the appends were seen");
+    assert!(
+        seen.iter().all(|setting| setting != "off"),
+        "lessons were committed without waiting for the flush: {seen:?}"
+    );
 }
