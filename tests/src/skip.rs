@@ -6,7 +6,7 @@
 //! machine that lacks what the tests need cannot pass unnoticed. The
 //! opt-out is the environment variable `LEARNABLES_ALLOW_SKIP`: a
 //! comma-separated list of the kinds of test that may be skipped here
-//! (`fault-tests`, `postgres`, `postgres-restart`), or `all`. An allowed
+//! (`fault-tests`, `strace`, `postgres`, `postgres-restart`), or `all`. An allowed
 //! skip still says `SKIPPED:` on the standard error, past the test
 //! harness's capture.
 
