@@ -2,33 +2,47 @@
 //! into a typed struct, and reading a learnable's descriptor.
 
 use std::hint::black_box;
+use std::str::FromStr;
 use std::sync::OnceLock;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use learnables::{Learnable, LessonValue};
 use learnables_examples::RoutingRule;
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
 
-/// The same rule for serde: same keys, same choices, same default, and
-/// unknown keys refused.
+/// The same rule for serde: same keys, same choices, same default, unknown
+/// keys refused, and the chapter parsed into `C`, the type of
+/// `RoutingRule::chapter`, whatever it is (see [`parse`]).
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct SerdeRule {
-    chapter: u8,
+struct SerdeRule<C> {
+    chapter: C,
     #[serde(default)]
     desk: SerdeDesk,
     note: Option<String>,
 }
 
-/// The rule for serde as a form sends it: every value a string.
+/// The rule for serde as a form sends it: every value a string, the
+/// chapter parsed from its text into the same type as ours, as
+/// `from_lesson_value` does.
 #[derive(Deserialize, Debug, Clone, PartialEq)]
 #[serde(deny_unknown_fields)]
-struct SerdeFormRule {
-    chapter: String,
+struct SerdeFormRule<C: FromStr> {
+    #[serde(deserialize_with = "from_text")]
+    chapter: C,
     #[serde(default)]
     desk: SerdeDesk,
     note: Option<String>,
+}
+
+/// A value given as text, parsed without keeping the text: the string is
+/// borrowed from the input where it can be.
+fn from_text<'de, D: Deserializer<'de>, C: FromStr>(deserializer: D) -> Result<C, D::Error> {
+    let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
+    text.parse()
+        .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a chapter")))
 }
 
 #[derive(Deserialize, Debug, Clone, Copy, PartialEq, Default)]
@@ -53,7 +67,22 @@ fn lesson_value(value: &Value) -> LessonValue {
     LessonValue::try_from(value.clone()).expect("an object")
 }
 
+/// The baselines parse the chapter into the type of `RoutingRule::chapter`,
+/// inferred from the field, so that they follow it if it changes.
 fn parse(c: &mut Criterion) {
+    parse_into(c, |rule| &rule.chapter);
+}
+
+/// Each pair does the same work on both sides: the same input, parsed into
+/// the same field types. serde's `from_value` consumes (and so drops) its
+/// input inside the timing: it is compared with `ours_owned`, which is
+/// given an owned copy and drops it inside the timing too. The borrowing
+/// `deserialize(&value)` is compared with `ours`, which borrows. Outputs
+/// are dropped outside the timing on both sides of every pair.
+fn parse_into<C>(c: &mut Criterion, chapter: fn(&RoutingRule) -> &C)
+where
+    C: DeserializeOwned + FromStr + PartialEq + std::fmt::Debug,
+{
     let typed = typed_input();
     let typed_lesson = lesson_value(&typed);
     let form = form_input();
@@ -61,50 +90,52 @@ fn parse(c: &mut Criterion) {
 
     // Both sides read the same values, or the comparison means nothing.
     let ours = RoutingRule::from_lesson_value(&typed_lesson).expect("ours parses");
-    let theirs = SerdeRule::deserialize(&typed).expect("serde parses");
-    assert_eq!(ours.chapter, theirs.chapter);
+    let theirs = SerdeRule::<C>::deserialize(&typed).expect("serde parses");
+    assert_eq!(chapter(&ours), &theirs.chapter);
     assert_eq!(ours.note, theirs.note);
     assert_eq!(
         RoutingRule::from_lesson_value(&form_lesson).expect("ours parses the form"),
         ours
     );
-    assert_eq!(
-        SerdeFormRule::deserialize(&form)
-            .expect("serde parses the form")
-            .chapter,
-        "84"
-    );
+    let form_theirs = SerdeFormRule::<C>::deserialize(&form).expect("serde parses the form");
+    assert_eq!(&form_theirs.chapter, chapter(&ours));
+    assert_eq!(form_theirs, serde_json::from_value(form.clone()).unwrap());
 
     let mut group = c.benchmark_group("lesson_parse");
-
-    group.bench_function("typed/ours", |b| {
-        b.iter(|| RoutingRule::from_lesson_value(black_box(&typed_lesson)))
-    });
+    for (name, lesson) in [("typed", &typed_lesson), ("form", &form_lesson)] {
+        // Owned input, dropped inside the timing, as `from_value` does.
+        group.bench_function(format!("{name}/ours_owned"), |b| {
+            b.iter_batched(
+                || lesson.clone(),
+                |lesson| RoutingRule::from_lesson_value(black_box(&lesson)),
+                BatchSize::SmallInput,
+            )
+        });
+        // Borrowed input, nothing but the parse inside the timing.
+        group.bench_function(format!("{name}/ours"), |b| {
+            b.iter_with_large_drop(|| RoutingRule::from_lesson_value(black_box(lesson)))
+        });
+    }
     group.bench_function("typed/serde_from_value", |b| {
         b.iter_batched(
             || typed.clone(),
-            |value| serde_json::from_value::<SerdeRule>(black_box(value)),
+            |value| serde_json::from_value::<SerdeRule<C>>(black_box(value)),
             BatchSize::SmallInput,
         )
     });
     group.bench_function("typed/serde_deserialize_ref", |b| {
-        b.iter(|| SerdeRule::deserialize(black_box(&typed)))
-    });
-
-    group.bench_function("form/ours", |b| {
-        b.iter(|| RoutingRule::from_lesson_value(black_box(&form_lesson)))
+        b.iter_with_large_drop(|| SerdeRule::<C>::deserialize(black_box(&typed)))
     });
     group.bench_function("form/serde_from_value", |b| {
         b.iter_batched(
             || form.clone(),
-            |value| serde_json::from_value::<SerdeFormRule>(black_box(value)),
+            |value| serde_json::from_value::<SerdeFormRule<C>>(black_box(value)),
             BatchSize::SmallInput,
         )
     });
     group.bench_function("form/serde_deserialize_ref", |b| {
-        b.iter(|| SerdeFormRule::deserialize(black_box(&form)))
+        b.iter_with_large_drop(|| SerdeFormRule::<C>::deserialize(black_box(&form)))
     });
-
     group.finish();
 }
 

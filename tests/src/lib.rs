@@ -1,1 +1,3 @@
-//! Tests of learnables.
+//! Tests of learnables, and what they share.
+
+pub mod skip;

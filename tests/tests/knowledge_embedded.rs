@@ -4,13 +4,42 @@
 
 mod backend_suite;
 
-use std::path::PathBuf;
+use learnables::knowledge::{RedbStorage, Storage, StoreError, VersionRecord, Wake};
 
-fn fresh_dir() -> PathBuf {
-    tempfile::tempdir().unwrap().keep()
+/// The embedded store in a temporary directory of its own, which is
+/// removed when the knowledge lets go of the store (after the store is
+/// closed: fields drop in order), even when the test failed.
+struct InTempDir {
+    storage: RedbStorage,
+    _dir: tempfile::TempDir,
 }
 
-backend_suite!(|| Knowledge::open(fresh_dir()).unwrap());
+impl Storage for InTempDir {
+    fn load(&self) -> Result<Vec<VersionRecord>, StoreError> {
+        self.storage.load()
+    }
+
+    fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError> {
+        self.storage.append(records)
+    }
+
+    fn load_since(&self, position: u64) -> Result<Vec<VersionRecord>, StoreError> {
+        self.storage.load_since(position)
+    }
+
+    fn watch(&self, wake: Wake) -> Result<(), StoreError> {
+        self.storage.watch(wake)
+    }
+}
+
+/// `Knowledge::open` on a fresh directory, removed with the knowledge.
+fn in_a_fresh_dir() -> Knowledge {
+    let dir = tempfile::tempdir().unwrap();
+    let storage = RedbStorage::open(dir.path()).unwrap();
+    Knowledge::with_storage(InTempDir { storage, _dir: dir }).unwrap()
+}
+
+backend_suite!(in_a_fresh_dir);
 
 #[test]
 fn reopening_restores_every_version_with_the_same_ids() {

@@ -9,8 +9,8 @@
 //!
 //! The SDKs are installed by `tests/interop/setup` (which `.ci/run` runs).
 //! Without them, or at other versions than pinned, a test fails saying so,
-//! unless `LEARNABLES_SKIP_SDK_INTEROP=1` is set: then it prints `SKIPPED:`
-//! and passes.
+//! unless `LEARNABLES_ALLOW_SKIP` names `sdk-interop` (see
+//! `learnables_tests::skip`): then it prints `SKIPPED:` and passes.
 
 mod agent_harness;
 
@@ -21,9 +21,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use agent_harness::{Agent, teachers};
-
-/// Set to `1` to skip these tests where the SDKs are not installed.
-const SKIP_VARIABLE: &str = "LEARNABLES_SKIP_SDK_INTEROP";
 
 /// How long one SDK's script may take (it makes about ten calls).
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(120);
@@ -72,8 +69,8 @@ fn interop_dir() -> PathBuf {
 
 /// Whether the SDK is installed as `pins` says: `tests/interop/setup` copies
 /// the pins to `stamp` once it has installed them. If not, panics saying how
-/// to install it, unless the opt-out variable is set: then prints
-/// `SKIPPED:` and returns `false`.
+/// to install it, unless `LEARNABLES_ALLOW_SKIP` names `sdk-interop`: then
+/// prints `SKIPPED:` and returns `false`.
 fn installed(sdk: &str, pins: &Path, stamp: &Path) -> bool {
     let pinned = std::fs::read(pins)
         .unwrap_or_else(|error| panic!("cannot read {}: {error}", pins.display()));
@@ -85,15 +82,12 @@ fn installed(sdk: &str, pins: &Path, stamp: &Path) -> bool {
         ),
         Err(_) => format!("{sdk} is not installed ({} is missing)", stamp.display()),
     };
-    if std::env::var(SKIP_VARIABLE).as_deref() == Ok("1") {
-        println!("SKIPPED: {why}; {SKIP_VARIABLE}=1 is set");
-        eprintln!("SKIPPED: {why}; {SKIP_VARIABLE}=1 is set");
-        return false;
-    }
-    panic!(
-        "{why}: run `tests/interop/setup` (or `.ci/run`, which runs it), \
-         or set {SKIP_VARIABLE}=1 to skip the SDK interop tests"
+    learnables_tests::skip::cannot_run(
+        sdk,
+        "sdk-interop",
+        &format!("{why}: run `tests/interop/setup` (or `.ci/run`, which runs it)"),
     );
+    false
 }
 
 /// Starts an agent with fresh knowledge, runs `script` against it as the

@@ -6,8 +6,13 @@
 //!
 //! The faults are real. Root ignores permission bits, so the tests mount
 //! small tmpfs file systems (read-only, or tiny) and mark a file immutable
-//! (`chattr +i`). Where that is not permitted a test says `SKIPPED` loudly
-//! and passes. (A process killed mid-write is `knowledge_crash.rs`.)
+//! (`chattr +i`), which needs root (or `CAP_SYS_ADMIN` and
+//! `CAP_LINUX_IMMUTABLE`); `.ci/run` runs as root. Where that is not
+//! permitted a test fails, unless `LEARNABLES_ALLOW_SKIP=fault-tests` is set,
+//! when it says `SKIPPED:` on the standard error and passes (see
+//! `learnables_tests::skip`). (A process killed mid-write is
+//! `knowledge_crash.rs`.) One full-disk test needs no privileges: a file
+//! size limit on a child process.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -85,12 +90,17 @@ fn run(command: &mut Command) -> Result<(), String> {
     }
 }
 
+/// Fails the test (or, where `LEARNABLES_ALLOW_SKIP=fault-tests` is set,
+/// says loudly that it is skipped): the fault cannot be made here.
 fn skipped(test: &str, why: &str) {
-    println!("SKIPPED: {test}: {why}; run the tests as root where mounts are permitted");
-    eprintln!("SKIPPED: {test}: {why}");
+    learnables_tests::skip::cannot_run(
+        test,
+        "fault-tests",
+        &format!("{why}; run the tests as root, where mounts and chattr are permitted"),
+    );
 }
 
-/// The tmpfs, or `None` after saying loudly why the test cannot run.
+/// The tmpfs, or `None` after [`skipped`] allowed the test to be skipped.
 fn tmpfs_or_skip(test: &str, options: &str) -> Option<Tmpfs> {
     Tmpfs::mount(options)
         .map_err(|error| skipped(test, &format!("cannot mount a tmpfs ({error})")))
@@ -330,4 +340,73 @@ fn a_full_disk_refuses_the_lesson_keeps_every_acknowledged_one_and_recovers() {
     let reopened = open(&store);
     assert_eq!(entries(&reopened), acknowledged);
     assert_eq!(reopened.pin().position(), acknowledged.len() as u64);
+}
+
+/// A full disk that needs no privileges: a teaching process whose files
+/// may not grow past a limit (`ulimit -f`, with `SIGXFSZ` ignored so that
+/// the write fails with "File too large" instead of killing it). The first
+/// refused write is the last thing it does; reopened without the limit,
+/// the store holds every lesson it acknowledged and takes more.
+#[test]
+fn a_file_size_limit_refuses_the_lesson_and_keeps_every_acknowledged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("knowledge");
+    // 1 MiB, in the shell's 1024-byte blocks.
+    let script = "trap '' XFSZ; ulimit -f 1024; exec \"$0\" \"$@\"";
+    let output = Command::new("sh")
+        .args(["-c", script, env!("CARGO_BIN_EXE_teach_loop")])
+        .arg(&store)
+        .args(["--threads", "1", "--lessons", "1000000"])
+        .output()
+        .expect("sh runs");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the child stops on a refusal"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let file = store.join("knowledge.redb");
+    assert!(
+        stderr.starts_with(&format!(
+            "the lesson was not absorbed: the knowledge store failed: {} could not be written: ",
+            file.display()
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("File too large"), "{stderr}");
+    assert!(
+        stderr
+            .trim_end()
+            .ends_with("nothing of this write was stored"),
+        "{stderr}"
+    );
+    let acknowledged: BTreeMap<u64, String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| {
+            let mut parts = line.split_whitespace().skip(1);
+            let version = parts.next().unwrap().parse().unwrap();
+            (version, parts.next().unwrap().to_owned())
+        })
+        .collect();
+    assert!(
+        acknowledged.len() > 10,
+        "{} lessons fitted",
+        acknowledged.len()
+    );
+
+    let reopened = Knowledge::open(&store).expect("the store reopens");
+    reopened
+        .register::<learnables_examples::RoutingRule>()
+        .unwrap();
+    let history = reopened.history("routing_rules");
+    for (index, record) in history.iter().enumerate() {
+        assert_eq!(record.definition_version, index as u64 + 1, "no gap");
+    }
+    let stored: BTreeMap<u64, String> = history
+        .iter()
+        .map(|record| (record.definition_version, record.version_id.clone()))
+        .collect();
+    assert_eq!(stored, acknowledged, "exactly the acknowledged lessons");
+    let next = reopened.teach(&rule("after", "x")).unwrap();
+    assert_eq!(next.definition_version, acknowledged.len() as u64 + 1);
 }

@@ -2,8 +2,8 @@
 //! `chromium-driver`, which `.ci/run` installs), for the teacher's page.
 //!
 //! A test that needs the browser fails when it is missing, saying to run
-//! `.ci/run`, unless `LEARNABLES_SKIP_BROWSER=1` is set: then it prints
-//! SKIPPED and passes.
+//! `.ci/run`, unless `LEARNABLES_ALLOW_SKIP` names `browser` (see
+//! `learnables_tests::skip`): then it prints `SKIPPED:` and passes.
 
 #![allow(dead_code)] // each test binary uses the part of the harness it needs
 
@@ -15,9 +15,6 @@ use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder};
 use serde_json::{Value, json};
-
-/// The opt-out: with it set to `1`, browser tests print SKIPPED and pass.
-pub const SKIP_VAR: &str = "LEARNABLES_SKIP_BROWSER";
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -37,16 +34,18 @@ pub struct Browser {
 /// opt-out is set; panics, saying to run `.ci/run`, when the browser is
 /// missing.
 pub fn browser_available(test: &str) -> bool {
-    if std::env::var(SKIP_VAR).as_deref() == Ok("1") {
-        println!("SKIPPED {test}: {SKIP_VAR}=1");
-        return false;
-    }
     for program in [CHROMIUM, CHROMEDRIVER] {
-        assert!(
-            Path::new(program).exists(),
-            "{program} is missing: run .ci/run (it installs the Debian packages chromium and \
-             chromium-driver), or set {SKIP_VAR}=1 to skip the browser tests"
-        );
+        if !Path::new(program).exists() {
+            learnables_tests::skip::cannot_run(
+                test,
+                "browser",
+                &format!(
+                    "{program} is missing: run .ci/run (it installs the Debian packages \
+                     chromium and chromium-driver)"
+                ),
+            );
+            return false;
+        }
     }
     true
 }

@@ -12,13 +12,13 @@
 //!
 //! Each test takes a fresh database ([`fresh_database`]), so tests running
 //! at once never see each other's versions or notifications. With neither
-//! `DATABASE_URL` nor PostgreSQL's programs, [`fresh_database`] prints a
+//! `DATABASE_URL` nor PostgreSQL's programs, [`fresh_database`] fails the
+//! test, unless `LEARNABLES_ALLOW_SKIP=postgres` is set: then it prints a
 //! loud `SKIPPED:` line and returns `None`, and the test passes without
 //! running.
 
 #![allow(dead_code)] // each test binary uses the part of the harness it needs
 
-use std::io::Write as _;
 use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -188,8 +188,9 @@ impl Drop for TestDatabase {
     }
 }
 
-/// A new, empty database for the calling test; `None` (after a loud
-/// `SKIPPED:` line) if PostgreSQL cannot be had here.
+/// A new, empty database for the calling test. If PostgreSQL cannot be had
+/// here, the test fails, or, where `LEARNABLES_ALLOW_SKIP=postgres` allows
+/// it, `None` after a loud `SKIPPED:` line.
 pub fn fresh_database() -> Option<TestDatabase> {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let Some(server) = server() else {
@@ -227,17 +228,20 @@ pub fn fresh_database() -> Option<TestDatabase> {
     })
 }
 
-/// Says, past the test harness's output capture, that a test did not run.
+/// Fails the calling test, since it cannot run without PostgreSQL, unless
+/// `LEARNABLES_ALLOW_SKIP=postgres` allows it to be skipped (then says so
+/// loudly, past the test harness's output capture).
 fn skipped() {
     let test = std::thread::current()
         .name()
         .unwrap_or("a PostgreSQL test")
         .to_owned();
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: {test}: no PostgreSQL here (DATABASE_URL is not set and no initdb was found \
-         under /usr/lib/postgresql/*/bin or on the PATH); install PostgreSQL or set \
-         DATABASE_URL to run it"
+    learnables_tests::skip::cannot_run(
+        &test,
+        "postgres",
+        "no PostgreSQL here (DATABASE_URL is not set and no initdb was found under \
+         /usr/lib/postgresql/*/bin or on the PATH); install PostgreSQL or set DATABASE_URL to \
+         run it",
     );
 }
 

@@ -55,8 +55,14 @@ const LISTEN_POLL: Duration = Duration::from_millis(200);
 const LISTEN_PING: Duration = Duration::from_secs(30);
 
 /// Set on every session: a transaction left open by a client that vanished
-/// is ended by the server after this long, releasing its write lock.
-const SESSION_SETTINGS: &str = "SET idle_in_transaction_session_timeout = '30s'";
+/// is ended by the server after this long, releasing its write lock; and a
+/// commit waits until it is flushed to disk (a database or role whose
+/// default is `synchronous_commit = off` would otherwise have lessons
+/// acknowledged that a crash of the server can lose; a stricter setting,
+/// such as `remote_apply`, is kept).
+const SESSION_SETTINGS: &str = "SET idle_in_transaction_session_timeout = '30s'; \
+     SELECT set_config('synchronous_commit', 'on', false) \
+     WHERE current_setting('synchronous_commit') = 'off'";
 
 /// The PostgreSQL back end, for knowledge shared by every replica of an
 /// agent. Usually reached through
