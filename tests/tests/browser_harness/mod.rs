@@ -30,9 +30,9 @@ pub struct Browser {
     _profile: tempfile::TempDir,
 }
 
-/// Whether the browser tests run: false (after printing SKIPPED) when the
-/// opt-out is set; panics, saying to run `.ci/run`, when the browser is
-/// missing.
+/// Whether the browser tests run: when the browser is missing, a failure
+/// saying to run `.ci/run`, or `false` (after printing `SKIPPED:`) where
+/// `LEARNABLES_ALLOW_SKIP` names `browser`.
 pub fn browser_available(test: &str) -> bool {
     for program in [CHROMIUM, CHROMEDRIVER] {
         if !Path::new(program).exists() {
