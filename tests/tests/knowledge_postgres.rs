@@ -527,3 +527,16 @@ fn dropping_the_knowledge_ends_its_listener_and_sessions_even_mid_wake() {
         || sessions() == before,
     );
 }
+
+#[test]
+fn tls_required_of_a_server_without_it_is_refused_clearly() {
+    let Some(database) = fresh_database() else {
+        return;
+    };
+    let url = format!("{}?sslmode=require", database.url());
+    let message = Knowledge::connect(&url).unwrap_err().to_string();
+    assert!(message.contains("cannot be opened"), "{message}");
+    assert!(message.contains("server does not support TLS"), "{message}");
+    // `prefer`, the default, falls back to plain text.
+    Knowledge::connect(&format!("{}?sslmode=prefer", database.url())).unwrap();
+}

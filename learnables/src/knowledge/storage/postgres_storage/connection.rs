@@ -7,15 +7,25 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use postgres::config::Host;
-use postgres::{Client, Config, NoTls};
+use postgres::{Client, Config};
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// Set on every session: a transaction left open by a client that vanished
 /// is ended by the server after this long, releasing its write lock.
 const SESSION_SETTINGS: &str = "SET idle_in_transaction_session_timeout = '30s'";
 
+/// Where the database is, and how to talk to it.
+#[derive(Clone)]
+pub(super) struct Endpoint {
+    pub(super) config: Config,
+    /// TLS as the connection string's `sslmode` asks (the client's own
+    /// mode, in `config`, says whether it is used).
+    pub(super) tls: MakeRustlsConnect,
+}
+
 /// The database and the connection appends and reads share.
 pub(super) struct Connection {
-    pub(super) config: Config,
+    pub(super) endpoint: Endpoint,
     /// The database, for messages: never the password.
     pub(super) location: String,
     client: Mutex<Option<Client>>,
@@ -38,9 +48,9 @@ pub(super) enum Failure {
 }
 
 impl Connection {
-    pub(super) fn new(config: Config, location: String, client: Client) -> Connection {
+    pub(super) fn new(endpoint: Endpoint, location: String, client: Client) -> Connection {
         Connection {
-            config,
+            endpoint,
             location,
             client: Mutex::new(Some(client)),
         }
@@ -76,7 +86,7 @@ impl Connection {
             let reused = guard.as_ref().is_some_and(|client| !client.is_closed());
             if !reused {
                 *guard = None;
-                *guard = Some(open_client(&self.config).map_err(Failure::Lost)?);
+                *guard = Some(open_client(&self.endpoint).map_err(Failure::Lost)?);
             }
             let client = guard.as_mut().expect("a connection is open");
             let error = match operation(client) {
@@ -114,7 +124,7 @@ impl Connection {
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let outcome = open_client(&self.config).and_then(|mut client| {
+            let outcome = open_client(&self.endpoint).and_then(|mut client| {
                 let done = check(&mut client)?;
                 **guard = Some(client);
                 Ok(done)
@@ -132,8 +142,8 @@ impl Connection {
 }
 
 /// Opens a connection with the session settings every connection has.
-pub(super) fn open_client(config: &Config) -> Result<Client, postgres::Error> {
-    let mut client = config.connect(NoTls)?;
+pub(super) fn open_client(endpoint: &Endpoint) -> Result<Client, postgres::Error> {
+    let mut client = endpoint.config.connect(endpoint.tls.clone())?;
     client.batch_execute(SESSION_SETTINGS)?;
     Ok(client)
 }

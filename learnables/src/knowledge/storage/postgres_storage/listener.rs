@@ -5,11 +5,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use postgres::Client;
 use postgres::fallible_iterator::FallibleIterator as _;
-use postgres::{Client, Config};
 
 use super::super::Wake;
-use super::connection::open_client;
+use super::connection::{Endpoint, open_client};
 
 /// The channel every append notifies and every watcher listens on.
 pub(super) const CHANNEL: &str = "learnables_versions";
@@ -38,7 +38,7 @@ pub(super) struct Signals {
 
 /// A watcher's connection and what it does with notifications.
 pub(super) struct Listener {
-    pub(super) config: Config,
+    pub(super) endpoint: Endpoint,
     pub(super) signals: Arc<Signals>,
     pub(super) wake: Wake,
 }
@@ -58,7 +58,7 @@ impl Listener {
         let mut backoff = Duration::from_millis(50);
         while !self.stopped() {
             let Some(connection) = client.as_mut() else {
-                match open_listener(&self.config) {
+                match open_listener(&self.endpoint) {
                     Ok(opened) => {
                         client = Some(opened);
                         backoff = Duration::from_millis(50);
@@ -128,11 +128,11 @@ impl Listener {
     }
 }
 
-pub(super) fn open_listener(config: &Config) -> Result<Client, postgres::Error> {
-    let mut config = config.clone();
+pub(super) fn open_listener(endpoint: &Endpoint) -> Result<Client, postgres::Error> {
+    let mut endpoint = endpoint.clone();
     // Notice a connection that died silently within a minute or so.
-    config.keepalives_idle(Duration::from_secs(30));
-    let mut client = open_client(&config)?;
+    endpoint.config.keepalives_idle(Duration::from_secs(30));
+    let mut client = open_client(&endpoint)?;
     client.batch_execute(&format!("LISTEN {CHANNEL}"))?;
     Ok(client)
 }

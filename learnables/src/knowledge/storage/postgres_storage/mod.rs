@@ -12,6 +12,7 @@ mod connection;
 mod listener;
 mod migrations;
 mod read;
+mod tls;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -20,7 +21,7 @@ use std::time::Duration;
 use postgres::Config;
 
 use self::append::Appended;
-use self::connection::{Connection, Failure, describe, explain, open_client};
+use self::connection::{Connection, Endpoint, Failure, describe, explain, open_client};
 use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
 use super::{Redecide, Storage, StoreError, Wake};
@@ -82,8 +83,12 @@ use crate::knowledge::off_runtime::off_runtime;
 ///
 /// The tables are created in the first schema of the connection's
 /// `search_path` (set it with `options=-csearch_path%3Dname` in the URL to
-/// keep several knowledges in one database). Connections are plain TCP or
-/// Unix sockets: TLS is not supported yet.
+/// keep several knowledges in one database). Over TCP, TLS (rustls) follows
+/// libpq's `sslmode` (`disable`, `prefer` (the default), `require`,
+/// `verify-ca`, `verify-full`) and `sslrootcert=PATH` (a PEM file) in the
+/// URL: `require` encrypts without checking the certificate unless a root
+/// certificate is given; `verify-ca` checks the chain; `verify-full` the
+/// chain and the host name.
 ///
 /// ```no_run
 /// use learnables::knowledge::{PostgresStorage, Storage};
@@ -114,10 +119,12 @@ impl PostgresStorage {
     }
 
     fn connect_here(url: &str) -> Result<PostgresStorage, StoreError> {
-        let mut config: Config = url.parse().map_err(|error| StoreError::Open {
+        let unreadable = |reason: String| StoreError::Open {
             location: "the PostgreSQL connection string".into(),
-            reason: format!("it cannot be read: {}", explain(&error)),
-        })?;
+            reason: format!("it cannot be read: {reason}"),
+        };
+        let (url, tls) = tls::split_tls_params(url).map_err(unreadable)?;
+        let mut config: Config = url.parse().map_err(|error| unreadable(explain(&error)))?;
         if config.get_application_name().is_none() {
             config.application_name("learnables");
         }
@@ -129,7 +136,13 @@ impl PostgresStorage {
             location: location.clone(),
             reason,
         };
-        let mut client = open_client(&config).map_err(|error| open_error(explain(&error)))?;
+        let (mode, connector) = tls::connector(&tls).map_err(&open_error)?;
+        config.ssl_mode(mode);
+        let endpoint = Endpoint {
+            config,
+            tls: connector,
+        };
+        let mut client = open_client(&endpoint).map_err(|error| open_error(explain(&error)))?;
         migrate(&mut client).map_err(|error| match error {
             Migration::Sql(error) => open_error(format!(
                 "its learnables tables could not be created or upgraded: {}",
@@ -142,7 +155,7 @@ impl PostgresStorage {
             )),
         })?;
         Ok(PostgresStorage {
-            connection: Connection::new(config, location, client),
+            connection: Connection::new(endpoint, location, client),
             signals: Arc::new(Signals {
                 stop: AtomicBool::new(false),
                 wake_soon: AtomicBool::new(false),
@@ -230,7 +243,7 @@ impl Storage for PostgresStorage {
     fn watch(&self, wake: Wake) -> Result<(), StoreError> {
         // Listening starts before this returns, so that nothing appended
         // after it goes unannounced.
-        let client = off_runtime(|| open_listener(&self.connection.config)).map_err(|error| {
+        let client = off_runtime(|| open_listener(&self.connection.endpoint)).map_err(|error| {
             StoreError::Failed(format!(
                 "listening for other replicas' versions on {} failed: {}",
                 self.connection.location,
@@ -238,7 +251,7 @@ impl Storage for PostgresStorage {
             ))
         })?;
         let listener = Listener {
-            config: self.connection.config.clone(),
+            endpoint: self.connection.endpoint.clone(),
             signals: Arc::clone(&self.signals),
             wake,
         };
