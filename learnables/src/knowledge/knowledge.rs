@@ -315,6 +315,16 @@ impl Knowledge {
     /// version is made durable and becomes what later pins see. The same
     /// value again learns nothing (`learned: false`, no new version). A
     /// refused lesson changes nothing and uses up no version number.
+    ///
+    /// Lessons are stored on the knowledge's commit thread, which takes
+    /// every lesson waiting when it starts writing (group commit); the
+    /// caller waits at most the commit timeout
+    /// ([`Knowledge::set_commit_timeout`]). A lesson whose write was sent
+    /// but not confirmed (a lost connection, a back end that panicked or
+    /// did not answer in time) is answered with
+    /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
+    /// call from async code (it blocks the calling thread; see
+    /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
         if lesson.entry.is_empty() {
             return Err(TeachError::EmptyEntry);

@@ -29,7 +29,7 @@ mod storage;
 mod version_record;
 
 pub use error::{KnowledgeError, TeachError};
-pub use knowledge::Knowledge;
+pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
