@@ -95,6 +95,22 @@ impl Storage for Misbehaving {
     }
 }
 
+/// Eight teachers teaching at once, each refused: their errors.
+fn eight_refused_teachers(knowledge: &Knowledge) -> Vec<TeachError> {
+    std::thread::scope(|scope| {
+        let teachers: Vec<_> = (0..8)
+            .map(|teacher| {
+                scope.spawn(move || {
+                    knowledge
+                        .teach(&rule_lesson(&(teacher + 1).to_string(), "cold chain"))
+                        .unwrap_err()
+                })
+            })
+            .collect();
+        teachers.into_iter().map(|t| t.join().unwrap()).collect()
+    })
+}
+
 #[test]
 fn eight_teachers_share_commits() {
     let storage = Misbehaving::default();
@@ -128,19 +144,7 @@ fn a_panicking_back_end_answers_every_teacher_and_reads_go_on() {
     let knowledge = registered(Knowledge::with_storage(storage).unwrap());
     knowledge.teach(&rule_lesson("84", "general")).unwrap();
     panicking.store(true, Ordering::SeqCst);
-    let errors: Vec<TeachError> = std::thread::scope(|scope| {
-        let teachers: Vec<_> = (0..8)
-            .map(|teacher| {
-                let knowledge = &knowledge;
-                scope.spawn(move || {
-                    knowledge
-                        .teach(&rule_lesson(&(teacher + 1).to_string(), "cold chain"))
-                        .unwrap_err()
-                })
-            })
-            .collect();
-        teachers.into_iter().map(|t| t.join().unwrap()).collect()
-    });
+    let errors = eight_refused_teachers(&knowledge);
     for error in errors {
         let TeachError::Store(StoreError::OutcomeUnknown(message)) = &error else {
             panic!("{error:?}");
@@ -172,19 +176,7 @@ fn a_hanging_back_end_answers_every_teacher_within_the_timeout() {
     knowledge.set_commit_timeout(Duration::from_millis(200));
     hanging.store(true, Ordering::SeqCst);
     let started = Instant::now();
-    let errors: Vec<TeachError> = std::thread::scope(|scope| {
-        let teachers: Vec<_> = (0..8)
-            .map(|teacher| {
-                let knowledge = &knowledge;
-                scope.spawn(move || {
-                    knowledge
-                        .teach(&rule_lesson(&(teacher + 1).to_string(), "cold chain"))
-                        .unwrap_err()
-                })
-            })
-            .collect();
-        teachers.into_iter().map(|t| t.join().unwrap()).collect()
-    });
+    let errors = eight_refused_teachers(&knowledge);
     assert!(started.elapsed() < Duration::from_secs(30));
     for error in &errors {
         match error {

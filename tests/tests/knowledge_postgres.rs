@@ -14,7 +14,8 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use learnables::knowledge::{PostgresStorage, Storage, StoreError, VersionRecord};
+use backend_suite::assert_linear;
+use learnables::knowledge::{PostgresStorage, Storage, StoreError};
 use postgres_harness::fresh_database;
 
 /// Knowledge on a database of its own; on a machine without PostgreSQL (a
@@ -33,23 +34,6 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     while !done() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Asserts `history` is one linear history: numbers 1, 2, 3, ... each
-/// naming the version before.
-fn assert_linear(history: &[VersionRecord]) {
-    for (index, record) in history.iter().enumerate() {
-        assert_eq!(record.definition_version, index as u64 + 1, "{record:?}");
-    }
-    for pair in history.windows(2) {
-        assert_eq!(
-            pair[1].previous_version_id.as_ref(),
-            Some(&pair[0].version_id)
-        );
-    }
-    if let Some(first) = history.first() {
-        assert_eq!(first.previous_version_id, None);
     }
 }
 

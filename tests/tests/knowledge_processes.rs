@@ -2,6 +2,7 @@
 //! teach one PostgreSQL database at once: no lesson is refused, and the
 //! database holds one linear history with exactly the lessons learned.
 
+mod backend_suite;
 mod postgres_harness;
 
 use std::collections::BTreeSet;
@@ -61,15 +62,7 @@ fn two_processes_teaching_one_database_refuse_nothing() {
     let knowledge = Knowledge::connect(database.url()).unwrap();
     knowledge.register::<RoutingRule>().unwrap();
     let history = knowledge.history("routing_rules");
-    for (index, record) in history.iter().enumerate() {
-        assert_eq!(record.definition_version, index as u64 + 1);
-    }
-    for pair in history.windows(2) {
-        assert_eq!(
-            pair[1].previous_version_id.as_ref(),
-            Some(&pair[0].version_id)
-        );
-    }
+    backend_suite::assert_linear(&history);
     let stored: BTreeSet<_> = history
         .iter()
         .map(|record| (record.reason.clone().unwrap(), record.version_id.clone()))
