@@ -273,7 +273,7 @@ mod tests {
     use crate::LessonValue;
 
     fn record(position: u64, state: &State) -> VersionRecord {
-        let collection = if position % 3 == 0 { "b" } else { "a" };
+        let collection = if position.is_multiple_of(3) { "b" } else { "a" };
         let head = state.collection(collection).and_then(|c| c.head.clone());
         VersionRecord {
             position,
@@ -290,8 +290,11 @@ mod tests {
         }
     }
 
+    /// A collection as compared: its name, head and entries' positions.
+    type Contents = (String, Option<String>, Vec<(String, u64)>);
+
     /// What a state holds, to compare two.
-    fn contents(state: &State) -> Vec<(String, Option<String>, Vec<(String, u64)>)> {
+    fn contents(state: &State) -> Vec<Contents> {
         state
             .collections
             .iter()
