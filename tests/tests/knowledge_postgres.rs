@@ -140,15 +140,7 @@ fn eight_replicas_teaching_at_once_refuse_nothing_and_make_one_linear_history() 
     }
     assert_eq!(outcomes.len(), REPLICAS * LESSONS);
     let history = registered(Knowledge::connect(database.url()).unwrap()).history("routing_rules");
-    assert_linear(&history);
-    let stored: BTreeSet<_> = history
-        .iter()
-        .map(|record| (record.reason.clone().unwrap(), record.version_id.clone()))
-        .collect();
-    assert_eq!(
-        stored, learned,
-        "every lesson learned is one stored version, and nothing else is stored"
-    );
+    backend_suite::assert_stored_exactly(&history, &learned);
     for replica in &replicas {
         replica.catch_up().unwrap();
         assert_eq!(replica.history("routing_rules"), history);

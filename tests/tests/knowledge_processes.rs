@@ -62,15 +62,7 @@ fn two_processes_teaching_one_database_refuse_nothing() {
     let knowledge = Knowledge::connect(database.url()).unwrap();
     knowledge.register::<RoutingRule>().unwrap();
     let history = knowledge.history("routing_rules");
-    backend_suite::assert_linear(&history);
-    let stored: BTreeSet<_> = history
-        .iter()
-        .map(|record| (record.reason.clone().unwrap(), record.version_id.clone()))
-        .collect();
-    assert_eq!(
-        stored, learned,
-        "every lesson learned is stored, and only those"
-    );
+    backend_suite::assert_stored_exactly(&history, &learned);
     assert!(
         learned.iter().any(|(tag, _)| tag.starts_with("a-"))
             && learned.iter().any(|(tag, _)| tag.starts_with("b-")),

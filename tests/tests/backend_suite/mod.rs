@@ -51,6 +51,26 @@ pub fn assert_linear(history: &[learnables::knowledge::VersionRecord]) {
     }
 }
 
+/// Asserts `history` is linear and holds exactly the versions `learned`
+/// names, as (reason, version id): every lesson learned is one stored
+/// version, and nothing else is stored.
+pub fn assert_stored_exactly(
+    history: &[learnables::knowledge::VersionRecord],
+    learned: &std::collections::BTreeSet<(String, String)>,
+) {
+    assert_linear(history);
+    let stored: std::collections::BTreeSet<(String, String)> = history
+        .iter()
+        .map(|record| {
+            (
+                record.reason.clone().unwrap_or_default(),
+                record.version_id.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(&stored, learned, "stored versions against lessons learned");
+}
+
 /// Teaches three lessons through one knowledge that `open` gives, then
 /// checks that a knowledge `open` gives again holds every version with the
 /// same ids and carries the history on: what a durable back end must do.
