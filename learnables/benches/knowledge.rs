@@ -1,7 +1,10 @@
 //! The knowledge store against its baselines, in the same run:
 //! - durable teaching, by 1 and by 8 concurrent teachers, against a raw
 //!   write + fsync loop on the same disk (lessons per second);
-//! - `pin()` + `get` against a `HashMap` lookup of the same entries.
+//! - `pin()` + `get` against a `HashMap` lookup of the same entries;
+//! - a show-back of a past version (`pin_as_of`, its id looked up in the
+//!   index, the knowledge replayed from the nearest checkpoint) against a
+//!   show-back of the latest, over `ENTRIES` versions.
 //!
 //! `cargo bench -p learnables --bench knowledge`
 
@@ -95,6 +98,13 @@ fn durable_teaching(c: &mut Criterion) {
     group.finish();
 }
 
+/// The version id of `position` in [`seeded`]: a UUID, as the knowledge
+/// makes them.
+fn version_id(position: u64) -> String {
+    uuid::Uuid::from_u128(0x0190_0000_0000_7000_8000_0000_0000_0000 | u128::from(position))
+        .to_string()
+}
+
 /// Knowledge holding `ENTRIES` routing rules, loaded from a back end.
 fn seeded() -> (Knowledge, HashMap<String, RoutingRule>) {
     let storage = MemoryStorage::default();
@@ -108,8 +118,8 @@ fn seeded() -> (Knowledge, HashMap<String, RoutingRule>) {
                 position: i + 1,
                 collection: "routing_rules".into(),
                 definition_version: i + 1,
-                version_id: format!("v{}", i + 1),
-                previous_version_id: (i > 0).then(|| format!("v{i}")),
+                version_id: version_id(i + 1),
+                previous_version_id: (i > 0).then(|| version_id(i)),
                 entry: entry.clone(),
                 value: rule.to_lesson_value(),
                 taught_by: "alice@example.com".into(),
@@ -148,5 +158,23 @@ fn pin_and_get(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, durable_teaching, pin_and_get);
+fn show_back(c: &mut Criterion) {
+    let (knowledge, _) = seeded();
+    let latest = version_id(ENTRIES as u64);
+    // Half-way between two checkpoints: the most a show-back replays.
+    let past = version_id(ENTRIES as u64 / 2 + 128);
+    let oldest = version_id(1);
+    let mut group = c.benchmark_group("show_back");
+    for (name, id) in [("latest", &latest), ("middle", &past), ("first", &oldest)] {
+        group.bench_function(format!("pin_as_of {name} + get"), |b| {
+            b.iter(|| {
+                let pinned = knowledge.pin_as_of(black_box(id)).unwrap();
+                black_box(pinned.get::<RoutingRule>("entry-7"))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, durable_teaching, pin_and_get, show_back);
 criterion_main!(benches);

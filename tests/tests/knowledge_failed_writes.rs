@@ -1,9 +1,12 @@
-//! A write the back end refuses leaves the knowledge as it was.
+//! A write the back end refuses leaves the knowledge as it was; a back end
+//! that panics or hangs answers every waiting teacher with an error while
+//! reads go on; teachers waiting together share commits.
 
 mod backend_suite;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 use backend_suite::{registered, rule_lesson};
 use learnables::knowledge::{MemoryStorage, Storage, StoreError, VersionRecord};
@@ -60,4 +63,144 @@ fn a_failed_write_is_refused_and_changes_nothing() {
     let next = knowledge.teach(&rule_lesson("84", "cold chain")).unwrap();
     assert_eq!(next.definition_version, 2);
     assert_eq!(next.previous_version_id, first.version_id);
+}
+
+/// Memory storage that counts its appends, and panics or hangs on demand.
+#[derive(Default)]
+struct Misbehaving {
+    inner: MemoryStorage,
+    appends: Arc<AtomicUsize>,
+    panicking: Arc<AtomicBool>,
+    /// While set, an append waits until it is cleared.
+    hanging: Arc<AtomicBool>,
+}
+
+impl Storage for Misbehaving {
+    fn load(&self) -> Result<Vec<VersionRecord>, StoreError> {
+        self.inner.load()
+    }
+
+    fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError> {
+        self.appends.fetch_add(1, Ordering::SeqCst);
+        assert!(
+            !self.panicking.load(Ordering::SeqCst),
+            "the disk caught fire"
+        );
+        while self.hanging.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // A little of a disk's sync time, so that teachers queue up.
+        std::thread::sleep(Duration::from_millis(1));
+        self.inner.append(records)
+    }
+}
+
+/// Eight teachers teaching at once, each refused: their errors.
+fn eight_refused_teachers(knowledge: &Knowledge) -> Vec<TeachError> {
+    std::thread::scope(|scope| {
+        let teachers: Vec<_> = (0..8)
+            .map(|teacher| {
+                scope.spawn(move || {
+                    knowledge
+                        .teach(&rule_lesson(&(teacher + 1).to_string(), "cold chain"))
+                        .unwrap_err()
+                })
+            })
+            .collect();
+        teachers.into_iter().map(|t| t.join().unwrap()).collect()
+    })
+}
+
+#[test]
+fn eight_teachers_share_commits() {
+    let storage = Misbehaving::default();
+    let appends = storage.appends.clone();
+    let knowledge = registered(Knowledge::with_storage(storage).unwrap());
+    std::thread::scope(|scope| {
+        for teacher in 0..8 {
+            let knowledge = &knowledge;
+            scope.spawn(move || {
+                for i in 0..25 {
+                    let entry = (teacher * 25 + i + 1).to_string();
+                    assert!(
+                        knowledge
+                            .teach(&rule_lesson(&entry, "general"))
+                            .unwrap()
+                            .learned
+                    );
+                }
+            });
+        }
+    });
+    assert_eq!(knowledge.history("routing_rules").len(), 200);
+    let commits = appends.load(Ordering::SeqCst);
+    assert!(commits < 200, "{commits} commits for 200 lessons");
+}
+
+#[test]
+fn a_panicking_back_end_answers_every_teacher_and_reads_go_on() {
+    let storage = Misbehaving::default();
+    let panicking = storage.panicking.clone();
+    let knowledge = registered(Knowledge::with_storage(storage).unwrap());
+    knowledge.teach(&rule_lesson("84", "general")).unwrap();
+    panicking.store(true, Ordering::SeqCst);
+    let errors = eight_refused_teachers(&knowledge);
+    for error in errors {
+        let TeachError::Store(StoreError::OutcomeUnknown(message)) = &error else {
+            panic!("{error:?}");
+        };
+        assert!(message.contains("the disk caught fire"), "{message}");
+        assert!(
+            error
+                .to_string()
+                .starts_with("the lesson may have been absorbed"),
+            "{error}"
+        );
+    }
+    // Reads go on, and so does teaching once the back end behaves.
+    assert_eq!(
+        knowledge.pin().get::<RoutingRule>("84").unwrap().desk,
+        Desk::General
+    );
+    panicking.store(false, Ordering::SeqCst);
+    let next = knowledge.teach(&rule_lesson("84", "cold chain")).unwrap();
+    assert_eq!(next.definition_version, 2);
+}
+
+#[test]
+fn a_hanging_back_end_answers_every_teacher_within_the_timeout() {
+    let storage = Misbehaving::default();
+    let hanging = storage.hanging.clone();
+    let knowledge = registered(Knowledge::with_storage(storage).unwrap());
+    knowledge.teach(&rule_lesson("84", "general")).unwrap();
+    knowledge.set_commit_timeout(Duration::from_millis(200));
+    hanging.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    let errors = eight_refused_teachers(&knowledge);
+    assert!(started.elapsed() < Duration::from_secs(30));
+    for error in &errors {
+        match error {
+            // Being written when the time ran out: it may yet be stored.
+            TeachError::Store(StoreError::OutcomeUnknown(message)) => {
+                assert!(message.contains("did not answer"), "{message}");
+            }
+            // Still queued: withdrawn, never written.
+            TeachError::Store(StoreError::Failed(message)) => {
+                assert!(message.ends_with("nothing was stored"), "{message}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(
+        knowledge.pin().get::<RoutingRule>("84").unwrap().desk,
+        Desk::General
+    );
+    hanging.store(false, Ordering::SeqCst);
+    knowledge.set_commit_timeout(Duration::from_secs(60));
+    let next = knowledge.teach(&rule_lesson("84", "cold chain")).unwrap();
+    assert!(next.learned);
+    assert_eq!(
+        knowledge.pin().get::<RoutingRule>("84").unwrap().desk,
+        Desk::Perishables
+    );
 }

@@ -16,7 +16,8 @@ use std::collections::BTreeSet;
 use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
-use learnables::knowledge::{PostgresStorage, Storage, StoreError, VersionRecord};
+use backend_suite::assert_linear;
+use learnables::knowledge::{PostgresStorage, Storage, StoreError};
 use postgres_harness::fresh_database;
 
 /// Knowledge on a database of its own; on a machine without PostgreSQL,
@@ -36,23 +37,6 @@ fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
     while !done() {
         assert!(Instant::now() < deadline, "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
-/// Asserts `history` is one linear history: numbers 1, 2, 3, ... each
-/// naming the version before.
-fn assert_linear(history: &[VersionRecord]) {
-    for (index, record) in history.iter().enumerate() {
-        assert_eq!(record.definition_version, index as u64 + 1, "{record:?}");
-    }
-    for pair in history.windows(2) {
-        assert_eq!(
-            pair[1].previous_version_id.as_ref(),
-            Some(&pair[0].version_id)
-        );
-    }
-    if let Some(first) = history.first() {
-        assert_eq!(first.previous_version_id, None);
     }
 }
 
@@ -107,35 +91,37 @@ fn a_lesson_taught_to_one_replica_reaches_the_other_and_pins_never_change() {
 }
 
 #[test]
-fn concurrent_teachers_on_two_replicas_make_one_linear_history() {
-    const THREADS: usize = 4;
+fn eight_replicas_teaching_at_once_refuse_nothing_and_make_one_linear_history() {
+    const REPLICAS: usize = 8;
     const LESSONS: usize = 25;
     let Some(database) = fresh_database() else {
         return;
     };
-    let replicas = [
-        registered(Knowledge::connect(database.url()).unwrap()),
-        registered(Knowledge::connect(database.url()).unwrap()),
-    ];
+    let replicas: Vec<Knowledge> = (0..REPLICAS)
+        .map(|_| registered(Knowledge::connect(database.url()).unwrap()))
+        .collect();
+    let start = Barrier::new(REPLICAS);
     let outcomes: Vec<(String, Result<learnables::LessonResult, TeachError>)> =
         std::thread::scope(|scope| {
             let handles: Vec<_> = replicas
                 .iter()
                 .enumerate()
-                .flat_map(|(index, replica)| {
-                    (0..THREADS).map(move |thread| {
-                        scope.spawn(move || {
-                            (0..LESSONS)
-                                .map(|i| {
-                                    let tag = format!("{index}-{thread}-{i}");
-                                    let entry = format!("{}", 1 + (thread * LESSONS + i) % 90);
-                                    let desk = ["general", "cold chain", "dangerous-goods"]
-                                        [(index + i) % 3];
-                                    let lesson = rule_lesson(&entry, desk).with_reason(&tag);
-                                    (tag, replica.teach(&lesson))
-                                })
-                                .collect::<Vec<_>>()
-                        })
+                .map(|(index, replica)| {
+                    let start = &start;
+                    scope.spawn(move || {
+                        start.wait();
+                        (0..LESSONS)
+                            .map(|i| {
+                                let tag = format!("{index}-{i}");
+                                // Replicas share entries, so they also
+                                // decide on each other's values.
+                                let entry = format!("{}", 1 + (index * 7 + i) % 40);
+                                let desk =
+                                    ["general", "cold chain", "dangerous-goods"][(index + i) % 3];
+                                let lesson = rule_lesson(&entry, desk).with_reason(&tag);
+                                (tag, replica.teach(&lesson))
+                            })
+                            .collect::<Vec<_>>()
                     })
                 })
                 .collect();
@@ -146,32 +132,18 @@ fn concurrent_teachers_on_two_replicas_make_one_linear_history() {
         });
 
     let mut learned = BTreeSet::new();
-    let mut refused = 0;
     for (tag, outcome) in &outcomes {
         match outcome {
             Ok(result) if result.learned => {
                 learned.insert((tag.clone(), result.version_id.clone().unwrap()));
             }
             Ok(_) => {}
-            Err(TeachError::Store(StoreError::Conflict { .. })) => refused += 1,
-            Err(error) => panic!("lesson {tag}: {error}"),
+            Err(error) => panic!("lesson {tag} was refused: {error}"),
         }
     }
+    assert_eq!(outcomes.len(), REPLICAS * LESSONS);
     let history = registered(Knowledge::connect(database.url()).unwrap()).history("routing_rules");
-    assert_linear(&history);
-    let stored: BTreeSet<_> = history
-        .iter()
-        .map(|record| (record.reason.clone().unwrap(), record.version_id.clone()))
-        .collect();
-    assert_eq!(
-        stored, learned,
-        "every lesson learned is one stored version, and nothing else is stored"
-    );
-    assert!(
-        refused * 10 <= outcomes.len(),
-        "{refused} of {} lessons refused",
-        outcomes.len()
-    );
+    backend_suite::assert_stored_exactly(&history, &learned);
     for replica in &replicas {
         replica.catch_up().unwrap();
         assert_eq!(replica.history("routing_rules"), history);
@@ -463,14 +435,15 @@ fn sessions_killed_while_teachers_write_leave_one_linear_history() {
                 assert!(result.learned);
                 learned.insert(tag);
             }
-            Err(TeachError::Store(StoreError::Failed(message))) => {
+            Err(TeachError::Store(StoreError::OutcomeUnknown(message))) => {
                 // Only a commit whose outcome could not be checked may have
-                // been stored after all.
-                if message.contains("could not be checked") {
-                    unknown.insert(tag);
-                }
+                // been stored after all, and it says so.
+                assert!(message.contains("could not be checked"), "{message}");
+                unknown.insert(tag);
             }
-            Err(TeachError::Store(StoreError::Conflict { .. })) => {}
+            Err(TeachError::Store(StoreError::Failed(message))) => {
+                assert!(message.ends_with("nothing was stored"), "{message}");
+            }
             Err(error) => panic!("lesson {tag}: {error}"),
         }
     }
@@ -532,4 +505,17 @@ fn dropping_the_knowledge_ends_its_listener_and_sessions_even_mid_wake() {
         "the dropped knowledges' sessions and listeners to end",
         || sessions() == before,
     );
+}
+
+#[test]
+fn tls_required_of_a_server_without_it_is_refused_clearly() {
+    let Some(database) = fresh_database() else {
+        return;
+    };
+    let url = format!("{}?sslmode=require", database.url());
+    let message = Knowledge::connect(&url).unwrap_err().to_string();
+    assert!(message.contains("cannot be opened"), "{message}");
+    assert!(message.contains("server does not support TLS"), "{message}");
+    // `prefer`, the default, falls back to plain text.
+    Knowledge::connect(&format!("{}?sslmode=prefer", database.url())).unwrap();
 }

@@ -16,7 +16,12 @@ impl Knowledge {
     ///
     /// `url` is `postgres://user:password@host:port/dbname` (or
     /// `postgresql://`, or the `key=value` form); errors name the database
-    /// but never show the password.
+    /// but never show the password. It takes libpq's TLS parameters:
+    /// `sslmode` (`disable`, `prefer` (the default), `require`,
+    /// `verify-ca`, `verify-full`) and `sslrootcert=PATH`, with libpq's
+    /// meaning (see [`PostgresStorage`]). Lessons taught to replicas at the
+    /// same moment wait for each other in the database; none is refused
+    /// for it. Safe to call from async code (see also `connect_async`).
     ///
     /// ```no_run
     /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};

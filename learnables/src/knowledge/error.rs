@@ -63,7 +63,19 @@ pub enum TeachError {
     /// The learnable refused the value.
     #[error(transparent)]
     Lesson(#[from] LessonError),
-    /// The lesson could not be made durable; it was not absorbed.
-    #[error("the lesson was not absorbed: {0}")]
+    /// The lesson could not be made durable: it was not absorbed, except
+    /// when the error is [`StoreError::OutcomeUnknown`], whose lesson may
+    /// have been absorbed (its message says so; a show-back tells).
+    #[error("{}", store_message(.0))]
     Store(#[from] StoreError),
+}
+
+/// A store error as a teacher reads it: whether the lesson was absorbed.
+fn store_message(error: &StoreError) -> String {
+    match error {
+        StoreError::OutcomeUnknown(_) => format!(
+            "the lesson may have been absorbed: {error}; read the knowledge back to find out"
+        ),
+        _ => format!("the lesson was not absorbed: {error}"),
+    }
 }

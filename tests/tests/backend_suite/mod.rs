@@ -34,6 +34,43 @@ pub fn lesson(collection: &str, entry: &str, value: Value) -> Lesson {
     )
 }
 
+/// Asserts `history` is one linear history: numbers 1, 2, 3, ... each
+/// naming the version before.
+pub fn assert_linear(history: &[learnables::knowledge::VersionRecord]) {
+    for (index, record) in history.iter().enumerate() {
+        assert_eq!(record.definition_version, index as u64 + 1, "{record:?}");
+    }
+    for pair in history.windows(2) {
+        assert_eq!(
+            pair[1].previous_version_id.as_ref(),
+            Some(&pair[0].version_id)
+        );
+    }
+    if let Some(first) = history.first() {
+        assert_eq!(first.previous_version_id, None);
+    }
+}
+
+/// Asserts `history` is linear and holds exactly the versions `learned`
+/// names, as (reason, version id): every lesson learned is one stored
+/// version, and nothing else is stored.
+pub fn assert_stored_exactly(
+    history: &[learnables::knowledge::VersionRecord],
+    learned: &std::collections::BTreeSet<(String, String)>,
+) {
+    assert_linear(history);
+    let stored: std::collections::BTreeSet<(String, String)> = history
+        .iter()
+        .map(|record| {
+            (
+                record.reason.clone().unwrap_or_default(),
+                record.version_id.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(&stored, learned, "stored versions against lessons learned");
+}
+
 /// Teaches three lessons through one knowledge that `open` gives, then
 /// checks that a knowledge `open` gives again holds every version with the
 /// same ids and carries the history on: what a durable back end must do.

@@ -68,6 +68,54 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Turns TLS on for a throwaway server, with this certificate and key
+    /// (PEM), for the connections made from then on (plain ones are still
+    /// accepted); `false`, doing nothing, for a server given by
+    /// `DATABASE_URL`.
+    pub fn enable_tls(&self, certificate: &str, key: &str) -> bool {
+        use std::os::unix::fs::PermissionsExt as _;
+        let Some(control) = &self.control else {
+            return false;
+        };
+        let certificate_path = control.data.join("server.crt");
+        let key_path = control.data.join("server.key");
+        std::fs::write(&certificate_path, certificate).expect("writing the certificate");
+        std::fs::write(&key_path, key).expect("writing the key");
+        std::fs::set_permissions(&key_path, std::fs::Permissions::from_mode(0o600))
+            .expect("restricting the key");
+        if control.as_postgres {
+            let mut chown = Command::new("chown");
+            chown
+                .arg("postgres:postgres")
+                .arg(&certificate_path)
+                .arg(&key_path);
+            run(chown, "giving the certificate to the postgres user");
+        }
+        let mut admin = self.admin().expect("connecting to the server");
+        admin
+            .batch_execute("ALTER SYSTEM SET ssl = on")
+            .expect("turning TLS on");
+        admin
+            .batch_execute("SELECT pg_reload_conf()")
+            .expect("reloading the configuration");
+        // The reload is a signal: wait until new sessions see it.
+        for _ in 0..500 {
+            let on: String = self
+                .admin()
+                .expect("connecting to the server")
+                .query_one("SHOW ssl", &[])
+                .expect("reading ssl")
+                .get(0);
+            if on == "on" {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("the server did not turn TLS on (see its log)");
+    }
+}
+
 enum Urls {
     /// `postgres://` or `postgresql://` URL: the path names the database.
     Url(String),

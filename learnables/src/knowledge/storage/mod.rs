@@ -31,6 +31,41 @@ pub trait Storage: Send + Sync + 'static {
     /// the back end refuses with [`StoreError::Conflict`] and stores nothing.
     fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError>;
 
+    /// Makes durable the group `records`, or, if other writers stored
+    /// versions after the position it was decided against, the group
+    /// `redecide` makes once it has seen them: `redecide` is given the
+    /// versions stored after the position the last group was decided
+    /// against and returns the group to store instead (empty when nothing
+    /// is left to store). Returns once a group is stored (or was empty).
+    ///
+    /// A back end shared by several processes overrides this to hold its
+    /// write lock while `redecide` runs, so that a group is never refused
+    /// because another writer got there first. The default retries
+    /// [`Storage::append`] after each [`StoreError::Conflict`], a bounded
+    /// number of times, which is enough for a back end only one process
+    /// writes.
+    fn append_decided(
+        &self,
+        records: Vec<VersionRecord>,
+        redecide: &mut Redecide<'_>,
+    ) -> Result<(), StoreError> {
+        let mut records = records;
+        let mut attempts = 0;
+        loop {
+            let Some(first) = records.first() else {
+                return Ok(());
+            };
+            let after = first.position - 1;
+            match self.append(&records) {
+                Err(StoreError::Conflict { .. }) if attempts < DEFAULT_ATTEMPTS => {
+                    attempts += 1;
+                    records = redecide(self.load_since(after)?)?;
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// The stored versions after `position`, in position order: how a
     /// process sharing the store with others catches up on their lessons.
     /// The default reads everything and keeps the tail; a shared back end
@@ -54,6 +89,15 @@ pub trait Storage: Send + Sync + 'static {
         Ok(())
     }
 }
+
+/// What [`Storage::append_decided`] calls when other writers stored
+/// versions first: given them, it returns the group to store instead.
+pub type Redecide<'a> =
+    dyn FnMut(Vec<VersionRecord>) -> Result<Vec<VersionRecord>, StoreError> + Send + 'a;
+
+/// How many conflicts the default [`Storage::append_decided`] decides
+/// again after before giving up.
+const DEFAULT_ATTEMPTS: usize = 32;
 
 /// What a shared back end calls when others may have written: it makes the
 /// knowledge catch up. Cheap to call often; calls that find nothing new do
@@ -89,4 +133,11 @@ pub enum StoreError {
     /// Reading or writing failed; nothing of the failed write was stored.
     #[error("the knowledge store failed: {0}")]
     Failed(String),
+    /// The write was sent but its answer was lost (a connection dropped
+    /// while the database committed, a back end that panicked or did not
+    /// answer in time): it may have been stored. Read the knowledge again
+    /// (a show-back, [`Knowledge::catch_up`](crate::Knowledge::catch_up))
+    /// to find out.
+    #[error("the knowledge store did not confirm the write: {0}")]
+    OutcomeUnknown(String),
 }

@@ -1,0 +1,74 @@
+//! The async face of [`Knowledge`]: the same calls, for async code that
+//! must not block its runtime's threads while a back end works.
+//!
+//! Every blocking call of `Knowledge` is already safe from async code (it
+//! never panics there: a back end that needs a runtime of its own runs on a
+//! thread of its own), but it blocks the calling thread until the back end
+//! answers. These run the call on tokio's blocking pool instead.
+
+use super::{Knowledge, KnowledgeError, StoreError, TeachError};
+use crate::{Lesson, LessonResult};
+
+impl Knowledge {
+    /// [`Knowledge::teach`] for async code: the lesson is absorbed and
+    /// stored on tokio's blocking pool, and the task awaits the result.
+    /// Needs a tokio runtime (the `tokio` feature).
+    ///
+    /// ```
+    /// # #[derive(learnables::Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use learnables::{Knowledge, Lesson, LessonValue};
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+    /// let result = knowledge.teach_async(lesson).await?;
+    /// assert_eq!(result.definition_version, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// ```
+    pub async fn teach_async(&self, lesson: Lesson) -> Result<LessonResult, TeachError> {
+        let knowledge = self.clone();
+        tokio::task::spawn_blocking(move || knowledge.teach(&lesson))
+            .await
+            .unwrap_or_else(|joined| {
+                Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+                    "teaching was cut short: {joined}"
+                ))))
+            })
+    }
+
+    /// [`Knowledge::catch_up`] for async code, on tokio's blocking pool.
+    pub async fn catch_up_async(&self) -> Result<(), KnowledgeError> {
+        let knowledge = self.clone();
+        tokio::task::spawn_blocking(move || knowledge.catch_up())
+            .await
+            .unwrap_or_else(|joined| {
+                Err(KnowledgeError::Store(StoreError::Failed(format!(
+                    "catching up was cut short: {joined}"
+                ))))
+            })
+    }
+
+    /// [`Knowledge::connect`] for async code: connects, migrates and loads
+    /// on tokio's blocking pool.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), learnables::KnowledgeError> {
+    /// let knowledge = learnables::Knowledge::connect_async("postgres://agent@db.internal/k").await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub async fn connect_async(url: &str) -> Result<Knowledge, KnowledgeError> {
+        let url = url.to_owned();
+        tokio::task::spawn_blocking(move || Knowledge::connect(&url))
+            .await
+            .unwrap_or_else(|joined| {
+                Err(KnowledgeError::Store(StoreError::Failed(format!(
+                    "connecting was cut short: {joined}"
+                ))))
+            })
+    }
+}

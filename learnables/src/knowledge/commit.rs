@@ -1,0 +1,115 @@
+//! The commit loop: what a batch of lessons makes of the knowledge, decided
+//! against the latest versions and stored in one durable append before
+//! anyone sees it. Runs on the commit thread (see `committer.rs`).
+
+use std::sync::Arc;
+
+use super::knowledge::{Pending, Shared};
+use super::state::State;
+use super::{StoreError, TeachError, VersionRecord, version_record};
+use crate::LessonResult;
+
+/// The results of a batch, one per lesson, in order.
+pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
+
+/// Commits a batch: decides each lesson's version against the state as the
+/// batch's earlier lessons leave it, writes the new versions in one durable
+/// append, and only then publishes the new state. If another process
+/// sharing the back end wrote first, the back end hands over its versions
+/// (holding its write lock, for a shared back end); they are published,
+/// and the batch is decided again on top of them.
+pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
+    let _writer = shared.lock_writer();
+    let mut base = State::clone(&shared.current.load_full());
+    let (mut working, records, mut results) = decide(&base, batch);
+    if records.is_empty() {
+        return results;
+    }
+    let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
+        extend(&mut base, others)?;
+        shared.current.store(Arc::new(base.clone()));
+        let (again, records, decided) = decide(&base, batch);
+        working = again;
+        results = decided;
+        Ok(records)
+    };
+    match shared.storage.append_decided(records, &mut redecide) {
+        Ok(()) => {
+            shared.current.store(Arc::new(working));
+            results
+        }
+        Err(error) => batch
+            .iter()
+            .map(|_| Err(TeachError::Store(error.clone())))
+            .collect(),
+    }
+}
+
+/// Applies stored records after `state`'s position, each checked to follow on.
+pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
+    for record in records {
+        state.follows_on(&record).map_err(StoreError::Damaged)?;
+        state.apply(Arc::new(record));
+    }
+    Ok(())
+}
+
+/// Decides what a batch of lessons makes of `current`: the state after
+/// them, the new versions to store, and each lesson's result.
+fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Results) {
+    let mut working = current.clone();
+    let mut records = Vec::new();
+    let mut results = Vec::with_capacity(batch.len());
+    for pending in batch {
+        let collection = working.collection(&pending.collection);
+        let head = collection.and_then(|collection| collection.head.clone());
+        let unchanged = collection
+            .and_then(|collection| collection.entries.get(pending.entry.as_str()))
+            .is_some_and(|stored| stored.record.value == pending.absorbed.value);
+        if unchanged && let Some(head) = head {
+            results.push(Ok(LessonResult {
+                learned: false,
+                describes: pending.absorbed.describes.clone(),
+                definition_version: head.definition_version,
+                version_id: Some(head.version_id.clone()),
+                previous_version_id: head.previous_version_id.clone(),
+            }));
+            continue;
+        }
+        let record = VersionRecord {
+            position: working.position + 1,
+            collection: pending.collection.clone(),
+            definition_version: head.as_ref().map_or(0, |head| head.definition_version) + 1,
+            version_id: new_version_id(),
+            previous_version_id: head.map(|head| head.version_id.clone()),
+            entry: pending.entry.clone(),
+            value: pending.absorbed.value.clone(),
+            taught_by: pending.taught_by.clone(),
+            reason: pending.reason.clone(),
+            describes: pending.absorbed.describes.clone(),
+            taught_at_ms: version_record::now_ms(),
+        };
+        results.push(Ok(LessonResult {
+            learned: true,
+            describes: record.describes.clone(),
+            definition_version: record.definition_version,
+            version_id: Some(record.version_id.clone()),
+            previous_version_id: record.previous_version_id.clone(),
+        }));
+        let shared = Arc::new(record.clone());
+        working.apply(shared.clone());
+        if let Some(stored) = working
+            .collection(&shared.collection)
+            .and_then(|collection| collection.entries.get(shared.entry.as_str()))
+        {
+            let _ = stored.typed.set(pending.absorbed.typed.clone());
+        }
+        records.push(record);
+    }
+    (working, records, results)
+}
+
+/// A new unique version id: a UUID v7, so ids also sort by time.
+fn new_version_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}
