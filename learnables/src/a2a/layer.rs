@@ -11,7 +11,7 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::Request;
-use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE};
+use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, request};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
@@ -164,8 +164,19 @@ enum Found {
 /// is known, or the limit on our requests' size is reached (a request
 /// that large is not one of ours).
 async fn read_method(service: &LearnablesService, request: Request) -> Found {
-    let (parts, mut body) = request.into_parts();
     let limit = service.limits().max_body_bytes;
+    // A client waiting for `100 Continue` before sending a body larger than
+    // any of ours lets the inner service decide whether it wants it.
+    let announced = request
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    if request.headers().contains_key(EXPECT) && announced.is_some_and(|length| length > limit as u64)
+    {
+        return Found::Other(request);
+    }
+    let (parts, mut body) = request.into_parts();
     let mut scan = MethodScan::new();
     let mut read = VecDeque::new();
     let mut seen = 0usize;

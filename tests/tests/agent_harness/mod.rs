@@ -292,7 +292,7 @@ pub fn read_reply(stream: &mut TcpStream) -> Reply {
             }
             body.truncate(length);
         }
-        None if status == 204 || status == 304 => {}
+        None if status == 204 || status == 304 || status < 200 => {}
         None => {
             let _ = stream.read_to_end(&mut body);
         }
