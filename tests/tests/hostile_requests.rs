@@ -341,7 +341,11 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         raw(
             "POST / HTTP/1.1",
             "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n",
-            format!(r#"23{}{{"method":"{TEACH}",{}zz{}1}}{}0{}"#, "\r\n", "\r\n", "\r\n", "\r\n", "\r\n\r\n").as_bytes(),
+            format!(
+                r#"23{}{{"method":"{TEACH}",{}zz{}1}}{}0{}"#,
+                "\r\n", "\r\n", "\r\n", "\r\n", "\r\n\r\n"
+            )
+            .as_bytes(),
         ),
         error(400, codes::INVALID_REQUEST, None, "body could not be read"),
     );

@@ -172,7 +172,8 @@ async fn read_method(service: &LearnablesService, request: Request) -> Found {
         .get(CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.trim().parse::<u64>().ok());
-    if request.headers().contains_key(EXPECT) && announced.is_some_and(|length| length > limit as u64)
+    if request.headers().contains_key(EXPECT)
+        && announced.is_some_and(|length| length > limit as u64)
     {
         return Found::Other(request);
     }
