@@ -167,13 +167,8 @@ async fn read_method(service: &LearnablesService, request: Request) -> Found {
     let limit = service.limits().max_body_bytes;
     // A client waiting for `100 Continue` before sending a body larger than
     // any of ours lets the inner service decide whether it wants it.
-    let announced = request
-        .headers()
-        .get(CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
     if request.headers().contains_key(EXPECT)
-        && announced.is_some_and(|length| length > limit as u64)
+        && announced_length(request.headers()).is_some_and(|length| length > limit as u64)
     {
         return Found::Other(request);
     }
@@ -209,6 +204,14 @@ async fn read_method(service: &LearnablesService, request: Request) -> Found {
     }
 }
 
+/// The body length a request's `Content-Length` announces.
+fn announced_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
+}
+
 async fn next_frame<B: HttpBody + Unpin>(body: &mut B) -> Option<Result<Frame<B::Data>, B::Error>> {
     std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
 }
@@ -226,12 +229,7 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
         )
     };
     // A body announced as too large is refused before the rest is read.
-    let announced = parts
-        .headers
-        .get(CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
-    if announced.is_some_and(|length| length > limit as u64) {
+    if announced_length(&parts.headers).is_some_and(|length| length > limit as u64) {
         return too_large();
     }
     let bytes = match read_body(body, limit).await {
