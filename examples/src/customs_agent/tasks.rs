@@ -69,18 +69,10 @@ impl CustomsExecutor {
             }
             None => reply.asks,
         };
-        let mut task = context.stored_task.clone().unwrap_or_else(|| Task {
-            id: context.task_id.clone(),
-            context_id: context.context_id.clone(),
-            status: TaskStatus {
-                state: TaskState::Submitted,
-                message: None,
-                timestamp: None,
-            },
-            artifacts: None,
-            history: context.message.clone().map(|message| vec![message]),
-            metadata: None,
-        });
+        let mut task = context
+            .stored_task
+            .clone()
+            .unwrap_or_else(|| submitted(context));
         task.status = TaskStatus {
             state: if asked {
                 TaskState::InputRequired
@@ -112,24 +104,33 @@ impl AgentExecutor for CustomsExecutor {
         &self,
         context: ExecutorContext,
     ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
-        let mut task = context.stored_task.unwrap_or_else(|| Task {
-            id: context.task_id.clone(),
-            context_id: context.context_id.clone(),
-            status: TaskStatus {
-                state: TaskState::Submitted,
-                message: None,
-                timestamp: None,
-            },
-            artifacts: None,
-            history: None,
-            metadata: None,
-        });
+        let mut task = context
+            .stored_task
+            .clone()
+            .unwrap_or_else(|| submitted(&context));
         task.status = TaskStatus {
             state: TaskState::Canceled,
             message: None,
             timestamp: None,
         };
         Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
+    }
+}
+
+/// A new task for `context`, as the SDK starts one: submitted, its history
+/// the message that started it.
+fn submitted(context: &ExecutorContext) -> Task {
+    Task {
+        id: context.task_id.clone(),
+        context_id: context.context_id.clone(),
+        status: TaskStatus {
+            state: TaskState::Submitted,
+            message: None,
+            timestamp: None,
+        },
+        artifacts: None,
+        history: context.message.clone().map(|message| vec![message]),
+        metadata: None,
     }
 }
 

@@ -61,8 +61,9 @@ impl<T: Learnable> TeachBlockBuilder<T> {
     /// let block = || TeachBlock::builder::<RoutingRule>(["85"]).suggest(RoutingRule::FIELDS.chapter, 85);
     ///
     /// let mut reply = question();
+    /// let asked = reply.clone();
     /// assert!(!block().attach_if_activated(&context(&[]), &mut reply).unwrap());
-    /// assert_eq!(reply, question());
+    /// assert_eq!(reply, asked);
     ///
     /// let activated = context(&[("a2a-extensions", learnables::EXTENSION_URI)]);
     /// assert!(block().attach_if_activated(&activated, &mut reply).unwrap());
