@@ -95,6 +95,76 @@
 //! may be absent from a lesson. Lesson values arrive as JSON strings (what a
 //! form sends); numbers and booleans are accepted where the field's type
 //! parses their text.
+//!
+//! # A tour
+//!
+//! - [`knowledge`]: what an agent has been taught. [`Knowledge`] keeps
+//!   every version of every collection; `knowledge.teach(&lesson)` absorbs a
+//!   [`Lesson`] through its learnable and makes a new version (or learns
+//!   nothing, when the value is already known); `knowledge.pin()` gives a
+//!   [`Snapshot`] that a task reads from until it ends, untouched by later
+//!   lessons. It lives in memory ([`Knowledge::in_memory`]), in an embedded
+//!   durable store (`Knowledge::open(dir)`, feature `embedded`), or in
+//!   PostgreSQL shared by replicas (`Knowledge::connect(url)`, feature
+//!   `postgres`).
+//! - [`a2a`]: Learnables between agents over A2A v1.0. The
+//!   [`Declaration`] goes on the agent card; a question carries a
+//!   [`TeachBlock`] for clients that activated the extension;
+//!   [`a2a::LearnablesService`] answers the teach and show-back methods and
+//!   decides who may teach; [`a2a::LearnablesLayer`] (feature `server`)
+//!   puts all of it in front of an agent's own axum/tower service, such as
+//!   the official A2A server SDK's routers, passing the agent's own traffic
+//!   through untouched.
+//!
+//! # Adding Learnables to an agent on the official A2A server SDK
+//!
+//! The agent keeps its executor, request handler, task store and routers;
+//! the declaration joins its card through a card producer, and the layer
+//! goes over its routers (feature `a2a-server`):
+//!
+//! ```
+//! # #[cfg(feature = "a2a-server")]
+//! # mod agent {
+//! use std::sync::Arc;
+//! use a2a_server::agent_card::agent_card_router;
+//! use a2a_server::jsonrpc::jsonrpc_router;
+//! use a2a_server::{AgentExecutor, DefaultRequestHandler, InMemoryTaskStore, StaticAgentCard};
+//! use learnables::a2a::{DeclaredCard, LearnablesLayer, LearnablesService, Tokens};
+//! use learnables::{Declaration, Knowledge, TEACH_METHOD};
+//!
+//! pub fn router(
+//!     executor: impl AgentExecutor,
+//!     card: a2a::AgentCard,
+//!     knowledge: Knowledge,
+//!     teachers: Tokens,
+//! ) -> Result<axum::Router, learnables::a2a::CardError> {
+//!     let declaration = Declaration::new().teach_method(TEACH_METHOD); // .learnable::<T>() ...
+//!     let handler = DefaultRequestHandler::new(executor, InMemoryTaskStore::new());
+//!     let card = DeclaredCard::new(StaticAgentCard::new(card), declaration.clone())?;
+//!     let learnables = LearnablesService::new(knowledge, declaration, teachers);
+//!     Ok(jsonrpc_router(Arc::new(handler))
+//!         .merge(agent_card_router(Arc::new(card)))
+//!         .layer(LearnablesLayer::new(learnables)))
+//! }
+//! # }
+//! ```
+//!
+//! In the executor, a question's teach block goes on the reply with
+//! [`TeachBlockBuilder::attach_if_activated`](a2a::TeachBlockBuilder::attach_if_activated),
+//! which does nothing unless the request activated the extension; the
+//! layer removes any block that reaches a client that did not, whatever
+//! the executor did. `examples/src/customs_agent` is a whole agent built so.
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! | --- | --- | --- |
+//! | `derive` | yes | `#[derive(Learnable)]` and `#[derive(Choice)]` |
+//! | `embedded` | yes | `Knowledge::open`: the durable embedded store (redb) |
+//! | `postgres` | no | `Knowledge::connect`: knowledge in PostgreSQL, shared by replicas |
+//! | `server` | no | [`a2a::LearnablesLayer`] and `LearnablesService::router` (axum, tower, tokio) |
+//! | `a2a-lf` | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
+//! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, and teach blocks attached from an `AgentExecutor` only with activation |
 
 extern crate self as learnables;
 

@@ -1,11 +1,12 @@
 //! Teach round trips over HTTP under concurrent load, against a bare axum
 //! JSON echo endpoint in the same run: the customs agent's
-//! `rsaxb.learnables.Teach` (JSON-RPC, activation, bearer authentication,
+//! `rsaxb.learnables.Teach` through the Learnables layer over the official
+//! A2A server SDK's routers (JSON-RPC, activation, bearer authentication,
 //! teacher check, the lesson parsed and committed) next to a server that
 //! only parses the same body into a `serde_json::Value` and answers a small
 //! JSON object. Both are measured as requests per second by 16 concurrent
 //! clients over keep-alive connections; the goal is teach throughput at
-//! least 0.7 of echo throughput.
+//! least 0.8 of echo throughput.
 //!
 //! `cargo bench -p learnables-tests --bench http_teach`
 

@@ -1,6 +1,8 @@
-//! The example customs agent: an A2A v1.0 agent over JSON-RPC that routes
-//! customs declarations by a table it can be taught, and asks a person
-//! (with a teach block) when the table has no rule.
+//! The example customs agent: an A2A v1.0 agent on the official A2A server
+//! SDK (`a2a-server-lf`) that routes customs declarations by a table it can
+//! be taught, and asks a person (with a teach block) when the table has no
+//! rule. Learnables is the layer over the SDK's routers and the declaration
+//! on its card.
 //!
 //! [`serve`] runs it; `examples/customs_agent.rs` is its command line.
 
@@ -10,16 +12,17 @@ mod tasks;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::sync::Arc;
+
+use a2a_server::agent_card::agent_card_router;
+use a2a_server::jsonrpc::jsonrpc_router;
+use a2a_server::{DefaultRequestHandler, InMemoryTaskStore, StaticAgentCard};
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::HeaderMap;
-use axum::routing::post;
-use learnables::a2a::{Activation, LearnablesService, Principal, Tokens};
+use learnables::a2a::{DeclaredCard, LearnablesLayer, LearnablesService, Principal, Tokens};
 use learnables::{Knowledge, KnowledgeError};
 
 pub use card::agent_card;
-pub use tasks::{POSITION_KEY, Tasks};
+pub use tasks::{CustomsExecutor, POSITION_KEY};
 
 use crate::{ClearanceLimit, RoutingRule, customs_declaration};
 
@@ -88,45 +91,31 @@ impl Teacher {
     }
 }
 
-#[derive(Clone)]
-struct AgentState {
-    knowledge: Knowledge,
-    tasks: Tasks,
-}
-
-/// The agent's router: the card, the learnables methods, and the agent's
-/// own `SendMessage` and `GetTask`, for an agent reachable at `base_url`.
+/// The agent's router, for an agent reachable at `base_url`: the official
+/// A2A server SDK's JSON-RPC router (over [`CustomsExecutor`] and an
+/// in-memory task store) and card router (the card with the declaration on
+/// it), with the [`LearnablesLayer`] over both.
 pub fn router(
     knowledge: Knowledge,
     teachers: &[Teacher],
     base_url: &str,
 ) -> Result<Router, learnables::a2a::CardError> {
+    // Teachers named on the command line are judged by their identity:
+    // one that looks like a service account may not teach.
     let tokens = teachers.iter().fold(Tokens::new(), |tokens, teacher| {
-        tokens.with(
-            teacher.token.clone(),
-            Principal::human(teacher.email.clone()),
-        )
+        tokens.with(teacher.token.clone(), Principal::new(teacher.email.clone()))
     });
-    let own = Router::new()
-        .route("/", post(own_methods))
-        .with_state(AgentState {
-            knowledge: knowledge.clone(),
-            tasks: Tasks::default(),
-        })
-        .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH));
-    // The router serves the card as JSON, with the declaration added.
-    let card = serde_json::to_value(agent_card(base_url))
-        .map_err(|_| learnables::a2a::CardError::Shape("body", "object"))?;
-    LearnablesService::new(knowledge, customs_declaration(), tokens).router(card, own)
-}
-
-async fn own_methods(
-    State(state): State<AgentState>,
-    headers: HeaderMap,
-    body: Bytes,
-) -> axum::Json<serde_json::Value> {
-    let activation = Activation::from_headers(&headers);
-    axum::Json(state.tasks.answer(&state.knowledge, &activation, &body))
+    let service = LearnablesService::new(knowledge.clone(), customs_declaration(), tokens);
+    let card = agent_card(base_url);
+    let handler =
+        DefaultRequestHandler::new(CustomsExecutor::new(knowledge), InMemoryTaskStore::new())
+            .with_capabilities(card.capabilities.clone())
+            .with_default_input_modes(card.default_input_modes.clone());
+    let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())?;
+    Ok(jsonrpc_router(Arc::new(handler))
+        .merge(agent_card_router(Arc::new(card)))
+        .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH))
+        .layer(LearnablesLayer::new(service)))
 }
 
 /// Serves the agent on `listener` until `shutdown` resolves.

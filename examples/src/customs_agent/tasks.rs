@@ -1,190 +1,148 @@
-//! The customs agent's own A2A work: `SendMessage` and `GetTask` over
-//! JSON-RPC, with each task pinned to the knowledge it started with. The
-//! messages and tasks are the A2A v1.0 SDK's types.
+//! The customs agent's own A2A work, as an `AgentExecutor` of the official
+//! A2A server SDK: each task routes declarations by the knowledge it
+//! pinned when it started, kept in the task's metadata so that a later
+//! message on the task (on any replica) reads the same version.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
 
-use a2a::methods::{GET_TASK, SEND_MESSAGE};
-use a2a::{GetTaskRequest, Message, Part, Role, SendMessageResponse, TaskState, TaskStatus};
-use learnables::a2a::Activation;
-use learnables::a2a::json_rpc::{self, RpcError, codes};
+use a2a::{A2AError, Message, Part, Role, StreamResponse, Task, TaskState, TaskStatus};
+use a2a_server::{AgentExecutor, ExecutorContext};
+use futures::stream::{self, BoxStream};
+use learnables::a2a::TeachBlockBuilder;
 use learnables::{Knowledge, Snapshot, TeachBlock};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::RoutingRule;
 
-/// Where the agent keeps a task's pinned position in its metadata.
+/// Where the agent keeps a task's pinned position in its metadata, as a
+/// decimal string (A2A metadata numbers are doubles, which cannot hold
+/// every position).
 pub const POSITION_KEY: &str = "customsAgent/knowledgePosition";
 
-/// The tasks the agent is working on, each with its pinned snapshot.
-#[derive(Clone, Default)]
-pub struct Tasks {
-    tasks: Arc<Mutex<HashMap<String, Task>>>,
+/// The agent's executor: routes a declaration by its pinned knowledge and
+/// asks a person, with a teach block when the client activated Learnables,
+/// when it has no rule.
+#[derive(Clone)]
+pub struct CustomsExecutor {
+    knowledge: Knowledge,
 }
 
-struct Task {
-    pinned: Snapshot,
-    task: a2a::Task,
-}
+impl CustomsExecutor {
+    /// The executor over `knowledge`.
+    pub fn new(knowledge: Knowledge) -> CustomsExecutor {
+        CustomsExecutor { knowledge }
+    }
 
-impl Tasks {
-    /// Answers a JSON-RPC request body for the agent's own methods.
-    pub fn answer(&self, knowledge: &Knowledge, activation: &Activation, body: &[u8]) -> Value {
-        let request = match json_rpc::read_request(body, Default::default()) {
-            Ok(request) => request,
-            Err(error) => return json_rpc::failure(json_rpc::best_effort_id(body), error),
-        };
-        let id = request.id.clone().unwrap_or(Value::Null);
-        let outcome = match request.method.as_str() {
-            SEND_MESSAGE => self.send_message(knowledge, activation, &request.params),
-            GET_TASK => self.get_task(&request.params),
-            other => Err(RpcError::new(
-                codes::METHOD_NOT_FOUND,
-                format!(
-                    "there is no method `{}`; this agent answers SendMessage, GetTask, \
-                     rsaxb.learnables.Teach and rsaxb.learnables.ShowBack",
-                    other.chars().take(80).collect::<String>()
-                ),
-            )),
-        };
-        match outcome {
-            Ok(result) => json_rpc::success(id, result),
-            Err(error) => json_rpc::failure(id, error),
+    /// The knowledge a task reads: the version it pinned when it started.
+    fn pinned(&self, task: Option<&Task>) -> Snapshot {
+        let position = task
+            .and_then(|task| task.metadata.as_ref())
+            .and_then(|metadata| metadata.get(POSITION_KEY))
+            .and_then(serde_json::Value::as_str)
+            .and_then(|position| position.parse::<u64>().ok());
+        match position {
+            Some(position) => self.knowledge.pin_at(position),
+            None => self.knowledge.pin(),
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Task>> {
-        self.tasks.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn get_task(&self, params: &Value) -> Result<Value, RpcError> {
-        if !params.get("id").is_some_and(Value::is_string) {
-            return Err(RpcError::invalid_params(
-                "id",
-                "GetTask needs the task's `id`",
-            ));
-        }
-        let request: GetTaskRequest = serde_json::from_value(params.clone()).map_err(|error| {
-            RpcError::new(
-                codes::INVALID_PARAMS,
-                format!("the params are not an A2A v1.0 GetTaskRequest: {error}"),
-            )
-        })?;
-        let mut task = self
-            .lock()
-            .get(&request.id)
-            .map(|task| task.task.clone())
-            .ok_or_else(|| no_task(&request.id))?;
-        // `historyLength` keeps the most recent messages only.
-        if let (Some(length), Some(history)) = (request.history_length, &mut task.history) {
-            let keep = usize::try_from(length).unwrap_or(0);
-            history.drain(..history.len().saturating_sub(keep));
-        }
-        serde_json::to_value(task).map_err(internal)
-    }
-
-    fn send_message(
-        &self,
-        knowledge: &Knowledge,
-        activation: &Activation,
-        params: &Value,
-    ) -> Result<Value, RpcError> {
-        let message = params
-            .get("message")
-            .filter(|message| message.is_object())
-            .ok_or_else(|| RpcError::invalid_params("message", "SendMessage needs a `message`"))?;
-        let message: Message = serde_json::from_value(message.clone()).map_err(|error| {
-            RpcError::invalid_params(
-                "message",
-                format!("the `message` is not an A2A v1.0 Message: {error}"),
-            )
-        })?;
-        let text: String = message
-            .parts
+    fn answer(&self, context: &ExecutorContext) -> Result<Task, A2AError> {
+        let text: String = context
+            .message
             .iter()
+            .flat_map(|message| message.parts.iter())
             .filter_map(Part::as_text)
             .collect::<Vec<_>>()
             .join(" ");
-        let mut tasks = self.lock();
-        // A message on an existing task is read against the knowledge that
-        // task pinned when it started; a new task pins the knowledge now.
-        let (task_id, context_id, pinned, mut history) = match &message.task_id {
-            Some(id) => {
-                let task = tasks.get(id).ok_or_else(|| no_task(id))?;
-                (
-                    id.clone(),
-                    task.task.context_id.clone(),
-                    task.pinned.clone(),
-                    task.task.history.clone().unwrap_or_default(),
-                )
-            }
-            None => (
-                a2a::new_task_id(),
-                message
-                    .context_id
-                    .clone()
-                    .unwrap_or_else(a2a::new_context_id),
-                knowledge.pin(),
-                Vec::new(),
-            ),
-        };
-        let reply = route(&pinned, &text, activation);
-        let state = if reply.block.is_some() || reply.asks {
-            TaskState::InputRequired
-        } else {
-            TaskState::Completed
-        };
+        let pinned = self.pinned(context.stored_task.as_ref());
+        let reply = route(&pinned, &text);
         let mut answer = Message::new(Role::Agent, vec![Part::text(reply.text)]);
-        answer.context_id = Some(context_id.clone());
-        answer.task_id = Some(task_id.clone());
-        if let Some(block) = &reply.block {
-            block.attach_to_message(&mut answer).map_err(internal)?;
-        }
-        history.push(message);
-        history.push(answer.clone());
-        let task = a2a::Task {
-            id: task_id.clone(),
-            context_id,
-            status: TaskStatus {
-                state,
-                message: Some(answer),
-                timestamp: None,
-            },
-            artifacts: None,
-            history: Some(history),
-            metadata: Some(HashMap::from([(
-                POSITION_KEY.to_owned(),
-                json!(pinned.position()),
-            )])),
+        answer.context_id = Some(context.context_id.clone());
+        answer.task_id = Some(context.task_id.clone());
+        let asked = match reply.block {
+            // Attached only when the request activated Learnables.
+            Some(block) => {
+                block
+                    .attach_if_activated(context, &mut answer)
+                    .map_err(|error| A2AError::internal(error.to_string()))?;
+                true
+            }
+            None => reply.asks,
         };
-        let result =
-            serde_json::to_value(SendMessageResponse::Task(task.clone())).map_err(internal)?;
-        tasks.insert(task_id, Task { pinned, task });
-        Ok(result)
+        let mut task = context
+            .stored_task
+            .clone()
+            .unwrap_or_else(|| submitted(context));
+        task.status = TaskStatus {
+            state: if asked {
+                TaskState::InputRequired
+            } else {
+                TaskState::Completed
+            },
+            message: Some(answer.clone()),
+            timestamp: None,
+        };
+        task.history.get_or_insert_with(Vec::new).push(answer);
+        task.metadata.get_or_insert_with(HashMap::new).insert(
+            POSITION_KEY.to_owned(),
+            json!(pinned.position().to_string()),
+        );
+        Ok(task)
     }
 }
 
-fn no_task(id: &str) -> RpcError {
-    RpcError::new(
-        a2a::error_code::TASK_NOT_FOUND.into(),
-        format!("no task has the id `{id}`"),
-    )
+impl AgentExecutor for CustomsExecutor {
+    fn execute(
+        &self,
+        context: ExecutorContext,
+    ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+        let event = self.answer(&context).map(StreamResponse::Task);
+        Box::pin(stream::once(async move { event }))
+    }
+
+    fn cancel(
+        &self,
+        context: ExecutorContext,
+    ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+        let mut task = context
+            .stored_task
+            .clone()
+            .unwrap_or_else(|| submitted(&context));
+        task.status = TaskStatus {
+            state: TaskState::Canceled,
+            message: None,
+            timestamp: None,
+        };
+        Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
+    }
 }
 
-fn internal(error: impl std::fmt::Display) -> RpcError {
-    RpcError::new(codes::INTERNAL_ERROR, error.to_string())
+/// A new task for `context`, as the SDK starts one: submitted, its history
+/// the message that started it.
+fn submitted(context: &ExecutorContext) -> Task {
+    Task {
+        id: context.task_id.clone(),
+        context_id: context.context_id.clone(),
+        status: TaskStatus {
+            state: TaskState::Submitted,
+            message: None,
+            timestamp: None,
+        },
+        artifacts: None,
+        history: context.message.clone().map(|message| vec![message]),
+        metadata: None,
+    }
 }
 
 /// The agent's answer to a message's text.
 struct Reply {
     text: String,
-    block: Option<TeachBlock>,
+    block: Option<TeachBlockBuilder<RoutingRule>>,
     asks: bool,
 }
 
 /// Routes the declaration a message describes, by the pinned knowledge.
-fn route(pinned: &Snapshot, text: &str, activation: &Activation) -> Reply {
+fn route(pinned: &Snapshot, text: &str) -> Reply {
     let Some(chapter) = hs_chapter(text) else {
         return Reply {
             text: "Which HS chapter is the declaration for? Say, for example, \"Route a \
@@ -212,17 +170,14 @@ fn route(pinned: &Snapshot, text: &str, activation: &Activation) -> Reply {
     let question = format!(
         "I have no routing rule for HS chapter {chapter}. Which desk handles these declarations?"
     );
-    let block = activation.learnables().then(|| {
-        TeachBlock::builder::<RoutingRule>([entry.as_str()])
-            .suggest(RoutingRule::FIELDS.chapter, chapter)
-            .suggest(RoutingRule::FIELDS.desk, crate::Desk::General)
-            .suggestion_label("Unmatched chapters go to the general desk today")
-            .with_lesson_fields()
-            .build()
-    });
+    let block = TeachBlock::builder::<RoutingRule>([entry.as_str()])
+        .suggest(RoutingRule::FIELDS.chapter, chapter)
+        .suggest(RoutingRule::FIELDS.desk, crate::Desk::General)
+        .suggestion_label("Unmatched chapters go to the general desk today")
+        .with_lesson_fields();
     Reply {
         text: question,
-        block,
+        block: Some(block),
         asks: true,
     }
 }

@@ -100,6 +100,7 @@ impl Agent {
         let reply: Value = reqwest::blocking::Client::new()
             .post(&self.url)
             .header("A2A-Extensions", EXTENSION_URI)
+            .header("A2A-Version", "1.0")
             .json(&body)
             .send()
             .expect("the agent answers")

@@ -2,11 +2,11 @@
 //! read with limits on size and nesting, and responses with the spec's
 //! error codes.
 
-use std::collections::HashSet;
+use std::cell::Cell;
 
-use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 /// Error codes: JSON-RPC 2.0's, A2A v1.0's where one fits, and this
 /// extension's own in the server-error range.
@@ -25,6 +25,9 @@ pub mod codes {
     /// The method needs the Learnables extension activated (A2A's
     /// `ExtensionSupportRequiredError`).
     pub const EXTENSION_NOT_ACTIVATED: i64 = -32008;
+    /// The request's `A2A-Version` names a version this agent does not
+    /// serve (A2A's `VersionNotSupportedError`).
+    pub const VERSION_NOT_SUPPORTED: i64 = -32009;
     /// No valid bearer token was sent.
     pub const UNAUTHENTICATED: i64 = -32040;
     /// The authenticated principal may not do this.
@@ -115,9 +118,10 @@ pub fn failure(id: Id, error: RpcError) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "error": error })
 }
 
-/// Reads a request body: size, then nesting, then JSON, then keys given
-/// twice in one object, then the envelope.
-/// Each failure is the error response to send, with the id when known.
+/// Reads a request body in one pass: its size, then the JSON with its
+/// nesting and any key given twice in one object checked as it is read,
+/// then the envelope. Each failure is the error response to send, with the
+/// id when known.
 ///
 /// ```
 /// use learnables::a2a::json_rpc::{Limits, codes, read_request};
@@ -139,91 +143,136 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
             ),
         ));
     }
-    if let Some(depth) = too_deep(body, limits.max_depth) {
-        return Err(RpcError::new(
+    let refusal = Cell::new(None);
+    let checked = Checked {
+        depth: 0,
+        max_depth: limits.max_depth,
+        refusal: &refusal,
+    };
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    let read = checked
+        .deserialize(&mut deserializer)
+        .and_then(|value| deserializer.end().map(|()| value));
+    match (read, refusal.take()) {
+        (Ok(value), _) => envelope(value),
+        (Err(_), Some(Refusal::TooDeep(depth))) => Err(RpcError::new(
             codes::INVALID_REQUEST,
             format!(
                 "the request nests arrays and objects {depth} deep; the limit is {}",
                 limits.max_depth
             ),
-        ));
-    }
-    let value: Value = serde_json::from_slice(body).map_err(|error| {
-        RpcError::new(
+        )),
+        (Err(_), Some(Refusal::Twice(key))) => Err(RpcError::new(
+            codes::INVALID_REQUEST,
+            format!(
+                "the request is ambiguous: the key `{}` appears twice in one object",
+                crate::lesson_error::shortened(&key)
+            ),
+        )
+        .with_data(json!({ "id": best_effort_id(body) }))),
+        (Err(error), None) => Err(RpcError::new(
             codes::PARSE_ERROR,
             format!("the request is not valid JSON: {error}"),
-        )
-    })?;
-    // A key given twice is read as its last value here, but perhaps as its
-    // first by a proxy that checked the request: such a request is refused.
-    if let Err(error) = serde_json::from_slice::<UniqueKeys>(body) {
-        return Err(RpcError::new(
-            codes::INVALID_REQUEST,
-            format!("the request is ambiguous: {error}"),
-        )
-        .with_data(json!({ "id": best_effort_id(body) })));
-    }
-    envelope(value)
-}
-
-/// Any JSON value whose objects each name every key once.
-struct UniqueKeys;
-
-impl<'de> Deserialize<'de> for UniqueKeys {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<UniqueKeys, D::Error> {
-        deserializer.deserialize_any(UniqueKeys)
+        )),
     }
 }
 
-impl<'de> Visitor<'de> for UniqueKeys {
-    type Value = UniqueKeys;
+/// Why [`Checked`] stopped reading.
+enum Refusal {
+    /// Arrays and objects nest this deep, past the limit.
+    TooDeep(usize),
+    /// An object gives this key twice.
+    Twice(String),
+}
+
+/// Reads a JSON value, refusing nesting deeper than `max_depth` and any
+/// object that gives a key twice (read as its last value here, but perhaps
+/// as its first by a proxy that checked the request), as it reads.
+#[derive(Clone, Copy)]
+struct Checked<'r> {
+    depth: usize,
+    max_depth: usize,
+    refusal: &'r Cell<Option<Refusal>>,
+}
+
+impl Checked<'_> {
+    fn refuse<E: serde::de::Error>(&self, refusal: Refusal) -> E {
+        self.refusal.set(Some(refusal));
+        E::custom("refused")
+    }
+
+    fn nested<E: serde::de::Error>(self) -> Result<Self, E> {
+        let depth = self.depth + 1;
+        if depth > self.max_depth {
+            return Err(self.refuse(Refusal::TooDeep(depth)));
+        }
+        Ok(Checked { depth, ..self })
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Checked<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Checked<'_> {
+    type Value = Value;
 
     fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
+        Ok(Value::Bool(value))
     }
 
-    fn visit_i64<E>(self, _: i64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
+        Ok(Value::from(value))
     }
 
-    fn visit_u64<E>(self, _: u64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
+        Ok(Value::from(value))
     }
 
-    fn visit_f64<E>(self, _: f64) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number))
     }
 
-    fn visit_str<E>(self, _: &str) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
+        Ok(Value::String(value.to_owned()))
     }
 
-    fn visit_unit<E>(self) -> Result<UniqueKeys, E> {
-        Ok(UniqueKeys)
+    fn visit_string<E>(self, value: String) -> Result<Value, E> {
+        Ok(Value::String(value))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<UniqueKeys, A::Error> {
-        while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(UniqueKeys)
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<UniqueKeys, A::Error> {
-        let mut seen = HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                return Err(serde::de::Error::custom(format_args!(
-                    "the key `{}` appears twice in one object",
-                    crate::lesson_error::shortened(&key)
-                )));
-            }
-            map.next_value::<UniqueKeys>()?;
-            seen.insert(key);
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let inner = self.nested()?;
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(inner)? {
+            items.push(item);
         }
-        Ok(UniqueKeys)
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let inner = self.nested()?;
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(self.refuse(Refusal::Twice(key)));
+            }
+            let value = map.next_value_seed(inner)?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
     }
 }
 
@@ -308,37 +357,6 @@ impl<'de> Visitor<'de> for TopLevelIdVisitor {
         }
         Ok(TopLevelId(if ids.len() == 1 { ids.pop() } else { None }))
     }
-}
-
-/// The nesting depth of `body` if it exceeds `max`, found without parsing:
-/// brackets are counted outside strings.
-fn too_deep(body: &[u8], max: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &byte in body {
-        if in_string {
-            match (escaped, byte) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > max {
-                    return Some(depth);
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    None
 }
 
 #[cfg(test)]

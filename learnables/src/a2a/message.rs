@@ -17,6 +17,10 @@ pub enum MessageError {
     /// The teach block is not one.
     #[error("the message's teach block is not valid: {0}")]
     TeachBlock(String),
+    /// The teach block suggests a key that is not one of its learnable's
+    /// lesson fields.
+    #[error("the teach block does not fit its learnable: {0}")]
+    UnknownField(super::UnknownField),
 }
 
 impl TeachBlock {

@@ -1,7 +1,16 @@
 //! Learnables between agents and clients over A2A v1.0: the card's
 //! declaration, extension activation, teach blocks on questions, and the
-//! JSON-RPC teach and show-back methods with who may call them. The
-//! [`server`] module (feature `server`) mounts it all on axum.
+//! JSON-RPC teach and show-back methods with who may call them.
+//!
+//! In an agent (feature `server`), [`LearnablesLayer`] goes over the
+//! agent's own axum/tower service, for instance the routers of the official
+//! A2A server SDK `a2a-server-lf`: it answers the learnables methods, echoes
+//! activation, keeps teach blocks from clients that did not activate the
+//! extension, and passes everything else through untouched. With the
+//! feature `a2a-server`, [`DeclaredCard`] puts the declaration on the SDK's
+//! card, and an `AgentExecutor` attaches teach blocks with
+//! [`TeachBlockBuilder::attach_if_activated`], which needs the request's
+//! activation.
 
 mod activation;
 mod card;
@@ -12,12 +21,31 @@ mod show_back;
 mod teach_block_builder;
 mod teachers;
 
+#[cfg(feature = "a2a-server")]
+mod declared_card;
+#[cfg(feature = "a2a-server")]
+mod executor;
+#[cfg(feature = "server")]
+mod layer;
+#[cfg(feature = "server")]
+mod method_scan;
+#[cfg(feature = "server")]
+mod replay;
+#[cfg(feature = "server")]
+mod scrub;
+#[cfg(feature = "server")]
+mod scrubbed_events;
 #[cfg(feature = "a2a-lf")]
 mod sdk;
 #[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
+
+#[cfg(feature = "a2a-server")]
+pub use declared_card::DeclaredCard;
+#[cfg(feature = "server")]
+pub use layer::{LearnablesLayer, LearnablesMiddleware};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

@@ -11,17 +11,17 @@ use super::json_rpc::{self, Limits, Request, RpcError, codes};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::TeachError;
-use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD, TEACH_METHOD};
+use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
 ///
 /// ```
 /// use learnables::a2a::{Activation, LearnablesService, Principal, Tokens};
-/// use learnables::{Declaration, Knowledge};
+/// use learnables::{Declaration, Knowledge, TEACH_METHOD};
 /// let service = LearnablesService::new(
 ///     Knowledge::in_memory(),
-///     Declaration::new(),
+///     Declaration::new().teach_method(TEACH_METHOD),
 ///     Tokens::new().with("t0ken", Principal::human("alice@example.com")),
 /// );
 /// let request = learnables::a2a::json_rpc::read_request(
@@ -30,6 +30,10 @@ use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHO
 /// ).unwrap();
 /// let response = service.call(request, &Activation::default(), Some("t0ken")).unwrap();
 /// assert_eq!(response["error"]["code"], -32008); // not activated
+///
+/// // A declaration without a `teachMethod` serves no teach method.
+/// let reader = LearnablesService::new(Knowledge::in_memory(), Declaration::new(), Tokens::new());
+/// assert!(!reader.handles(TEACH_METHOD));
 /// ```
 #[derive(Clone)]
 pub struct LearnablesService {
@@ -98,18 +102,16 @@ impl LearnablesService {
         &self.inner.declaration
     }
 
-    fn teach_method(&self) -> &str {
-        self.inner
-            .declaration
-            .params()
-            .teach_method
-            .as_deref()
-            .unwrap_or(TEACH_METHOD)
+    /// The teach method the declaration names, if it names one: an agent
+    /// that does not own its knowledge serves no teach method.
+    pub fn teach_method(&self) -> Option<&str> {
+        self.inner.declaration.params().teach_method.as_deref()
     }
 
-    /// Whether `method` is one of the learnables methods.
+    /// Whether `method` is one of the learnables methods this agent serves:
+    /// the declaration's `teachMethod`, and show-back.
     pub fn handles(&self, method: &str) -> bool {
-        method == self.teach_method() || method == SHOW_BACK_METHOD
+        method == SHOW_BACK_METHOD || self.teach_method() == Some(method)
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -122,7 +124,7 @@ impl LearnablesService {
         bearer_token: Option<&str>,
     ) -> Option<Value> {
         let id = request.id.clone();
-        let outcome = self.answer(&request, activation, bearer_token);
+        let outcome = self.answer(request, activation, bearer_token);
         let id = id?;
         Some(match outcome {
             Ok(result) => json_rpc::success(id, result),
@@ -132,7 +134,7 @@ impl LearnablesService {
 
     fn answer(
         &self,
-        request: &Request,
+        request: Request,
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Result<Value, RpcError> {
@@ -157,7 +159,7 @@ impl LearnablesService {
         if request.method == SHOW_BACK_METHOD {
             self.show_back(&request.params)
         } else {
-            self.teach(&request.params, &principal)
+            self.teach(request.params, &principal)
         }
     }
 
@@ -174,8 +176,11 @@ impl LearnablesService {
             .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
     }
 
-    fn teach(&self, params: &Value, principal: &Principal) -> Result<Value, RpcError> {
+    fn teach(&self, params: Value, principal: &Principal) -> Result<Value, RpcError> {
         let mut lesson = read_lesson(params)?;
+        // A collection the declaration does not list is refused as
+        // show-back refuses it, whatever the knowledge has registered.
+        self.descriptor(&lesson.collection)?;
         let refuse = |lesson: &Lesson, code: i64, message: String| {
             tracing::warn!(
                 collection = %lesson.collection,
@@ -293,9 +298,11 @@ impl LearnablesService {
     }
 }
 
-/// Reads a `Lesson` from params, naming the field at fault.
-fn read_lesson(params: &Value) -> Result<Lesson, RpcError> {
-    let Value::Object(object) = params else {
+/// Reads a `Lesson` from params, naming the field at fault. Keys a
+/// lesson does not have are allowed (the spec's schema allows them) and
+/// ignored: they are never stored.
+fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
+    let Value::Object(object) = &params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
             "the params of a teach request are a Lesson object",
@@ -328,20 +335,7 @@ fn read_lesson(params: &Value) -> Result<Lesson, RpcError> {
             "the lesson's `reason` must be a string",
         ));
     }
-    if let Some(unknown) = object
-        .keys()
-        .find(|key| !["collection", "entry", "value", "taughtBy", "reason"].contains(&key.as_str()))
-    {
-        return Err(RpcError::invalid_params(
-            &shown(unknown),
-            format!(
-                "`{}` is not a key of a lesson; a lesson has collection, entry, value, taughtBy \
-                 and reason",
-                shown(unknown)
-            ),
-        ));
-    }
-    serde_json::from_value(params.clone())
+    serde_json::from_value(params)
         .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
 }
 

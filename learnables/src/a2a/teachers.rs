@@ -9,20 +9,38 @@ use std::collections::HashMap;
 
 use crate::Lesson;
 
-/// An authenticated identity.
+/// An authenticated identity, as the authenticator classified it: a person,
+/// a service account, or neither said (then the policy judges by the
+/// identity alone).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Principal {
     id: String,
-    service: bool,
+    kind: Kind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Kind {
+    Human,
+    Service,
+    Unclassified,
 }
 
 impl Principal {
-    /// A person, by the identity their lessons carry in `taughtBy` (an
-    /// email address, say).
+    /// A person, as the authenticator knows (from the identity provider,
+    /// say), by the identity their lessons carry in `taughtBy`. The policy
+    /// takes the authenticator's word: a person named `jan.bot@…` may teach.
+    ///
+    /// ```
+    /// use learnables::a2a::{HumansOnly, Principal, TeacherPolicy};
+    /// # use learnables::{Lesson, LessonValue};
+    /// let lesson = Lesson::new("c", "e", LessonValue::default(), "jan.bot@example.nl");
+    /// assert!(HumansOnly.allow(&Principal::human("jan.bot@example.nl"), &lesson).is_ok());
+    /// assert!(HumansOnly.allow(&Principal::new("jan.bot@example.nl"), &lesson).is_err());
+    /// ```
     pub fn human(id: impl Into<String>) -> Principal {
         Principal {
             id: id.into(),
-            service: false,
+            kind: Kind::Human,
         }
     }
 
@@ -30,7 +48,16 @@ impl Principal {
     pub fn service(id: impl Into<String>) -> Principal {
         Principal {
             id: id.into(),
-            service: true,
+            kind: Kind::Service,
+        }
+    }
+
+    /// An identity the authenticator does not classify: the policy judges
+    /// by the identity itself ([`service_account_sign`] for [`HumansOnly`]).
+    pub fn new(id: impl Into<String>) -> Principal {
+        Principal {
+            id: id.into(),
+            kind: Kind::Unclassified,
         }
     }
 
@@ -41,7 +68,12 @@ impl Principal {
 
     /// Whether the authenticator says this is a service account.
     pub fn is_service(&self) -> bool {
-        self.service
+        self.kind == Kind::Service
+    }
+
+    /// Whether the authenticator says this is a person.
+    pub fn is_human(&self) -> bool {
+        self.kind == Kind::Human
     }
 }
 
@@ -56,7 +88,7 @@ pub trait Authenticator: Send + Sync + 'static {
 ///
 /// ```
 /// use learnables::a2a::{Authenticator, Principal, Tokens};
-/// let tokens = Tokens::new().with("s3cret", Principal::human("alice@example.com"));
+/// let tokens = Tokens::new().with("s3cret", Principal::new("alice@example.com"));
 /// assert_eq!(tokens.authenticate("s3cret").unwrap().id(), "alice@example.com");
 /// assert!(tokens.authenticate("guess").is_none());
 /// ```
@@ -101,14 +133,15 @@ pub trait TeacherPolicy: Send + Sync + 'static {
     fn allow(&self, principal: &Principal, lesson: &Lesson) -> Result<(), String>;
 }
 
-/// The default policy: a principal the authenticator marks as a service,
-/// or whose identity looks like a service account, may not teach.
+/// The default policy: a principal the authenticator marks as a service
+/// may not teach; one it marks as a person may; one it does not classify
+/// may not when its identity looks like a service account.
 ///
 /// ```
 /// use learnables::a2a::{HumansOnly, Principal, TeacherPolicy};
 /// # use learnables::{Lesson, LessonValue};
 /// let lesson = Lesson::new("c", "e", LessonValue::default(), "deploy-bot@example.com");
-/// let refusal = HumansOnly.allow(&Principal::human("deploy-bot@example.com"), &lesson);
+/// let refusal = HumansOnly.allow(&Principal::new("deploy-bot@example.com"), &lesson);
 /// assert!(refusal.unwrap_err().contains("service account"));
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
@@ -122,6 +155,9 @@ impl TeacherPolicy for HumansOnly {
                  account standing in for one)",
                 principal.id()
             ));
+        }
+        if principal.is_human() {
+            return Ok(());
         }
         match service_account_sign(principal.id()) {
             Some(sign) => Err(format!(

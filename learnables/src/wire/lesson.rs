@@ -4,6 +4,8 @@ use super::LessonValue;
 use crate::{Learnable, LessonError};
 
 /// A human's answer: the spec's `Lesson`, sent through the teach method.
+/// Keys the spec's `Lesson` does not define are allowed (its schema allows
+/// them) and ignored: they are not kept, so never stored.
 ///
 /// ```
 /// use learnables::{Lesson, LessonValue};
@@ -14,6 +16,12 @@ use crate::{Learnable, LessonError};
 /// })).unwrap();
 /// assert_eq!(lesson.taught_by, "alice@example.com");
 /// assert_eq!(lesson.reason, None);
+///
+/// let with_extra: Lesson = serde_json::from_value(serde_json::json!({
+///     "collection": "routing_rules", "entry": "85", "value": {"desk": "general"},
+///     "taughtBy": "alice@example.com", "x-client": {"build": 7}
+/// })).unwrap();
+/// assert!(!serde_json::to_string(&with_extra).unwrap().contains("x-client"));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

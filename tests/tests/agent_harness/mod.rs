@@ -95,7 +95,8 @@ impl Agent {
         }
     }
 
-    /// POSTs a raw body to the JSON-RPC endpoint with `headers`.
+    /// POSTs a raw body to the JSON-RPC endpoint with `headers`, and
+    /// `A2A-Version: 1.0` unless they give a version.
     pub fn post(
         &self,
         body: impl Into<reqwest::blocking::Body>,
@@ -106,6 +107,12 @@ impl Agent {
             .post(&self.base_url)
             .header("content-type", "application/json")
             .body(body);
+        if !headers
+            .iter()
+            .any(|(name, _)| name.eq_ignore_ascii_case(VERSION.0))
+        {
+            request = request.header(VERSION.0, VERSION.1);
+        }
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -184,6 +191,9 @@ impl Drop for Agent {
         self.shutdown();
     }
 }
+
+/// The A2A version header the official SDK's server requires.
+pub const VERSION: (&str, &str) = ("A2A-Version", "1.0");
 
 /// The activation header.
 pub const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
@@ -282,7 +292,7 @@ pub fn read_reply(stream: &mut TcpStream) -> Reply {
             }
             body.truncate(length);
         }
-        None if status == 204 || status == 304 => {}
+        None if status == 204 || status == 304 || status < 200 => {}
         None => {
             let _ = stream.read_to_end(&mut body);
         }

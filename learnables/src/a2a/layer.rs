@@ -1,0 +1,479 @@
+//! Learnables inside any axum/tower agent: a [`tower::Layer`] that answers
+//! the learnables methods at the JSON-RPC endpoint and passes every other
+//! request through to the agent's own service, untouched.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::Request;
+use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, request};
+use axum::response::{IntoResponse, Response};
+use http_body::Frame;
+use serde_json::Value;
+use tower::{Layer, Service, ServiceExt};
+
+use super::json_rpc::{self, RpcError, codes};
+use super::method_scan::{MethodScan, Verdict};
+use super::replay::Replay;
+use super::scrub::scrub_json;
+use super::scrubbed_events::ScrubbedEvents;
+use super::{Activation, LearnablesService};
+use crate::{ACTIVATION_HEADER, EXTENSION_URI};
+
+/// The header naming the A2A version a request speaks.
+const VERSION_HEADER: &str = "a2a-version";
+
+/// A [`tower::Layer`] that adds Learnables to an agent's service (an axum
+/// `Router`, such as the routers of the official A2A server SDK).
+///
+/// - A `POST` to the JSON-RPC endpoint (`/` unless [`LearnablesLayer::at`]
+///   says otherwise) whose `method` is one of the learnables methods the
+///   declaration serves is answered here, under this layer's limits (body
+///   size, nesting, keys given twice). The method is found from the first
+///   bytes of the body; nothing more of a request that is not ours is read
+///   before it is handed on.
+/// - Every other request goes to the inner service with the same bytes and
+///   headers, and no limit or policy of ours.
+/// - A response to a request that activated the extension gets the
+///   extension's URI in its `A2A-Extensions` header, streamed ones too.
+/// - A response to a request that did not activate it loses any teach
+///   block (`metadata[URI]`) on its messages, tasks and stream events: the
+///   second line of defence behind the executor's own check. Responses
+///   without one are passed on byte for byte.
+///
+/// Apply it last, over everything the agent serves (merge the routers
+/// first), so that it sees every request:
+///
+/// ```
+/// use axum::Router;
+/// use axum::routing::get;
+/// use learnables::a2a::{LearnablesLayer, LearnablesService, Tokens};
+/// use learnables::{Declaration, Knowledge, TEACH_METHOD};
+/// let service = LearnablesService::new(
+///     Knowledge::in_memory(),
+///     Declaration::new().teach_method(TEACH_METHOD),
+///     Tokens::new(),
+/// );
+/// let host = Router::new().route("/health", get(|| async { "ok" }));
+/// let agent: Router = host.layer(LearnablesLayer::new(service));
+/// ```
+#[derive(Clone)]
+pub struct LearnablesLayer {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    service: LearnablesService,
+    rpc_path: String,
+}
+
+impl LearnablesLayer {
+    /// The layer for `service`, with the JSON-RPC endpoint at `/`.
+    pub fn new(service: LearnablesService) -> LearnablesLayer {
+        LearnablesLayer {
+            shared: Arc::new(Shared {
+                service,
+                rpc_path: "/".into(),
+            }),
+        }
+    }
+
+    /// The same layer with the JSON-RPC endpoint at `rpc_path`.
+    pub fn at(self, rpc_path: impl Into<String>) -> LearnablesLayer {
+        LearnablesLayer {
+            shared: Arc::new(Shared {
+                service: self.shared.service.clone(),
+                rpc_path: rpc_path.into(),
+            }),
+        }
+    }
+}
+
+impl<S> Layer<S> for LearnablesLayer {
+    type Service = LearnablesMiddleware<S>;
+
+    fn layer(&self, inner: S) -> LearnablesMiddleware<S> {
+        LearnablesMiddleware {
+            inner,
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+/// The service [`LearnablesLayer`] wraps around an agent's service.
+#[derive(Clone)]
+pub struct LearnablesMiddleware<S> {
+    inner: S,
+    shared: Arc<Shared>,
+}
+
+impl<S> Service<Request> for LearnablesMiddleware<S>
+where
+    S: Service<Request, Response = Response> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    S::Error: Send + 'static,
+{
+    type Response = Response;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response, S::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        // The inner service that was polled ready handles this request.
+        let clone = self.inner.clone();
+        let inner = std::mem::replace(&mut self.inner, clone);
+        let shared = self.shared.clone();
+        Box::pin(async move {
+            let activated = Activation::from_headers(request.headers()).learnables();
+            let response =
+                if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
+                    match read_method(&shared.service, request).await {
+                        Found::Ours(parts, read) => answer(&shared.service, parts, read).await,
+                        Found::Other(request) => inner.oneshot(request).await?,
+                    }
+                } else {
+                    inner.oneshot(request).await?
+                };
+            Ok(if activated {
+                echo(response)
+            } else {
+                scrub_response(response).await
+            })
+        })
+    }
+}
+
+/// A request to the endpoint, once its method is known.
+enum Found {
+    /// One of ours, with the body read so far (the rest still in it).
+    Ours(request::Parts, Replay),
+    /// Anyone else's, its body as the client sent it.
+    Other(Request),
+}
+
+/// Reads the body of a request to the JSON-RPC endpoint until its method
+/// is known, or the limit on our requests' size is reached (a request
+/// that large is not one of ours).
+async fn read_method(service: &LearnablesService, request: Request) -> Found {
+    let limit = service.limits().max_body_bytes;
+    // A client waiting for `100 Continue` before sending a body larger than
+    // any of ours lets the inner service decide whether it wants it.
+    if request.headers().contains_key(EXPECT)
+        && announced_length(request.headers()).is_some_and(|length| length > limit as u64)
+    {
+        return Found::Other(request);
+    }
+    let (parts, mut body) = request.into_parts();
+    let mut scan = MethodScan::new();
+    let mut read = VecDeque::new();
+    let mut seen = 0usize;
+    let (verdict, rest, error) = loop {
+        match next_frame(&mut body).await {
+            None => break (Verdict::NoMethod, None, None),
+            Some(Err(error)) => break (Verdict::NoMethod, None, Some(error)),
+            Some(Ok(frame)) => {
+                let verdict = match frame.data_ref() {
+                    Some(data) => {
+                        seen += data.len();
+                        scan.feed(data)
+                    }
+                    None => Verdict::NeedMore,
+                };
+                read.push_back(frame);
+                match verdict {
+                    Verdict::NeedMore if seen <= limit => continue,
+                    Verdict::NeedMore => break (Verdict::NoMethod, Some(body), None),
+                    verdict => break (verdict, Some(body), None),
+                }
+            }
+        }
+    };
+    let replay = Replay { read, error, rest };
+    match verdict {
+        Verdict::Method(method) if service.handles(&method) => Found::Ours(parts, replay),
+        _ => Found::Other(Request::from_parts(parts, Body::new(replay))),
+    }
+}
+
+/// The body length a request's `Content-Length` announces.
+fn announced_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok())
+}
+
+async fn next_frame<B: HttpBody + Unpin>(body: &mut B) -> Option<Result<Frame<B::Data>, B::Error>> {
+    std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
+}
+
+/// Answers a request for one of the learnables methods.
+async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay) -> Response {
+    let limit = service.limits().max_body_bytes;
+    let too_large = || {
+        refusal_unread(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            RpcError::new(
+                codes::INVALID_REQUEST,
+                format!("the request is larger than the limit of {limit} bytes"),
+            ),
+        )
+    };
+    // A body announced as too large is refused before the rest is read.
+    if announced_length(&parts.headers).is_some_and(|length| length > limit as u64) {
+        return too_large();
+    }
+    let bytes = match read_body(body, limit).await {
+        Ok(bytes) => bytes,
+        Err(BodyError::TooLarge) => return too_large(),
+        Err(BodyError::Unreadable(error)) => {
+            return refusal_unread(
+                StatusCode::BAD_REQUEST,
+                RpcError::new(
+                    codes::INVALID_REQUEST,
+                    format!("the request body could not be read: {error}"),
+                ),
+            );
+        }
+    };
+    let request = match json_rpc::read_request(&bytes, service.limits()) {
+        Ok(request) => request,
+        Err(error) => {
+            let id = json_rpc::best_effort_id(&bytes);
+            return rpc_response(StatusCode::OK, &json_rpc::failure(id, error));
+        }
+    };
+    if let Some(version) = unsupported_version(&parts.headers) {
+        return match request.id {
+            Some(id) => rpc_response(
+                StatusCode::OK,
+                &json_rpc::failure(
+                    id,
+                    RpcError::new(
+                        codes::VERSION_NOT_SUPPORTED,
+                        format!(
+                            "this agent serves A2A 1.x; the request's A2A-Version is `{}`",
+                            crate::lesson_error::shortened(&version)
+                        ),
+                    ),
+                ),
+            ),
+            None => StatusCode::NO_CONTENT.into_response(),
+        };
+    }
+    let activation = Activation::from_headers(&parts.headers);
+    // Two `Authorization` headers are ambiguous (a proxy may have checked
+    // the other one): neither counts.
+    let mut authorizations = parts.headers.get_all(AUTHORIZATION).iter();
+    let bearer = match (authorizations.next(), authorizations.next()) {
+        (Some(value), None) => value.to_str().ok().and_then(bearer_token),
+        _ => None,
+    }
+    .map(str::to_owned);
+    let service = service.clone();
+    let answered =
+        run_blocking(move || service.call(request, &activation, bearer.as_deref())).await;
+    match answered {
+        Some(Some(response)) => rpc_response(StatusCode::OK, &response),
+        Some(None) => StatusCode::NO_CONTENT.into_response(),
+        None => rpc_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &json_rpc::failure(
+                Value::Null,
+                RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    "the request failed; nothing was changed",
+                ),
+            ),
+        ),
+    }
+}
+
+/// Runs `work`, which may block while a lesson is made durable: in place on
+/// a multi-threaded runtime (its other tasks move to another thread), on
+/// the blocking pool otherwise. `None` if it panicked.
+async fn run_blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    let multi_thread = Handle::try_current()
+        .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
+    if multi_thread {
+        let work = std::panic::AssertUnwindSafe(work);
+        tokio::task::block_in_place(|| std::panic::catch_unwind(work).ok())
+    } else {
+        tokio::task::spawn_blocking(work).await.ok()
+    }
+}
+
+/// The version an `A2A-Version` header asks for, when it is one this agent
+/// does not serve (any 1.x is served). A request without the header is
+/// answered: the learnables methods are the same in every version.
+fn unsupported_version(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(VERSION_HEADER)?;
+    let text = String::from_utf8_lossy(value.as_bytes()).into_owned();
+    let major = text.trim().split('.').next()?.parse::<u32>().ok();
+    (major != Some(1)).then_some(text)
+}
+
+fn rpc_response(status: StatusCode, body: &Value) -> Response {
+    (
+        status,
+        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        body.to_string(),
+    )
+        .into_response()
+}
+
+/// A refusal sent before the body was read to its end: the rest of the
+/// body is never read, so the connection cannot carry another request, and
+/// the client is told so rather than left to find out on its next one.
+fn refusal_unread(status: StatusCode, error: RpcError) -> Response {
+    let mut response = rpc_response(status, &json_rpc::failure(Value::Null, error));
+    response
+        .headers_mut()
+        .insert(CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+/// Why a request body was not read.
+enum BodyError {
+    /// It is larger than the limit.
+    TooLarge,
+    /// The connection failed or the body is malformed (a broken chunked
+    /// encoding, a client that left before sending all it announced).
+    Unreadable(axum::Error),
+}
+
+/// Reads a body of at most `limit` bytes.
+async fn read_body(mut body: Replay, limit: usize) -> Result<Bytes, BodyError> {
+    let mut bytes: Option<Bytes> = None;
+    let mut joined = Vec::new();
+    while let Some(frame) = next_frame(&mut body).await {
+        let frame = frame.map_err(BodyError::Unreadable)?;
+        if let Ok(data) = frame.into_data() {
+            let so_far = bytes.as_ref().map_or(0, Bytes::len) + joined.len();
+            if so_far + data.len() > limit {
+                return Err(BodyError::TooLarge);
+            }
+            // One frame is kept as it is; more are joined.
+            match bytes.take() {
+                None if joined.is_empty() => bytes = Some(data),
+                first => {
+                    if let Some(first) = first {
+                        joined.extend_from_slice(&first);
+                    }
+                    joined.extend_from_slice(&data);
+                }
+            }
+        }
+    }
+    Ok(bytes.unwrap_or_else(|| Bytes::from(joined)))
+}
+
+/// The token of an `Authorization: Bearer <token>` header value (the
+/// scheme is case-insensitive).
+fn bearer_token(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+/// Adds the Learnables URI to the response's `A2A-Extensions` header,
+/// keeping what the inner service echoed.
+fn echo(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    let echoed = Activation::from_headers(headers);
+    if !echoed.learnables() {
+        let mut uris: Vec<&str> = echoed.uris().collect();
+        uris.push(EXTENSION_URI);
+        if let Ok(value) = HeaderValue::from_str(&uris.join(", ")) {
+            headers.insert(ACTIVATION_HEADER, value);
+        }
+    }
+    response
+}
+
+/// A response for a client that did not activate the extension, without
+/// teach blocks: JSON bodies read whole and rewritten only when one carries
+/// a block; event streams rewritten event by event as they flow.
+async fn scrub_response(response: Response) -> Response {
+    let kind = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .map(|value| value.to_ascii_lowercase())
+        .unwrap_or_default();
+    if kind.starts_with("text/event-stream") {
+        let (parts, body) = response.into_parts();
+        return Response::from_parts(parts, Body::new(ScrubbedEvents::new(body)));
+    }
+    if !kind.contains("json") {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let bytes = match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            tracing::warn!(%error, "the agent's response failed while it was read");
+            return StatusCode::BAD_GATEWAY.into_response();
+        }
+    };
+    match scrub_json(&bytes) {
+        None => Response::from_parts(parts, Body::from(bytes)),
+        Some(scrubbed) => {
+            if parts.headers.contains_key(CONTENT_LENGTH) {
+                parts
+                    .headers
+                    .insert(CONTENT_LENGTH, HeaderValue::from(scrubbed.len()));
+            }
+            Response::from_parts(parts, Body::from(scrubbed))
+        }
+    }
+}
+
+// A layered router stays a router: the middleware's error is the inner one.
+const _: fn() = || {
+    fn layered<S>()
+    where
+        S: Service<Request, Response = Response, Error = Infallible>,
+    {
+    }
+    layered::<LearnablesMiddleware<axum::Router>>();
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bearer_tokens() {
+        assert_eq!(bearer_token("Bearer abc"), Some("abc"));
+        assert_eq!(bearer_token("bearer   abc "), Some("abc"));
+        assert_eq!(bearer_token("Basic abc"), None);
+        assert_eq!(bearer_token("Bearer "), None);
+        assert_eq!(bearer_token("Bearer"), None);
+    }
+
+    #[test]
+    fn versions() {
+        let with = |value: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(VERSION_HEADER, HeaderValue::from_static(value));
+            unsupported_version(&headers)
+        };
+        assert_eq!(unsupported_version(&HeaderMap::new()), None);
+        assert_eq!(with("1.0"), None);
+        assert_eq!(with(" 1 "), None);
+        assert_eq!(with("0.3"), Some("0.3".into()));
+        assert_eq!(with("2.0"), Some("2.0".into()));
+        assert_eq!(with("x"), Some("x".into()));
+    }
+}
