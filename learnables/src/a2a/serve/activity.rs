@@ -30,6 +30,16 @@ pub(super) enum Closed {
     Evicted,
 }
 
+/// A connection without a request in flight, in the order in which such
+/// connections give way to a new one: idle ones (done with their requests)
+/// before those waiting for a head (a new client may be among them), and
+/// the longest waiting first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) struct Waiting {
+    head: bool,
+    since: Instant,
+}
+
 /// One connection's phase, shared by its reader, its requests, its
 /// watcher and the registry of connections.
 #[derive(Debug)]
@@ -101,11 +111,12 @@ impl Activity {
         });
     }
 
-    /// Since when the connection has been waiting without a request in
-    /// flight; `None` when a request is in flight or it is already evicted.
-    pub(super) fn waiting_since(&self) -> Option<Instant> {
+    /// How the connection waits without a request in flight; `None` when a
+    /// request is in flight or it is evicted.
+    pub(super) fn waiting(&self) -> Option<Waiting> {
         match *self.phase() {
-            Phase::Head { since } | Phase::Idle { since } => Some(since),
+            Phase::Idle { since } => Some(Waiting { head: false, since }),
+            Phase::Head { since } => Some(Waiting { head: true, since }),
             Phase::Busy { .. } | Phase::Evicted => None,
         }
     }
@@ -176,7 +187,7 @@ mod tests {
     async fn a_request_in_flight_has_no_deadline_and_then_goes_idle() {
         let activity = Activity::accepted();
         let in_flight = activity.request_started();
-        assert_eq!(activity.waiting_since(), None);
+        assert_eq!(activity.waiting(), None);
         let watcher = tokio::spawn({
             let activity = Arc::clone(&activity);
             async move { activity.closed(limits()).await }
@@ -185,7 +196,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(200)).await;
         assert!(!watcher.is_finished(), "a busy connection was closed");
         drop(in_flight);
-        assert!(activity.waiting_since().is_some());
+        assert!(activity.waiting().is_some());
         assert_eq!(watcher.await.unwrap(), Closed::IdleTimedOut);
     }
 
@@ -193,14 +204,16 @@ mod tests {
     async fn bytes_after_idle_start_a_head_and_eviction_wins() {
         let activity = Activity::accepted();
         drop(activity.request_started());
-        let idle_since = activity.waiting_since().unwrap();
+        let idle = activity.waiting().unwrap();
+        assert!(!idle.head);
         tokio::time::sleep(Duration::from_millis(5)).await;
         activity.bytes_read();
-        assert!(activity.waiting_since().unwrap() > idle_since);
+        let head = activity.waiting().unwrap();
+        assert!(head.head && head.since > idle.since);
         activity.evict();
         activity.bytes_read();
         drop(activity.request_started());
-        assert_eq!(activity.waiting_since(), None);
+        assert_eq!(activity.waiting(), None);
         assert_eq!(activity.closed(limits()).await, Closed::Evicted);
     }
 }

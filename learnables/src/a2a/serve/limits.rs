@@ -83,10 +83,10 @@ impl ServerLimits {
     }
 
     /// The most connections served at once. When a new connection arrives
-    /// at the cap, the connection that has waited longest without a request
-    /// in flight (idle, or still sending its head) is closed to make room;
-    /// only when every connection has a request in flight does the new one
-    /// wait, in the listen backlog, for one to finish.
+    /// at the cap, a connection without a request in flight is closed to
+    /// make room: the longest idle, else the one waiting longest for its
+    /// head. Only when every connection has a request in flight does the
+    /// new one wait, in the listen backlog, for one to finish.
     ///
     /// ```
     /// # use learnables::a2a::serve::ServerLimits;

@@ -46,10 +46,11 @@
 //! - a kept-alive connection without a request for
 //!   [`ServerLimits::idle_timeout`] is closed;
 //! - at most [`ServerLimits::max_connections`] connections are served; at
-//!   the cap, the one that has waited longest without a request in flight
-//!   is closed for the new one, so idle or stalled connections cannot keep
-//!   a real client out; only when every connection has a request in flight
-//!   does a new one wait in the listen backlog;
+//!   the cap, a connection without a request in flight is closed for the
+//!   new one (the longest idle, else the one waiting longest for its head),
+//!   so idle or stalled connections cannot keep a real client out; only
+//!   when every connection has a request in flight does a new one wait in
+//!   the listen backlog;
 //! - when accepting fails for want of file descriptors or memory, a waiting
 //!   connection is closed to free one and the loop backs off (10 ms,
 //!   doubling up to 1 s) instead of spinning.
@@ -172,6 +173,9 @@ where
             connection::serve_connection(stream, service, activity, limits, stopping).await;
             drop(admitted);
         });
+        // Let the new connection read the head its client has already sent
+        // before more accepts can make it give way.
+        tokio::task::yield_now().await;
     }
 
     drop(listener);

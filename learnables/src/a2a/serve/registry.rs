@@ -30,9 +30,9 @@ impl Registry {
     }
 
     /// Makes room for one more connection: true when there is room, after
-    /// closing the connection that has waited longest without a request in
-    /// flight if the cap is reached; false when every connection has a
-    /// request in flight.
+    /// closing a connection without a request in flight if the cap is
+    /// reached (the longest idle, else the longest waiting for its head);
+    /// false when every connection has a request in flight.
     pub(super) fn make_room(&self) -> bool {
         let mut open = self.open();
         if open.len() < self.max {
@@ -41,8 +41,8 @@ impl Registry {
         self.evict_longest_waiting(&mut open)
     }
 
-    /// Closes the connection that has waited longest without a request in
-    /// flight, if there is one, to free its socket.
+    /// Closes a connection without a request in flight, if there is one, to
+    /// free its socket.
     pub(super) fn evict_one(&self) -> bool {
         self.evict_longest_waiting(&mut self.open())
     }
@@ -50,7 +50,7 @@ impl Registry {
     fn evict_longest_waiting(&self, open: &mut HashMap<u64, Arc<Activity>>) -> bool {
         let longest = open
             .iter()
-            .filter_map(|(id, activity)| Some((activity.waiting_since()?, *id)))
+            .filter_map(|(id, activity)| Some((activity.waiting()?, *id)))
             .min();
         let Some((_, id)) = longest else {
             return false;
@@ -100,18 +100,22 @@ impl Drop for Admitted {
 mod tests {
     use super::*;
 
+    fn later() {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+
     #[test]
     fn at_the_cap_the_longest_waiting_gives_way_and_busy_ones_never_do() {
         let registry = Arc::new(Registry::new(2));
         let oldest = Activity::accepted();
-        std::thread::sleep(std::time::Duration::from_millis(5));
+        later();
         let newer = Activity::accepted();
         let _first = registry.admit(1, Arc::clone(&oldest));
         let second = registry.admit(2, Arc::clone(&newer));
 
         assert!(registry.make_room());
-        assert_eq!(oldest.waiting_since(), None, "the oldest was evicted");
-        assert!(newer.waiting_since().is_some());
+        assert_eq!(oldest.waiting(), None, "the oldest was evicted");
+        assert!(newer.waiting().is_some());
 
         let busy = Activity::accepted();
         let _in_flight = busy.request_started();
@@ -120,5 +124,20 @@ mod tests {
         assert!(!registry.make_room(), "both open connections are busy");
         drop(second);
         assert!(registry.make_room());
+    }
+
+    #[test]
+    fn an_idle_connection_gives_way_before_an_older_one_waiting_for_its_head() {
+        let registry = Arc::new(Registry::new(2));
+        let head = Activity::accepted();
+        later();
+        let idle = Activity::accepted();
+        drop(idle.request_started());
+        let _first = registry.admit(1, Arc::clone(&head));
+        let _second = registry.admit(2, Arc::clone(&idle));
+
+        assert!(registry.make_room());
+        assert_eq!(idle.waiting(), None, "the idle one was evicted");
+        assert!(head.waiting().is_some());
     }
 }
