@@ -343,3 +343,92 @@ async fn shutdown_lets_a_request_in_flight_finish_and_closes_idle_connections() 
         .expect("no panic")
         .expect("no error");
 }
+
+/// The environment variable that makes [`limited_server_child`] serve.
+const CHILD: &str = "LEARNABLES_LIMITED_SERVER_CHILD";
+
+#[test]
+fn out_of_file_descriptors_the_server_closes_a_waiting_connection_and_serves_a_real_client() {
+    // The server runs in a child process allowed 48 open files, with a cap
+    // far above that: only the handling of failed accepts protects it.
+    let test_binary = std::env::current_exe().expect("the test binary");
+    let mut child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -n 48 && exec "$0" --ignored --exact limited_server_child --nocapture"#)
+        .arg(test_binary)
+        .env(CHILD, "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the child server");
+    let stdout = child.stdout.take().expect("the child's stdout");
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(stdout));
+    let address: SocketAddr = lines
+        .by_ref()
+        .map(|line| line.expect("the child's output"))
+        .find_map(|line| line.strip_prefix("listening ").map(str::to_owned))
+        .expect("the child server's address")
+        .parse()
+        .expect("an address");
+    // The rest of its output, read so that its test harness can write it.
+    std::thread::spawn(move || lines.for_each(drop));
+
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let mut flood = Vec::new();
+        for _ in 0..100 {
+            flood.push(TcpStream::connect(address).await.expect("connect"));
+        }
+        for _ in 0..3 {
+            let answer = request(address, ECHO).await;
+            assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer:?}");
+        }
+    });
+
+    drop(child.stdin.take());
+    let status = runtime.block_on(async {
+        tokio::time::timeout(
+            ANSWERED_WITHIN,
+            tokio::task::spawn_blocking(move || child.wait()),
+        )
+        .await
+        .expect("the child server stops when its stdin closes")
+        .expect("no panic")
+        .expect("the child's status")
+    });
+    assert!(status.success(), "the child server failed: {status}");
+}
+
+/// The child process of the test above: serves on 127.0.0.1 with a cap of
+/// 1000 connections, prints `listening ADDRESS`, and stops when its stdin
+/// closes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "the child process of out_of_file_descriptors_..., run by it"]
+async fn limited_server_child() {
+    if std::env::var_os(CHILD).is_none() {
+        return;
+    }
+    let limits = ServerLimits::default()
+        .with_header_read_timeout(LONG)
+        .with_body_read_timeout(LONG)
+        .with_idle_timeout(LONG)
+        .with_max_connections(1000);
+    let router = Router::new().route(
+        "/echo",
+        post(|body: Bytes| async move { body.len().to_string() }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1");
+    println!("listening {}", listener.local_addr().expect("address"));
+    let (stop, stopped) = oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut Vec::new());
+        let _ = stop.send(());
+    });
+    serve(listener, router, limits, async {
+        let _ = stopped.await;
+    })
+    .await
+    .expect("serve");
+}
