@@ -18,6 +18,7 @@ use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
 use a2a_server::{DefaultRequestHandler, InMemoryTaskStore, StaticAgentCard};
 use axum::Router;
+use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{DeclaredCard, LearnablesLayer, LearnablesService, Principal, Tokens};
 use learnables::{Knowledge, KnowledgeError};
 
@@ -118,7 +119,8 @@ pub fn router(
         .layer(LearnablesLayer::new(service)))
 }
 
-/// Serves the agent on `listener` until `shutdown` resolves.
+/// Serves the agent on `listener` until `shutdown` resolves, with the
+/// framework's default [`ServerLimits`].
 pub async fn serve(
     listener: tokio::net::TcpListener,
     knowledge: Knowledge,
@@ -128,7 +130,7 @@ pub async fn serve(
     let address: SocketAddr = listener.local_addr()?;
     let router = router(knowledge, teachers, &format!("http://{address}/"))
         .map_err(|error| std::io::Error::other(error.to_string()))?;
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
+    // Header, body and idle timeouts and a connection cap: slow or idle
+    // clients cannot keep real ones out.
+    learnables::a2a::serve::serve(listener, router, ServerLimits::default(), shutdown).await
 }

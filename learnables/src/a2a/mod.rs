@@ -38,6 +38,8 @@ mod scrubbed_events;
 #[cfg(feature = "a2a-lf")]
 mod sdk;
 #[cfg(feature = "server")]
+pub mod serve;
+#[cfg(feature = "server")]
 pub mod server;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;

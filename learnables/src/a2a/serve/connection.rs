@@ -1,0 +1,121 @@
+//! One served connection: its socket, read through its activity, and its
+//! HTTP/1 state machine, closed when its activity says so.
+
+use std::convert::Infallible;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use axum::BoxError;
+use axum::body::{Body, Bytes, HttpBody};
+use axum::http::{Request, Response};
+use hyper::server::conn::http1;
+use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::sync::watch;
+use tower::Service;
+
+use super::ServerLimits;
+use super::activity::{Activity, Closed};
+use super::handler::Handler;
+
+/// Serves HTTP/1.1 on `stream` until the client closes it, it overruns a
+/// limit, it is evicted, or, after `stop` turns true, its last response is
+/// sent.
+pub(super) async fn serve_connection<S, B>(
+    stream: TcpStream,
+    service: S,
+    activity: Arc<Activity>,
+    limits: ServerLimits,
+    mut stop: watch::Receiver<bool>,
+) where
+    S: Service<Request<Body>, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
+    S::Future: Send,
+    B: HttpBody<Data = Bytes> + Send + 'static,
+    B::Error: Into<BoxError>,
+{
+    let io = TokioIo::new(Watched {
+        stream,
+        activity: Arc::clone(&activity),
+    });
+    let handler = Handler::new(service, Arc::clone(&activity), limits.body_read_timeout());
+    let connection = http1::Builder::new().serve_connection(io, handler);
+    let closed = activity.closed(limits);
+    tokio::pin!(connection, closed);
+    let mut stopping = false;
+    loop {
+        tokio::select! {
+            result = connection.as_mut() => {
+                if let Err(error) = result {
+                    tracing::debug!(%error, "connection ended with an error");
+                }
+                return;
+            }
+            reason = &mut closed => {
+                match reason {
+                    Closed::HeadTimedOut => tracing::debug!("closing a connection: request head too slow"),
+                    Closed::IdleTimedOut => tracing::debug!("closing a connection: idle too long"),
+                    Closed::Evicted => tracing::debug!("closing a connection to make room for a new one"),
+                }
+                return;
+            }
+            _ = stop.wait_for(|stop| *stop), if !stopping => {
+                stopping = true;
+                connection.as_mut().graceful_shutdown();
+            }
+        }
+    }
+}
+
+/// A socket whose reads tell its connection's activity that bytes arrived.
+struct Watched {
+    stream: TcpStream,
+    activity: Arc<Activity>,
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let result = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.bytes_read();
+        }
+        result
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write(cx, data)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.stream).poll_write_vectored(cx, data)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
