@@ -46,8 +46,14 @@ pub fn text(item: &Meta) -> darling::Result<Option<LitStr>> {
     }
 }
 
+/// The strings of `key("...", "...")`, with the span of the parentheses.
+pub struct Texts {
+    pub items: Vec<LitStr>,
+    pub span: proc_macro2::Span,
+}
+
 /// `key("...", "...")`.
-pub fn texts(item: &Meta) -> darling::Result<Option<Vec<LitStr>>> {
+pub fn texts(item: &Meta) -> darling::Result<Option<Texts>> {
     let key = key(item);
     let form = format!("write `{key}(\"...\", \"...\")`");
     let list = match item {
@@ -83,7 +89,10 @@ pub fn texts(item: &Meta) -> darling::Result<Option<Vec<LitStr>>> {
             ),
         }
     }
-    errors.finish_with(Some(texts))
+    errors.finish_with(Some(Texts {
+        items: texts,
+        span: list.delimiter.span().join(),
+    }))
 }
 
 /// `key = path::to::item` or `key = "path::to::item"`.

@@ -230,7 +230,10 @@ pub fn choices_problem<S: AsRef<str>>(kind: &str, choices: Option<&[S]>) -> Opti
         if is_blank(choice) {
             return Some(ChoicesProblem::Blank(index));
         }
-        if choices[..index].iter().any(|other| other.as_ref() == choice) {
+        if choices[..index]
+            .iter()
+            .any(|other| other.as_ref() == choice)
+        {
             return Some(ChoicesProblem::Twice(choice.to_owned()));
         }
     }

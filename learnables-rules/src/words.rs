@@ -48,8 +48,9 @@ pub fn word_count(text: &str) -> usize {
 fn weight(c: char) -> Option<usize> {
     match u32::from(c) {
         // Thai, Lao, Myanmar, Khmer, Tai Tham: letters, vowel signs and marks.
-        0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x19E0..=0x19FF
-        | 0x1A20..=0x1AAF => Some(1),
+        0x0E00..=0x0EFF | 0x1000..=0x109F | 0x1780..=0x17FF | 0x19E0..=0x19FF | 0x1A20..=0x1AAF => {
+            Some(1)
+        }
         // Ideographic marks, kana, CJK ideographs.
         0x3005..=0x3007
         | 0x3040..=0x30FF

@@ -29,6 +29,40 @@ pub trait Learnable: Sized {
     /// Parses a lesson's value: every field typed, every bad field reported.
     fn from_lesson_value(value: &LessonValue) -> Result<Self, LessonError>;
 
+    /// Parses a lesson's value for `entry`: as
+    /// [`from_lesson_value`](Learnable::from_lesson_value), and, for a type
+    /// with a field marked `#[learnable(entry_key)]`, with that field taken
+    /// from the entry when the value leaves it out, and the lesson refused
+    /// when the value names another. [`Lesson::parse`](crate::Lesson::parse)
+    /// and [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
+    ///
+    /// ```
+    /// use learnables::{Learnable, LessonValue};
+    /// #[derive(Learnable, Debug)]
+    /// #[learnable(collection = "rules", entry = "chapter", teaches = "Which desk handles a chapter",
+    ///     how = "A table keyed on the HS chapter", decided_by = "rules",
+    ///     describes = "Chapter {chapter} goes to {desk}")]
+    /// struct Rule {
+    ///     /// HS chapter
+    ///     #[learnable(entry_key)]
+    ///     chapter: u8,
+    ///     /// Desk
+    ///     desk: String,
+    /// }
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// assert_eq!(Rule::from_lesson_entry("85", &value).unwrap().chapter, 85);
+    /// let contradicting = LessonValue::try_from(serde_json::json!({"chapter": "12", "desk": "general"})).unwrap();
+    /// assert_eq!(
+    ///     Rule::from_lesson_entry("85", &contradicting).unwrap_err().to_string(),
+    ///     "`chapter` (HS chapter): the value says \"12\" but the lesson's entry is \"85\"; \
+    ///      teach entry \"12\", or leave `chapter` out to take it from the entry"
+    /// );
+    /// ```
+    fn from_lesson_entry(entry: &str, value: &LessonValue) -> Result<Self, LessonError> {
+        let _ = entry;
+        Self::from_lesson_value(value)
+    }
+
     /// The lesson value that teaches `self`.
     fn to_lesson_value(&self) -> LessonValue;
 

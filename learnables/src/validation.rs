@@ -191,7 +191,10 @@ impl LessonField {
             );
         }
         if learnables_rules::is_blank(self.kind.as_str()) {
-            report.at("kind", "the kind is empty; write `text`, `choice` or another kind");
+            report.at(
+                "kind",
+                "the kind is empty; write `text`, `choice` or another kind",
+            );
         }
         if let Some(problem) =
             learnables_rules::choices_problem(self.kind.as_str(), self.choices.as_deref())

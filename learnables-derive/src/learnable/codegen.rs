@@ -16,7 +16,21 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let default_checks = learnable
         .lesson_fields()
         .map(|(_, field)| default_check(krate, field));
-    let from_lesson_value = from_lesson_value(learnable);
+    let kind_checks = learnable
+        .lesson_fields()
+        .map(|(_, field)| kind_check(field));
+    let first_use_checks = learnable
+        .lesson_fields()
+        .filter(|(_, field)| {
+            field.lesson.as_ref().is_some_and(|lesson| lesson.default.is_some())
+                && !super::check::is_standard(&field.value_ty)
+        })
+        .map(|(index, field)| {
+            let parse = item(field, "PARSE");
+            let value_ty = &field.value_ty;
+            quote!(#krate::__private::check_default::<#value_ty>(&SPEC, #index, #parse, ::core::stringify!(#ident));)
+        });
+    let (parse_fn, from_lesson_value) = from_lesson_value(learnable);
     let to_lesson_value = to_lesson_value(learnable);
     let describes = describes(learnable);
     let field_items = field_items(learnable);
@@ -32,7 +46,10 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
             static SPEC: #krate::__private::DescriptorSpec = #spec;
 
+            #parse_fn
+
             #(#default_checks)*
+            #(#kind_checks)*
 
             #[automatically_derived]
             impl #krate::Learnable for #ident {
@@ -40,7 +57,10 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 fn descriptor() -> &'static #krate::LearnableDescriptor {
                     static DESCRIPTOR: ::std::sync::OnceLock<#krate::LearnableDescriptor> =
                         ::std::sync::OnceLock::new();
-                    DESCRIPTOR.get_or_init(|| #krate::__private::build_descriptor(&SPEC))
+                    DESCRIPTOR.get_or_init(|| {
+                        #(#first_use_checks)*
+                        #krate::__private::build_descriptor(&SPEC)
+                    })
                 }
 
                 #from_lesson_value
@@ -312,7 +332,34 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
     }
 }
 
-fn from_lesson_value(learnable: &Learnable) -> TokenStream {
+/// A compile-time check that a field's explicit `kind` agrees with whether
+/// its type is a `Choice`: `kind = "choice"` needs one, any other kind
+/// refuses one.
+fn kind_check(field: &Field) -> TokenStream {
+    let lesson = field.lesson.as_ref().expect("lesson fields only");
+    let Some(kind) = &lesson.kind else {
+        return TokenStream::new();
+    };
+    let value_ty = &field.value_ty;
+    let choices = item(field, "CHOICES");
+    let message = super::check::kind_message(
+        &kind.value(),
+        &quote!(#value_ty).to_string().replace(' ', ""),
+        &lesson.name,
+    )
+    .replace('{', "{{")
+    .replace('}', "}}");
+    let wanted = kind.value() == "choice";
+    quote_spanned! {kind.span()=>
+        const _: () = if #choices.is_some() != #wanted {
+            ::core::panic!(#message)
+        };
+    }
+}
+
+/// The lesson parser, a function beside the impl, and the trait methods
+/// that call it.
+fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
@@ -349,7 +396,7 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
         .map(|(index, _)| slot(*index))
         .collect();
     let mut lesson_index = 0;
-    let inits = learnable.fields.iter().map(|field| {
+    let inits: Vec<TokenStream> = learnable.fields.iter().map(|field| {
         let ident = &field.ident;
         if field.lesson.is_none() {
             // A skipped field's value: its type's default, which the
@@ -359,11 +406,46 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
         let slot = slot(lesson_index);
         lesson_index += 1;
         quote!(#ident: #slot,)
+    }).collect();
+    let key = lesson_fields.iter().find(|(_, field)| field.entry_key);
+    let entry_param = key.map(|_| quote!(__entry: ::core::option::Option<&str>,));
+    let key_check = key.map(|(index, field)| {
+        let slot = slot(*index);
+        let parse = parse(field);
+        quote!(let #slot = __reader.entry_key(#index, #slot, __entry, #parse);)
     });
-    quote! {
-        fn from_lesson_value(
+    let ident = &learnable.ident;
+    let accept = match &learnable.validate {
+        Some(path) => {
+            let check = quote_spanned! {path.span()=>
+                let __validate: fn(&#ident) -> ::core::result::Result<(), #krate::FieldErrors> = #path;
+            };
+            quote! {
+                #check
+                #krate::__private::validated(#ident { #(#inits)* }, __validate, &SPEC, __lesson_value)
+            }
+        }
+        None => quote!(::core::result::Result::Ok(#ident { #(#inits)* })),
+    };
+    let (from_value_args, from_entry) = match key {
+        Some(_) => (
+            quote!(__lesson_value, ::core::option::Option::None),
+            quote! {
+                fn from_lesson_entry(
+                    __entry: &str,
+                    __lesson_value: &#krate::LessonValue,
+                ) -> ::core::result::Result<Self, #krate::LessonError> {
+                    __parse(__lesson_value, ::core::option::Option::Some(__entry))
+                }
+            },
+        ),
+        None => (quote!(__lesson_value), TokenStream::new()),
+    };
+    let parse_fn = quote! {
+        fn __parse(
             __lesson_value: &#krate::LessonValue,
-        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            #entry_param
+        ) -> ::core::result::Result<#ident, #krate::LessonError> {
             let mut __reader = #krate::__private::Reader::new(&SPEC);
             #(#declarations)*
             for (__key, __value) in #krate::__private::entries(__lesson_value) {
@@ -372,15 +454,26 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
                     _ => __reader.unknown(__key),
                 }
             }
+            #key_check
             #(#finals)*
             match (#(#required,)*) {
                 (#(::core::option::Option::Some(#required),)*) if __reader.is_clean() => {
-                    ::core::result::Result::Ok(Self { #(#inits)* })
+                    #accept
                 }
                 _ => ::core::result::Result::Err(__reader.into_error()),
             }
         }
-    }
+    };
+    let methods = quote! {
+        #[inline]
+        fn from_lesson_value(
+            __lesson_value: &#krate::LessonValue,
+        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            __parse(#from_value_args)
+        }
+        #from_entry
+    };
+    (parse_fn, methods)
 }
 
 fn to_lesson_value(learnable: &Learnable) -> TokenStream {

@@ -1,6 +1,7 @@
 //! `#[derive(Learnable)]`: attributes -> checked model -> generated code.
 
 mod attrs;
+mod check;
 mod codegen;
 mod model;
 mod template;

@@ -1,0 +1,168 @@
+//! Deciding, from a field's type alone, its kind, its choices and how its
+//! value parses.
+
+use std::fmt::Display;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use serde_json::Value;
+
+use super::number_text::with_number_text;
+use super::spec::FieldSpec;
+use crate::lesson_error::{LessonProblem, shortened};
+use crate::wire::lesson_value::json_type_name;
+use crate::{Choice, FieldKind};
+
+/// Reads a field's value from a lesson: what the probe hands the parser.
+pub type ParseFn<T> = fn(&Value, &FieldSpec) -> Result<T, LessonProblem>;
+
+/// Decides, from a field's type alone, how the field parses and which kind
+/// it has: a [`Choice`] through the inherent consts below, which take
+/// priority, anything `FromStr + Display` through [`TextField`].
+pub struct Probe<T>(PhantomData<T>);
+
+impl<T: Choice> Probe<T> {
+    /// A `Choice` is a `choice` field.
+    pub const KIND: FieldKind = FieldKind::CHOICE;
+    /// Its choices.
+    pub const CHOICES: Option<&'static [&'static str]> = Some(T::CHOICES);
+    /// Parsed as one of its choices.
+    pub const PARSE: ParseFn<T> = parse_choice::<T>;
+}
+
+/// The fallback of [`Probe`]: any `FromStr + Display` type is a `text` field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a lesson field",
+    label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
+    note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with an error \
+            that implements `Display`) and `Display`, or mark the field `#[learnable(skip)]`"
+)]
+pub trait TextField {
+    /// The field's type.
+    type Field;
+    /// `text`.
+    const KIND: FieldKind = FieldKind::TEXT;
+    /// No choices.
+    const CHOICES: Option<&'static [&'static str]> = None;
+    /// Parsed with `FromStr`.
+    const PARSE: ParseFn<Self::Field>;
+}
+
+impl<T> TextField for Probe<T>
+where
+    T: FromStr + Display,
+    T::Err: Display,
+{
+    type Field = T;
+    const PARSE: ParseFn<T> = parse_text::<T>;
+}
+
+/// Calls `read` with the text of a JSON scalar: a string as is, a number or
+/// a boolean as JSON writes it (what a form may send for a number field).
+/// The string case, what a form sends, is the fast path; nothing here
+/// allocates unless a value is refused.
+#[inline]
+fn with_scalar_text<R>(
+    value: &Value,
+    field: &FieldSpec,
+    read: impl FnOnce(&str) -> Result<R, LessonProblem>,
+) -> Result<R, LessonProblem> {
+    match value {
+        Value::String(text) => read(text),
+        Value::Number(number) => with_number_text(number, read),
+        Value::Bool(flag) => read(if *flag { "true" } else { "false" }),
+        other => Err(wrong_type(field, other)),
+    }
+}
+
+#[inline]
+pub(super) fn parse_text<T>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem>
+where
+    T: FromStr,
+    T::Err: Display,
+{
+    with_scalar_text(value, field, |text| {
+        text.parse::<T>()
+            .map_err(|error| invalid(field, text, &error))
+    })
+}
+
+#[inline]
+fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
+    with_scalar_text(value, field, |text| {
+        T::from_choice(text).ok_or_else(|| not_a_choice(field, text, T::CHOICES))
+    })
+}
+
+// The problems are built out of line: the labels and copies they own cost
+// only when a value is refused.
+
+#[cold]
+#[inline(never)]
+fn wrong_type(field: &FieldSpec, found: &Value) -> LessonProblem {
+    LessonProblem::WrongType {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        found: json_type_name(found),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn invalid(field: &FieldSpec, text: &str, reason: &dyn Display) -> LessonProblem {
+    LessonProblem::Invalid {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        value: shortened(text),
+        reason: reason.to_string(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_a_choice(field: &FieldSpec, text: &str, choices: &[&str]) -> LessonProblem {
+    LessonProblem::NotAChoice {
+        field: field.name.to_owned(),
+        label: field_label(field),
+        value: shortened(text),
+        choices: choices.iter().map(|c| (*c).to_owned()).collect(),
+    }
+}
+
+fn field_label(field: &FieldSpec) -> String {
+    field.label()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_booleans_are_read_as_their_text() {
+        static FIELD: FieldSpec = FieldSpec {
+            name: "amount",
+            label: Some("Amount"),
+            help: None,
+            doc: &[],
+            kind: FieldKind::TEXT,
+            choices: None,
+            default: None,
+        };
+        let read = |value: Value| parse_text::<String>(&value, &FIELD);
+        assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
+        assert_eq!(read(serde_json::json!(-3)).unwrap(), "-3");
+        assert_eq!(read(serde_json::json!(8.5)).unwrap(), "8.5");
+        assert_eq!(read(serde_json::json!(true)).unwrap(), "true");
+        assert!(matches!(
+            read(serde_json::json!([1])),
+            Err(LessonProblem::WrongType {
+                found: "an array",
+                ..
+            })
+        ));
+        assert!(matches!(
+            parse_text::<u8>(&serde_json::json!(300), &FIELD),
+            Err(LessonProblem::Invalid { ref value, .. }) if value == "300"
+        ));
+    }
+}
