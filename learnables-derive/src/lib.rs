@@ -9,6 +9,7 @@
 mod case;
 mod choice;
 mod doc;
+mod keys;
 mod krate;
 mod learnable;
 mod meta;

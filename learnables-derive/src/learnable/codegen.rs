@@ -2,9 +2,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, LitStr};
 
 use super::model::{Describes, Field, Learnable, TemplatePiece};
 
@@ -68,32 +68,6 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 #describes
             }
         };
-    }
-}
-
-/// On errors: an impl with the right signatures, so that uses of the type
-/// raise no follow-on errors.
-pub fn stub(input: &DeriveInput) -> TokenStream {
-    let ident = &input.ident;
-    let krate = crate::krate::path(&input.attrs, "learnable");
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    quote! {
-        impl #impl_generics #krate::Learnable for #ident #ty_generics #where_clause {
-            fn descriptor() -> &'static #krate::LearnableDescriptor {
-                ::core::unimplemented!()
-            }
-            fn from_lesson_value(
-                _: &#krate::LessonValue,
-            ) -> ::core::result::Result<Self, #krate::LessonError> {
-                ::core::unimplemented!()
-            }
-            fn to_lesson_value(&self) -> #krate::LessonValue {
-                ::core::unimplemented!()
-            }
-            fn describes(&self, _: &str) -> ::std::string::String {
-                ::core::unimplemented!()
-            }
-        }
     }
 }
 

@@ -14,7 +14,34 @@ use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
 use super::template::{self, Piece};
 use crate::doc::Doc;
+use crate::keys::{self, Keys};
 use crate::shape;
+
+/// The keys `#[learnable(...)]` takes, on the struct and on a field.
+const KEYS: Keys = Keys {
+    attribute: "learnable",
+    item: &[
+        "collection",
+        "entry",
+        "teaches",
+        "how",
+        "decided_by",
+        "skills",
+        "describes",
+        "describes_with",
+        "validate",
+        "crate",
+    ],
+    member: &[
+        "label",
+        "help",
+        "default",
+        "rename",
+        "kind",
+        "skip",
+        "entry_key",
+    ],
+};
 
 /// A learnable struct, checked.
 pub struct Learnable {
@@ -80,8 +107,8 @@ impl Learnable {
             "a learnable describes one collection, so its descriptor cannot vary with a type \
              parameter; remove the parameters",
         ));
-        let attrs = StructAttrs::from_derive_input(input)
-            .map_err(|error| crate::meta::reword(error, "learnable"));
+        let screened = keys::screen(input, &KEYS, &mut errors);
+        let attrs = StructAttrs::from_derive_input(&screened);
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
