@@ -187,7 +187,7 @@ impl LessonField {
         if learnables_rules::is_blank(&self.label) {
             report.at(
                 "label",
-                "the label is empty; it needs a character other than white space",
+                "the label is empty; it needs at least one character",
             );
         }
         if learnables_rules::is_blank(self.kind.as_str()) {

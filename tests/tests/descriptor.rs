@@ -41,7 +41,7 @@ fn rename_kind_and_describes_with_reach_the_descriptor_and_phrasing() {
     assert_eq!(descriptor.lesson_fields[1].kind, FieldKind::new("date"));
     let limit = ClearanceLimit {
         amount_eur: 9000,
-        review_after: Some("2027-01-31".into()),
+        review_after: Some("2027-01-31".parse().unwrap()),
     };
     assert_eq!(
         limit.describes("broker-3"),
