@@ -135,7 +135,12 @@ done
 
 learnable="$(median <"$work/learnable.times")"
 serde="$(median <"$work/serde.times")"
+# Each run's ratio to the serde build right after it: the pairs see about
+# the same load, so their median is steadier than the ratio of medians on
+# a machine others are using.
+pairs="$(paste "$work/learnable.times" "$work/serde.times" | awk '{ printf "%.3f\n", $1 / $2 }')"
 echo "structs: $n, runs: $runs each, alternating (CARGO_INCREMENTAL=0, debug profile)"
 echo "derive(Learnable) + derive(Choice):   median ${learnable}s   runs: $(tr '\n' ' ' <"$work/learnable.times")"
 echo "derive(Deserialize) (struct + enum):  median ${serde}s   runs: $(tr '\n' ' ' <"$work/serde.times")"
-echo "ratio Learnable / Deserialize: $(echo "scale=3; $learnable / $serde" | bc)"
+echo "ratio of medians, Learnable / Deserialize: $(echo "scale=3; $learnable / $serde" | bc)"
+echo "median of the pairs' ratios: $(echo "$pairs" | median)   pairs: $(echo "$pairs" | tr '\n' ' ')"
