@@ -20,8 +20,14 @@ pub struct Keys {
 }
 
 /// `input` with every unknown or repeated key of `keys.attribute` removed,
-/// each reported in `errors`.
-pub fn screen(
+/// and the error of each.
+pub fn screen(input: &DeriveInput, keys: &Keys) -> (DeriveInput, Vec<darling::Error>) {
+    let mut errors = darling::Error::accumulator();
+    let screened = screen_input(input, keys, &mut errors);
+    (screened, errors.into_inner())
+}
+
+fn screen_input(
     input: &DeriveInput,
     keys: &Keys,
     errors: &mut darling::error::Accumulator,

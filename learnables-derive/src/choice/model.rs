@@ -36,11 +36,20 @@ impl ChoiceEnum {
             "Choice",
             "its choices are fixed names, the same for every type argument; remove the parameters",
         ));
-        let screened = keys::screen(input, &KEYS, &mut errors);
+        let (screened, key_errors) = keys::screen(input, &KEYS);
+        let screened_out = !key_errors.is_empty();
+        for error in key_errors {
+            errors.push(error);
+        }
         let attrs = EnumAttrs::from_derive_input(&screened);
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
+        // A key left out was meant for something: checking the rest
+        // without it would only report its absence again.
+        if screened_out {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        }
         let rule = match &attrs.rename_all {
             Some(name) => RenameRule::from_name(&name.value()).unwrap_or_else(|| {
                 errors.push(

@@ -107,11 +107,20 @@ impl Learnable {
             "a learnable describes one collection, so its descriptor cannot vary with a type \
              parameter; remove the parameters",
         ));
-        let screened = keys::screen(input, &KEYS, &mut errors);
+        let (screened, key_errors) = keys::screen(input, &KEYS);
+        let screened_out = !key_errors.is_empty();
+        for error in key_errors {
+            errors.push(error);
+        }
         let attrs = StructAttrs::from_derive_input(&screened);
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
+        // A key left out was meant for something: checking the rest
+        // without it would only report its absence again.
+        if screened_out {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        }
         let anchor = attribute_span(input);
         if anchor.is_none() {
             errors.push(
@@ -289,21 +298,24 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
             if field.skip.is_present() {
                 errors.push(
                     darling::Error::custom(
-                        "a skipped field cannot be the entry's key: the key is a lesson field;                          remove `skip` or `entry_key`",
+                        "a skipped field cannot be the entry's key: the key is a lesson field; \
+                         remove `skip` or `entry_key`",
                     )
                     .with_span(&span),
                 );
             } else if optional {
                 errors.push(
                     darling::Error::custom(
-                        "the entry's key cannot be optional: every lesson has an entry; make                          the field's type the key's type, without `Option`",
+                        "the entry's key cannot be optional: every lesson has an entry; make \
+                         the field's type the key's type, without `Option`",
                     )
                     .with_span(&span),
                 );
             } else if let Some(first) = entry_key {
                 errors.push(
                     darling::Error::custom(format!(
-                        "the field `{first}` is already the entry's key: a lesson has one                          entry, so keep `entry_key` on one field"
+                        "the field `{first}` is already the entry's key: a lesson has one \
+                         entry, so keep `entry_key` on one field"
                     ))
                     .with_span(&span),
                 );
