@@ -18,7 +18,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
         .map(|(_, field)| default_check(krate, field));
     let kind_checks = learnable
         .lesson_fields()
-        .map(|(_, field)| kind_check(field));
+        .map(|(_, field)| kind_check(krate, field));
     let first_use_checks = learnable
         .lesson_fields()
         .filter(|(_, field)| {
@@ -26,7 +26,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 && !super::check::is_standard(&field.value_ty)
         })
         .map(|(index, field)| {
-            let parse = item(field, "PARSE");
+            let parse = item(krate, field, "parse");
             let value_ty = &field.value_ty;
             quote!(#krate::__private::check_default::<#value_ty>(&SPEC, #index, #parse, ::core::stringify!(#ident));)
         });
@@ -148,69 +148,21 @@ fn field_items(learnable: &Learnable) -> TokenStream {
     let impls = learnable.lesson_fields().map(|(_, field)| {
         let value_ty = &field.value_ty;
         let marker = marker(field);
-        let lesson = field.lesson.as_ref().expect("lesson fields only");
-        let kind = match &lesson.kind {
-            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
-            None => quote!(#krate::__private::Probe::<#value_ty>::KIND),
-        };
         quote_spanned! {value_ty.span()=>
             #[allow(non_camel_case_types)]
             struct #marker;
 
             #[diagnostic::do_not_recommend]
-            impl __LessonField<#value_ty> for #marker
+            impl #krate::__private::FieldOf<#value_ty> for #marker
             where
-                for<'__any> #value_ty: __LessonFieldType,
+                for<'__any> #value_ty: #krate::__private::FieldType,
             {
-                const KIND: #krate::FieldKind = #kind;
-                const CHOICES: ::core::option::Option<&'static [&'static str]> =
-                    #krate::__private::Probe::<#value_ty>::CHOICES;
-                const PARSE: #krate::__private::ParseFn<#value_ty> =
-                    #krate::__private::Probe::<#value_ty>::PARSE;
-                const WRITE: fn(
-                    &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
-                    &str,
-                    &#value_ty,
-                ) =
-                    #krate::__private::write_field::<#value_ty>;
-                const DESCRIBE: fn(&mut ::std::string::String, &#value_ty) =
-                    #krate::__private::describe::<#value_ty>;
+                const OPS: #krate::__private::FieldOps<#value_ty> =
+                    #krate::__private::Probe::<#value_ty>::OPS;
             }
         }
     });
-    quote! {
-        trait __LessonFieldType:
-            ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
-        {
-        }
-
-        impl<T> __LessonFieldType for T where
-            T: ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
-        {
-        }
-
-        #[diagnostic::on_unimplemented(
-            message = "`{T}` cannot be a lesson field",
-            label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
-            note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with \
-                    an error that implements `Display`) and `Display`, or mark the field \
-                    `#[learnable(skip)]`"
-        )]
-        #[allow(dead_code)]
-        trait __LessonField<T> {
-            const KIND: #krate::FieldKind;
-            const CHOICES: ::core::option::Option<&'static [&'static str]>;
-            const PARSE: #krate::__private::ParseFn<T>;
-            const WRITE: fn(
-                &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
-                &str,
-                &T,
-            );
-            const DESCRIBE: fn(&mut ::std::string::String, &T);
-        }
-
-        #(#impls)*
-    }
+    quote!(#(#impls)*)
 }
 
 /// The marker type of a lesson field, named at the field's type (where the
@@ -223,12 +175,12 @@ fn marker(field: &Field) -> syn::Ident {
     )
 }
 
-/// `<__field_{name} as __LessonField<T>>::{item}`, at the field's type `T`.
-fn item(field: &Field, item: &str) -> TokenStream {
+/// `<__field_{name} as FieldOf<T>>::OPS.{part}`, at the field's type `T`.
+fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
     let marker = marker(field);
     let value_ty = &field.value_ty;
-    let item = format_ident!("{}", item, span = value_ty.span());
-    quote_spanned!(value_ty.span()=> (<#marker as __LessonField<#value_ty>>::#item))
+    let part = format_ident!("{}", part, span = value_ty.span());
+    quote_spanned!(value_ty.span()=> (<#marker as #krate::__private::FieldOf<#value_ty>>::OPS.#part))
 }
 
 fn spec(learnable: &Learnable) -> TokenStream {
@@ -252,8 +204,14 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let help = option_lit(lesson.help.as_ref());
         let default = option_lit(lesson.default.as_ref());
         let doc = &lesson.doc;
-        let choices = item(field, "CHOICES");
-        let kind = item(field, "KIND");
+        let choices = item(krate, field, "choices");
+        let kind = match &lesson.kind {
+            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
+            None => {
+                let kind = item(krate, field, "kind");
+                quote!(#krate::FieldKind::from_static(#kind))
+            }
+        };
         quote! {
             #krate::__private::FieldSpec {
                 name: #name,
@@ -288,7 +246,7 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(field, "CHOICES");
+    let choices = item(krate, field, "choices");
     let message = format!(
         "the default {:?} of the field `{}` is not one of the choices of `{ty}`: write one of \
          `{ty}::CHOICES` (a variant's name in kebab-case, unless renamed)",
@@ -309,13 +267,13 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
 /// A compile-time check that a field's explicit `kind` agrees with whether
 /// its type is a `Choice`: `kind = "choice"` needs one, any other kind
 /// refuses one.
-fn kind_check(field: &Field) -> TokenStream {
+fn kind_check(krate: &syn::Path, field: &Field) -> TokenStream {
     let lesson = field.lesson.as_ref().expect("lesson fields only");
     let Some(kind) = &lesson.kind else {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(field, "CHOICES");
+    let choices = item(krate, field, "choices");
     let message = super::check::kind_message(
         &kind.value(),
         &quote!(#value_ty).to_string().replace(' ', ""),
@@ -337,7 +295,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| item(field, "PARSE");
+    let parse = |field: &Field| item(krate, field, "parse");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;
@@ -456,7 +414,7 @@ fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let writes = learnable.lesson_fields().map(|(_, field)| {
         let ident = &field.ident;
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let write = item(field, "WRITE");
+        let write = item(krate, field, "write");
         if field.optional {
             quote! {
                 if let ::core::option::Option::Some(__value) = &self.#ident {
@@ -501,7 +459,7 @@ fn describes(learnable: &Learnable) -> TokenStream {
                         .lesson_fields()
                         .find(|(_, field)| field.ident == *ident)
                     {
-                        Some((_, field)) => item(field, "DESCRIBE"),
+                        Some((_, field)) => item(krate, field, "describe"),
                         // A skipped field: its type must be `Display`.
                         None => {
                             let field = learnable

@@ -14,7 +14,7 @@ mod reader;
 mod spec;
 mod write;
 
-pub use probe::{ParseFn, Probe, TextField};
+pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TextField};
 pub use reader::{Reader, Slot, entries, validated};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 pub use spec::{DescriptorSpec, FieldSpec, build_descriptor, check_default};

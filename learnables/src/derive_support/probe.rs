@@ -5,29 +5,69 @@ use std::fmt::Display;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::number_text::with_number_text;
 use super::spec::FieldSpec;
+use super::write::{describe, describe_choice, write_choice, write_field};
+use crate::Choice;
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::wire::lesson_value::json_type_name;
-use crate::{Choice, FieldKind};
 
 /// Reads a field's value from a lesson: what the probe hands the parser.
 pub type ParseFn<T> = fn(&Value, &FieldSpec) -> Result<T, LessonProblem>;
 
+/// Everything the generated code needs of a lesson field's type, in one
+/// constant per field: each derived struct names it once per field and
+/// reads its parts, rather than declaring them.
+pub struct FieldOps<T> {
+    /// The kind the type gives the field (a `&str`, so that the constant
+    /// has no destructor and its parts can be read in constants).
+    pub kind: &'static str,
+    /// The type's choices, for a `Choice`.
+    pub choices: Option<&'static [&'static str]>,
+    /// Reads a value sent for the field.
+    pub parse: ParseFn<T>,
+    /// Writes a value as its lesson value.
+    pub write: fn(&mut Map<String, Value>, &str, &T),
+    /// Writes a value into a `describes` phrasing.
+    pub describe: fn(&mut String, &T),
+}
+
+/// A lesson field's type, seen by the field's marker in the generated code:
+/// implemented, per field, for the types that derive `Choice` or implement
+/// `FromStr` and `Display`.
+#[diagnostic::on_unimplemented(
+    message = "`{T}` cannot be a lesson field",
+    label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
+    note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with an error \
+            that implements `Display`) and `Display`, or mark the field `#[learnable(skip)]`"
+)]
+pub trait FieldOf<T> {
+    /// What the field needs of `T`.
+    const OPS: FieldOps<T>;
+}
+
+/// The bound a lesson field's type meets: `FromStr` (with an error that
+/// is `Display`) and `Display`.
+pub trait FieldType: FromStr<Err: Display> + Display {}
+
+impl<T> FieldType for T where T: FromStr<Err: Display> + Display {}
+
 /// Decides, from a field's type alone, how the field parses and which kind
-/// it has: a [`Choice`] through the inherent consts below, which take
+/// it has: a [`Choice`] through the inherent const below, which takes
 /// priority, anything `FromStr + Display` through [`TextField`].
 pub struct Probe<T>(PhantomData<T>);
 
 impl<T: Choice> Probe<T> {
-    /// A `Choice` is a `choice` field.
-    pub const KIND: FieldKind = FieldKind::CHOICE;
-    /// Its choices.
-    pub const CHOICES: Option<&'static [&'static str]> = Some(T::CHOICES);
-    /// Parsed as one of its choices.
-    pub const PARSE: ParseFn<T> = parse_choice::<T>;
+    /// A `Choice` is a `choice` field with its choices, read as one of them.
+    pub const OPS: FieldOps<T> = FieldOps {
+        kind: "choice",
+        choices: Some(T::CHOICES),
+        parse: parse_choice::<T>,
+        write: write_choice::<T>,
+        describe: describe_choice::<T>,
+    };
 }
 
 /// The fallback of [`Probe`]: any `FromStr + Display` type is a `text` field.
@@ -40,12 +80,8 @@ impl<T: Choice> Probe<T> {
 pub trait TextField {
     /// The field's type.
     type Field;
-    /// `text`.
-    const KIND: FieldKind = FieldKind::TEXT;
-    /// No choices.
-    const CHOICES: Option<&'static [&'static str]> = None;
-    /// Parsed with `FromStr`.
-    const PARSE: ParseFn<Self::Field>;
+    /// A text field, parsed with `FromStr`, written with `Display`.
+    const OPS: FieldOps<Self::Field>;
 }
 
 impl<T> TextField for Probe<T>
@@ -54,7 +90,13 @@ where
     T::Err: Display,
 {
     type Field = T;
-    const PARSE: ParseFn<T> = parse_text::<T>;
+    const OPS: FieldOps<T> = FieldOps {
+        kind: "text",
+        choices: None,
+        parse: parse_text::<T>,
+        write: write_field::<T>,
+        describe: describe::<T>,
+    };
 }
 
 /// Calls `read` with the text of a JSON scalar: a string as is, a number or
@@ -144,7 +186,7 @@ mod tests {
             label: Some("Amount"),
             help: None,
             doc: &[],
-            kind: FieldKind::TEXT,
+            kind: crate::FieldKind::TEXT,
             choices: None,
             default: None,
         };

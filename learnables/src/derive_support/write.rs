@@ -16,6 +16,16 @@ pub fn describe<T: Display>(out: &mut String, value: &T) {
     let _ = write!(out, "{value}");
 }
 
+/// Writes a choice as its lesson value.
+pub fn write_choice<T: crate::Choice>(map: &mut Map<String, Value>, name: &str, value: &T) {
+    map.insert(name.to_owned(), Value::String(value.as_choice().to_owned()));
+}
+
+/// Writes a choice into a `describes` phrasing.
+pub fn describe_choice<T: crate::Choice>(out: &mut String, value: &T) {
+    out.push_str(value.as_choice());
+}
+
 /// `haystack` holds `needle`: for the compile-time check of a default
 /// against the choices of its field's type.
 pub const fn choices_hold(choices: Option<&[&str]>, needle: &str) -> bool {
