@@ -108,15 +108,17 @@ for crate in learnable serde; do
     mv "$work/$crate/src/lib.rs.new" "$work/$crate/src/lib.rs"
 done
 
-# One build of the crate alone, in seconds.
+# One build of the crate alone: "wall cpu" seconds, where cpu is the user
+# and system time of cargo and the compiler (less disturbed than the wall
+# clock by other work on the machine).
 build() {
     local manifest="$work/$1/Cargo.toml"
     touch "$work/$1/src/lib.rs"
-    local start end
+    local start end cpu
     start="$(date +%s.%N)"
-    cargo build -q --manifest-path "$manifest"
+    cpu="$( { TIMEFORMAT='%U %S'; time cargo build -q --manifest-path "$manifest"; } 2>&1 | tail -n 1)"
     end="$(date +%s.%N)"
-    echo "$end - $start" | bc
+    echo "$(echo "$end - $start" | bc) $(echo "$cpu" | awk '{ print $1 + $2 }')"
 }
 
 median() {
@@ -133,14 +135,25 @@ for run in $(seq 1 "$runs"); do
     build serde >>"$work/serde.times"
 done
 
-learnable="$(median <"$work/learnable.times")"
-serde="$(median <"$work/serde.times")"
-# Each run's ratio to the serde build right after it: the pairs see about
-# the same load, so their median is steadier than the ratio of medians on
-# a machine others are using.
-pairs="$(paste "$work/learnable.times" "$work/serde.times" | awk '{ printf "%.3f\n", $1 / $2 }')"
+column() {
+    awk -v n="$1" '{ print $n }' "$2"
+}
+
+report() {
+    local what="$1" n="$2"
+    local ours theirs pairs
+    ours="$(column "$n" "$work/learnable.times" | median)"
+    theirs="$(column "$n" "$work/serde.times" | median)"
+    # Each run's ratio to the serde build right after it: the pairs see
+    # about the same load, so their median is steadier than the ratio of
+    # medians on a machine others are using.
+    pairs="$(paste <(column "$n" "$work/learnable.times") <(column "$n" "$work/serde.times") |
+        awk '{ printf "%.3f\n", $1 / $2 }')"
+    echo "$what: Learnable median ${ours}s, Deserialize median ${theirs}s," \
+        "ratio of medians $(echo "scale=3; $ours / $theirs" | bc)," \
+        "median of pair ratios $(echo "$pairs" | median) (pairs: $(echo "$pairs" | tr '\n' ' '))"
+}
+
 echo "structs: $n, runs: $runs each, alternating (CARGO_INCREMENTAL=0, debug profile)"
-echo "derive(Learnable) + derive(Choice):   median ${learnable}s   runs: $(tr '\n' ' ' <"$work/learnable.times")"
-echo "derive(Deserialize) (struct + enum):  median ${serde}s   runs: $(tr '\n' ' ' <"$work/serde.times")"
-echo "ratio of medians, Learnable / Deserialize: $(echo "scale=3; $learnable / $serde" | bc)"
-echo "median of the pairs' ratios: $(echo "$pairs" | median)   pairs: $(echo "$pairs" | tr '\n' ' ')"
+report "cpu (user+sys)" 2
+report "wall" 1
