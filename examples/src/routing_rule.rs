@@ -58,7 +58,7 @@ pub enum Desk {
 
 /// A chapter of the Harmonized System: 1 to 97, except 77, which the HS
 /// reserves and leaves unused. Written as its number ("85", "7"); read from
-/// one or two digits ("07" too).
+/// its digits ("07" too).
 ///
 /// ```
 /// use learnables_examples::Chapter;
@@ -77,7 +77,7 @@ pub enum ChapterError {
     /// Not one or two digits.
     NotANumber,
     /// A number outside 1 to 97.
-    OutOfRange(u8),
+    OutOfRange(u64),
     /// Chapter 77, reserved by the HS.
     Reserved,
 }
@@ -131,7 +131,7 @@ impl TryFrom<u8> for Chapter {
         match number {
             77 => Err(ChapterError::Reserved),
             1..=97 => Ok(Chapter(number)),
-            other => Err(ChapterError::OutOfRange(other)),
+            other => Err(ChapterError::OutOfRange(other.into())),
         }
     }
 }
@@ -140,11 +140,13 @@ impl FromStr for Chapter {
     type Err = ChapterError;
 
     fn from_str(text: &str) -> Result<Chapter, ChapterError> {
-        if text.is_empty() || text.len() > 2 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        if text.is_empty() || text.len() > 19 || !text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(ChapterError::NotANumber);
         }
-        let number = text.parse::<u8>().map_err(|_| ChapterError::NotANumber)?;
-        Chapter::try_from(number)
+        let number = text.parse::<u64>().map_err(|_| ChapterError::NotANumber)?;
+        u8::try_from(number)
+            .map_err(|_| ChapterError::OutOfRange(number))
+            .and_then(Chapter::try_from)
     }
 }
 

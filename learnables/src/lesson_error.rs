@@ -83,6 +83,16 @@ pub enum LessonProblem {
         /// The field type's own reason.
         reason: String,
     },
+    /// A field the learnable's own check refuses though the lesson leaves
+    /// it out (a rule across fields: "a limit above ... needs a review date").
+    Refused {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The learnable's reason.
+        reason: String,
+    },
     /// The value of the entry's key field names another entry than the
     /// lesson's.
     EntryMismatch {
@@ -118,6 +128,7 @@ impl LessonProblem {
             | LessonProblem::WrongType { field, .. }
             | LessonProblem::NotAChoice { field, .. }
             | LessonProblem::Invalid { field, .. }
+            | LessonProblem::Refused { field, .. }
             | LessonProblem::EntryMismatch { field, .. }
             | LessonProblem::BadEntry { field, .. } => Some(field),
         }
@@ -128,7 +139,9 @@ impl LessonProblem {
     /// Why the value was refused, without naming the field.
     pub(crate) fn reason(&self) -> String {
         match self {
-            LessonProblem::Invalid { reason, .. } => reason.clone(),
+            LessonProblem::Invalid { reason, .. } | LessonProblem::Refused { reason, .. } => {
+                reason.clone()
+            }
             LessonProblem::NotAChoice { choices, .. } => {
                 format!("it is not one of the choices: {}", choices.join(", "))
             }
@@ -189,6 +202,11 @@ impl fmt::Display for LessonProblem {
                 f,
                 "`{field}` ({label}): {value:?} is not accepted: {reason}"
             ),
+            LessonProblem::Refused {
+                field,
+                label,
+                reason,
+            } => write!(f, "`{field}` ({label}): {reason}"),
             LessonProblem::EntryMismatch {
                 field,
                 label,

@@ -230,11 +230,18 @@ fn refused(errors: &FieldErrors, spec: &DescriptorSpec, lesson_value: &LessonVal
                 .find(|field| field.name == name)
                 .map(|field| field.label())
                 .unwrap_or_default();
-            LessonProblem::Invalid {
-                field: name.to_owned(),
-                label,
-                value: shortened(&lesson_value.text_of(name).unwrap_or_default()),
-                reason: reason.to_owned(),
+            match lesson_value.text_of(name) {
+                Some(text) => LessonProblem::Invalid {
+                    field: name.to_owned(),
+                    label,
+                    value: shortened(&text),
+                    reason: reason.to_owned(),
+                },
+                None => LessonProblem::Refused {
+                    field: name.to_owned(),
+                    label,
+                    reason: reason.to_owned(),
+                },
             }
         })
         .collect();
