@@ -19,56 +19,82 @@ pub struct Keys {
     pub member: &'static [&'static str],
 }
 
-/// `input` with every unknown or repeated key of `keys.attribute` removed,
-/// and the error of each.
-pub fn screen(input: &DeriveInput, keys: &Keys) -> (DeriveInput, Vec<darling::Error>) {
+/// The errors of every unknown or repeated key of `keys.attribute`, with
+/// `input` without those keys for darling to read; `None` for the input
+/// when every key is right (nothing is copied then).
+pub fn screen(input: &DeriveInput, keys: &Keys) -> (Option<DeriveInput>, Vec<darling::Error>) {
     let mut errors = darling::Error::accumulator();
-    let screened = screen_input(input, keys, &mut errors);
-    (screened, errors.into_inner())
-}
-
-fn screen_input(
-    input: &DeriveInput,
-    keys: &Keys,
-    errors: &mut darling::error::Accumulator,
-) -> DeriveInput {
-    let mut screened = input.clone();
-    screened.attrs = screen_attrs(&input.attrs, keys.attribute, keys.item, errors);
-    match &mut screened.data {
-        Data::Struct(data) => {
-            for field in &mut data.fields {
-                field.attrs = screen_attrs(&field.attrs, keys.attribute, keys.member, errors);
-            }
-        }
-        Data::Enum(data) => {
-            for variant in &mut data.variants {
-                variant.attrs = screen_attrs(&variant.attrs, keys.attribute, keys.member, errors);
-            }
-        }
-        Data::Union(_) => {}
+    let item = screen_attrs(&input.attrs, keys.attribute, keys.item, &mut errors);
+    let members: Vec<Replacements> = match &input.data {
+        Data::Struct(data) => data
+            .fields
+            .iter()
+            .map(|field| screen_attrs(&field.attrs, keys.attribute, keys.member, &mut errors))
+            .collect(),
+        Data::Enum(data) => data
+            .variants
+            .iter()
+            .map(|variant| screen_attrs(&variant.attrs, keys.attribute, keys.member, &mut errors))
+            .collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    let errors = errors.into_inner();
+    if errors.is_empty() {
+        return (None, errors);
     }
-    screened
+    let mut screened = input.clone();
+    replace(&mut screened.attrs, item);
+    let member_attrs: Vec<&mut Vec<Attribute>> = match &mut screened.data {
+        Data::Struct(data) => data
+            .fields
+            .iter_mut()
+            .map(|field| &mut field.attrs)
+            .collect(),
+        Data::Enum(data) => data
+            .variants
+            .iter_mut()
+            .map(|variant| &mut variant.attrs)
+            .collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    for (attrs, replacements) in member_attrs.into_iter().zip(members) {
+        replace(attrs, replacements);
+    }
+    (Some(screened), errors)
 }
 
+/// Attributes to put in place of others, by position.
+type Replacements = Vec<(usize, Attribute)>;
+
+fn replace(attrs: &mut [Attribute], replacements: Replacements) {
+    for (at, attr) in replacements {
+        attrs[at] = attr;
+    }
+}
+
+/// Each `#[attribute(...)]` among `attrs` that has a key to leave out,
+/// rebuilt without it; the errors of those keys.
 fn screen_attrs(
     attrs: &[Attribute],
     attribute: &str,
     known: &[&str],
     errors: &mut darling::error::Accumulator,
-) -> Vec<Attribute> {
+) -> Replacements {
     let mut seen = HashSet::new();
-    attrs
-        .iter()
-        .map(|attr| {
-            if !attr.path().is_ident(attribute) {
-                return attr.clone();
-            }
-            // A list that does not parse is left to darling, which says why.
-            let Ok(metas) = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
-            else {
-                return attr.clone();
-            };
-            let kept = metas.into_iter().filter(|meta| {
+    let mut replacements = Vec::new();
+    for (at, attr) in attrs.iter().enumerate() {
+        if !attr.path().is_ident(attribute) {
+            continue;
+        }
+        // A list that does not parse is left to darling, which says why.
+        let Ok(metas) = attr.parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
+        else {
+            continue;
+        };
+        let count = metas.len();
+        let kept: Punctuated<Meta, Token![,]> = metas
+            .into_iter()
+            .filter(|meta| {
                 let path = meta.path();
                 let key = path
                     .get_ident()
@@ -87,16 +113,18 @@ fn screen_attrs(
                     return false;
                 }
                 true
-            });
-            let kept: Punctuated<Meta, Token![,]> = kept.collect();
+            })
+            .collect();
+        if kept.len() < count {
             let path = attr.path();
             let mut rebuilt: Attribute = syn::parse_quote!(#[#path(#kept)]);
             rebuilt.pound_token = attr.pound_token;
             rebuilt.style = attr.style;
             rebuilt.bracket_token = attr.bracket_token;
-            rebuilt
-        })
-        .collect()
+            replacements.push((at, rebuilt));
+        }
+    }
+    replacements
 }
 
 fn unknown(key: &str, known: &[&str], attribute: &str) -> darling::Error {

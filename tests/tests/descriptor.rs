@@ -196,8 +196,8 @@ macro_rules! rate_with_default {
     ($name:ident, $collection:literal, $default:literal) => {
         #[derive(Learnable, Debug)]
         #[learnable(collection = $collection, entry = "rate", teaches = "Which duty rate applies",
-                            how = "A table kept by the tariff team", decided_by = "rules",
-                            describes = "{entry}: {rate}")]
+                                    how = "A table kept by the tariff team", decided_by = "rules",
+                                    describes = "{entry}: {rate}")]
         struct $name {
             /// Rate
             #[learnable(default = $default)]

@@ -37,11 +37,11 @@ impl ChoiceEnum {
             "its choices are fixed names, the same for every type argument; remove the parameters",
         ));
         let (screened, key_errors) = keys::screen(input, &KEYS);
-        let screened_out = !key_errors.is_empty();
+        let screened_out = screened.is_some();
         for error in key_errors {
             errors.push(error);
         }
-        let attrs = EnumAttrs::from_derive_input(&screened);
+        let attrs = EnumAttrs::from_derive_input(screened.as_ref().unwrap_or(input));
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };

@@ -305,22 +305,14 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let slot = slot(*index);
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
         let parse = parse(field);
-        let read = if field.optional {
-            quote!(read_optional)
-        } else {
-            quote!(read)
-        };
-        quote!(#name => #slot = __reader.#read(#index, __value, #parse),)
+        let optional = field.optional;
+        quote!(#name => #slot = __reader.read(#index, __value, #parse, #optional),)
     });
     let finals = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let parse = parse(field);
-        let take = if field.optional {
-            quote!(optional)
-        } else {
-            quote!(required)
-        };
-        quote!(let #slot = __reader.#take(#index, #slot, #parse);)
+        let optional = field.optional;
+        quote!(let #slot = __reader.take(#index, #slot, #parse, #optional);)
     });
     let required: Vec<_> = lesson_fields
         .iter()

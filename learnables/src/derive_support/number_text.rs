@@ -3,37 +3,37 @@
 
 use std::fmt::{self, Write as _};
 
-use crate::lesson_error::LessonProblem;
-
-/// Calls `read` with the text of `number`: an integer through `itoa`, any
-/// other number through its `Display`, both into a buffer on the stack.
-#[inline]
-pub(super) fn with_number_text<R>(
-    number: &serde_json::Number,
-    read: impl FnOnce(&str) -> Result<R, LessonProblem>,
-) -> Result<R, LessonProblem> {
-    let mut digits = itoa::Buffer::new();
-    if let Some(unsigned) = number.as_u64() {
-        return read(digits.format(unsigned));
-    }
-    if let Some(signed) = number.as_i64() {
-        return read(digits.format(signed));
-    }
-    with_float_text(number, read)
+/// Where the text of a JSON number is written: integers through `itoa`,
+/// other numbers through their `Display`, on the stack unless (never for a
+/// JSON number) the text is longer than the buffer.
+#[derive(Default)]
+pub(super) struct NumberText {
+    integer: itoa::Buffer,
+    float: StackText,
+    long: String,
 }
 
-/// The text of a number that is no integer, as JSON writes it.
-#[cold]
-#[inline(never)]
-fn with_float_text<R>(
-    number: &serde_json::Number,
-    read: impl FnOnce(&str) -> Result<R, LessonProblem>,
-) -> Result<R, LessonProblem> {
-    let mut buffer = StackText::default();
-    if write!(buffer, "{number}").is_ok() {
-        read(buffer.as_str())
-    } else {
-        read(&number.to_string())
+impl NumberText {
+    /// The text of `number`, as JSON writes it.
+    #[inline]
+    pub(super) fn write(&mut self, number: &serde_json::Number) -> &str {
+        if let Some(unsigned) = number.as_u64() {
+            return self.integer.format(unsigned);
+        }
+        if let Some(signed) = number.as_i64() {
+            return self.integer.format(signed);
+        }
+        self.write_float(number)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_float(&mut self, number: &serde_json::Number) -> &str {
+        if write!(self.float, "{number}").is_ok() {
+            return self.float.as_str();
+        }
+        self.long = number.to_string();
+        &self.long
     }
 }
 
@@ -66,7 +66,7 @@ mod tests {
     use super::*;
 
     fn text(number: serde_json::Number) -> String {
-        with_number_text(&number, |text| Ok(text.to_owned())).unwrap()
+        NumberText::default().write(&number).to_owned()
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use super::number_text::with_number_text;
+use super::number_text::NumberText;
 use super::spec::FieldSpec;
 use super::write::{describe, describe_choice, write_choice, write_field};
 use crate::Choice;
@@ -99,41 +99,45 @@ where
     };
 }
 
-/// Calls `read` with the text of a JSON scalar: a string as is, a number or
-/// a boolean as JSON writes it (what a form may send for a number field).
-/// The string case, what a form sends, is the fast path; nothing here
+/// The text of a JSON scalar: a string as is, a number or a boolean as JSON
+/// writes it (what a form may send for a number field). Not generic, so
+/// that each field type adds only its own small parser to a build; the
+/// string case, what a form sends, is the fast path, and nothing here
 /// allocates unless a value is refused.
 #[inline]
-fn with_scalar_text<R>(
-    value: &Value,
+fn scalar_text<'a>(
+    value: &'a Value,
+    digits: &'a mut NumberText,
     field: &FieldSpec,
-    read: impl FnOnce(&str) -> Result<R, LessonProblem>,
-) -> Result<R, LessonProblem> {
+) -> Result<&'a str, LessonProblem> {
     match value {
-        Value::String(text) => read(text),
-        Value::Number(number) => with_number_text(number, read),
-        Value::Bool(flag) => read(if *flag { "true" } else { "false" }),
+        Value::String(text) => Ok(text),
+        Value::Number(number) => Ok(digits.write(number)),
+        Value::Bool(flag) => Ok(if *flag { "true" } else { "false" }),
         other => Err(wrong_type(field, other)),
     }
 }
 
-#[inline]
 pub(super) fn parse_text<T>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem>
 where
     T: FromStr,
     T::Err: Display,
 {
-    with_scalar_text(value, field, |text| {
-        text.parse::<T>()
-            .map_err(|error| invalid(field, text, &error))
-    })
+    let mut digits = NumberText::default();
+    let text = scalar_text(value, &mut digits, field)?;
+    match text.parse::<T>() {
+        Ok(parsed) => Ok(parsed),
+        Err(error) => Err(invalid(field, text, &error)),
+    }
 }
 
-#[inline]
 fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
-    with_scalar_text(value, field, |text| {
-        T::from_choice(text).ok_or_else(|| not_a_choice(field, text, T::CHOICES))
-    })
+    let mut digits = NumberText::default();
+    let text = scalar_text(value, &mut digits, field)?;
+    match T::from_choice(text) {
+        Some(choice) => Ok(choice),
+        None => Err(not_a_choice(field, text, T::CHOICES)),
+    }
 }
 
 // The problems are built out of line: the labels and copies they own cost

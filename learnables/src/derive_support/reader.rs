@@ -43,25 +43,25 @@ impl Reader {
         }
     }
 
-    /// Reads field `index`'s value.
-    #[inline]
-    pub fn read<T>(&mut self, index: usize, value: &Value, parse: ParseFn<T>) -> Slot<T> {
+    /// Reads field `index`'s value; for an optional field, `null` means
+    /// absent. (One function for both, so that a build instantiates one
+    /// reader per field type.)
+    pub fn read<T>(
+        &mut self,
+        index: usize,
+        value: &Value,
+        parse: ParseFn<T>,
+        optional: bool,
+    ) -> Slot<T> {
+        if optional && value.is_null() {
+            return Slot::Absent;
+        }
         match parse(value, &self.spec.fields[index]) {
             Ok(read) => Slot::Read(read),
             Err(problem) => {
                 self.reject(problem);
                 Slot::Rejected
             }
-        }
-    }
-
-    /// Reads optional field `index`'s value, where `null` means absent.
-    #[inline]
-    pub fn read_optional<T>(&mut self, index: usize, value: &Value, parse: ParseFn<T>) -> Slot<T> {
-        if value.is_null() {
-            Slot::Absent
-        } else {
-            self.read(index, value, parse)
         }
     }
 
@@ -86,46 +86,34 @@ impl Reader {
         });
     }
 
-    /// The value of required field `index`: read, else its default, else a
+    /// The value of field `index`: read, else its default (parsed as a
+    /// value sent would be), else none, which for a required field is a
     /// `Missing` problem.
-    #[inline]
-    pub fn required<T>(&mut self, index: usize, slot: Slot<T>, parse: ParseFn<T>) -> Option<T> {
+    pub fn take<T>(
+        &mut self,
+        index: usize,
+        slot: Slot<T>,
+        parse: ParseFn<T>,
+        optional: bool,
+    ) -> Option<T> {
         match slot {
             Slot::Read(value) => Some(value),
             Slot::Rejected => None,
-            Slot::Absent if self.spec.fields[index].default.is_some() => {
-                self.default_of(index, parse)
-            }
             Slot::Absent => {
-                self.missing(index);
-                None
-            }
-        }
-    }
-
-    /// The value of optional field `index`: read, else its default, else none.
-    #[inline]
-    pub fn optional<T>(&mut self, index: usize, slot: Slot<T>, parse: ParseFn<T>) -> Option<T> {
-        match slot {
-            Slot::Read(value) => Some(value),
-            Slot::Rejected => None,
-            Slot::Absent if self.spec.fields[index].default.is_some() => {
-                self.default_of(index, parse)
-            }
-            Slot::Absent => None,
-        }
-    }
-
-    /// Field `index`'s default, parsed as a value sent would be.
-    #[inline(never)]
-    fn default_of<T>(&mut self, index: usize, parse: ParseFn<T>) -> Option<T> {
-        let field = &self.spec.fields[index];
-        let default = Value::String(field.default?.to_owned());
-        match parse(&default, field) {
-            Ok(value) => Some(value),
-            Err(problem) => {
-                self.reject(problem);
-                None
+                let field = &self.spec.fields[index];
+                let Some(default) = field.default else {
+                    if !optional {
+                        self.missing(index);
+                    }
+                    return None;
+                };
+                match parse(&Value::String(default.to_owned()), field) {
+                    Ok(value) => Some(value),
+                    Err(problem) => {
+                        self.reject(problem);
+                        None
+                    }
+                }
             }
         }
     }
