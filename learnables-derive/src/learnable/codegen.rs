@@ -19,7 +19,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let kind_checks = learnable
         .lesson_fields()
         .map(|(_, field)| kind_check(krate, field));
-    let first_use_checks = learnable
+    let first_use_checks: Vec<TokenStream> = learnable
         .lesson_fields()
         .filter(|(_, field)| {
             field.lesson.as_ref().is_some_and(|lesson| lesson.default.is_some())
@@ -29,7 +29,22 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
             let parse = item(krate, field, "parse");
             let value_ty = &field.value_ty;
             quote!(#krate::__private::check_default::<#value_ty>(&SPEC, #index, #parse, ::core::stringify!(#ident));)
-        });
+        })
+        .collect();
+    // The defaults the derive could not parse, checked once, before the
+    // descriptor is built.
+    let (check_defaults, check_defaults_fn) = if first_use_checks.is_empty() {
+        (TokenStream::new(), quote!(::core::option::Option::None))
+    } else {
+        (
+            quote! {
+                fn __check_defaults() {
+                    #(#first_use_checks)*
+                }
+            },
+            quote!(::core::option::Option::Some(__check_defaults)),
+        )
+    };
     let (parse_fn, from_lesson_value) = from_lesson_value(learnable);
     let to_lesson_value = to_lesson_value(learnable);
     let describes = describes(learnable);
@@ -55,12 +70,10 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
             impl #krate::Learnable for #ident {
                 #[inline]
                 fn descriptor() -> &'static #krate::LearnableDescriptor {
-                    static DESCRIPTOR: ::std::sync::OnceLock<#krate::LearnableDescriptor> =
-                        ::std::sync::OnceLock::new();
-                    DESCRIPTOR.get_or_init(|| {
-                        #(#first_use_checks)*
-                        #krate::__private::build_descriptor(&SPEC)
-                    })
+                    static DESCRIPTOR: #krate::__private::DescriptorCell =
+                        #krate::__private::DescriptorCell::new();
+                    #check_defaults
+                    DESCRIPTOR.get(&SPEC, #check_defaults_fn)
                 }
 
                 #from_lesson_value

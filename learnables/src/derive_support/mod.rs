@@ -17,5 +17,5 @@ mod write;
 pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TextField};
 pub use reader::{Reader, Slot, entries, validated};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
-pub use spec::{DescriptorSpec, FieldSpec, build_descriptor, check_default};
+pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, check_default};
 pub use write::{choices_hold, describe, write_field};

@@ -76,8 +76,38 @@ impl FieldSpec {
     }
 }
 
+/// Where a derived type keeps its descriptor, built on first use. Not
+/// generic: every derived type shares this one piece of code rather than
+/// instantiating `OnceLock::get_or_init` with a closure of its own.
+#[derive(Debug)]
+pub struct DescriptorCell(std::sync::OnceLock<LearnableDescriptor>);
+
+impl DescriptorCell {
+    /// An empty cell.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> DescriptorCell {
+        DescriptorCell(std::sync::OnceLock::new())
+    }
+
+    /// The descriptor: built from `spec` on the first call, after `check`
+    /// (the defaults the derive could not check) has run.
+    #[inline]
+    pub fn get(
+        &'static self,
+        spec: &'static DescriptorSpec,
+        check: Option<fn()>,
+    ) -> &'static LearnableDescriptor {
+        self.0.get_or_init(|| {
+            if let Some(check) = check {
+                check();
+            }
+            build_descriptor(spec)
+        })
+    }
+}
+
 /// Builds the owned descriptor once, from the static spec.
-pub fn build_descriptor(spec: &DescriptorSpec) -> LearnableDescriptor {
+fn build_descriptor(spec: &DescriptorSpec) -> LearnableDescriptor {
     LearnableDescriptor {
         collection: spec.collection.to_owned(),
         entry: spec.entry.to_owned(),
