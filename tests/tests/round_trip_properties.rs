@@ -150,6 +150,11 @@ proptest! {
     ) {
         let rule = RoutingRule { chapter, desk, note };
         prop_assert_eq!(RoutingRule::from_lesson_value(&rule.to_lesson_value()).unwrap(), rule);
+        // A valid limit: above the threshold, it names a review date.
+        let review = review.or_else(|| {
+            (amount > learnables_examples::REVIEW_REQUIRED_ABOVE_EUR)
+                .then(|| chrono::NaiveDate::from_ymd_opt(2027, 1, 31).unwrap())
+        });
         let limit = ClearanceLimit { amount_eur: amount, review_after: review };
         prop_assert_eq!(ClearanceLimit::from_lesson_value(&limit.to_lesson_value()).unwrap(), limit);
     }

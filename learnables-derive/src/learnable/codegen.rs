@@ -413,28 +413,34 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     (parse_fn, methods)
 }
 
+/// `&dyn Display` of a field's value, through the field's marker (so that a
+/// type that is no lesson field's is one error, at the type): `Some(...)`,
+/// or for an optional field, `None` when absent.
+fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
+    let ident = &field.ident;
+    let display = item(krate, field, "display");
+    if field.optional {
+        quote! {
+            match &self.#ident {
+                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
+                ::core::option::Option::None => ::core::option::Option::None,
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(#display(&self.#ident)))
+    }
+}
+
 fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
-    let count = learnable.lesson_fields().count();
-    let writes = learnable.lesson_fields().map(|(_, field)| {
-        let ident = &field.ident;
+    let fields = learnable.lesson_fields().map(|(_, field)| {
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let write = item(krate, field, "write");
-        if field.optional {
-            quote! {
-                if let ::core::option::Option::Some(__value) = &self.#ident {
-                    #write(&mut __map, #name, __value);
-                }
-            }
-        } else {
-            quote!(#write(&mut __map, #name, &self.#ident);)
-        }
+        let shown = shown(krate, field);
+        quote!((#name, #shown))
     });
     quote! {
         fn to_lesson_value(&self) -> #krate::LessonValue {
-            let mut __map = #krate::__private::JsonMap::with_capacity(#count);
-            #(#writes)*
-            #krate::LessonValue::from(__map)
+            #krate::__private::lesson_value(&[#(#fields),*])
         }
     }
 }
@@ -449,22 +455,15 @@ fn describes(learnable: &Learnable) -> TokenStream {
             __describes_with(self, __entry)
         },
         Describes::Template(pieces) => {
-            let capacity: usize = pieces
-                .iter()
-                .map(|piece| match piece {
-                    TemplatePiece::Text(text) => text.len(),
-                    _ => 8,
-                })
-                .sum();
-            let writes = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(__out.push_str(#text);),
-                TemplatePiece::Entry => quote!(__out.push_str(__entry);),
-                TemplatePiece::Field { ident, optional } => {
-                    let describe = match learnable
+            let pieces = pieces.iter().map(|piece| match piece {
+                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
+                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
+                TemplatePiece::Field { ident, .. } => {
+                    let shown = match learnable
                         .lesson_fields()
                         .find(|(_, field)| field.ident == *ident)
                     {
-                        Some((_, field)) => item(krate, field, "describe"),
+                        Some((_, field)) => shown(krate, field),
                         // A skipped field: its type must be `Display`.
                         None => {
                             let field = learnable
@@ -473,27 +472,20 @@ fn describes(learnable: &Learnable) -> TokenStream {
                                 .find(|field| field.ident == *ident)
                                 .expect("a template names a field of the struct");
                             let value_ty = &field.value_ty;
+                            let value = if field.optional {
+                                quote!(self.#ident.as_ref())
+                            } else {
+                                quote!(::core::option::Option::Some(&self.#ident))
+                            };
                             quote_spanned! {value_ty.span()=>
-                                #krate::__private::describe::<#value_ty>
+                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
                             }
                         }
                     };
-                    if *optional {
-                        quote! {
-                            if let ::core::option::Option::Some(__value) = &self.#ident {
-                                #describe(&mut __out, __value);
-                            }
-                        }
-                    } else {
-                        quote!(#describe(&mut __out, &self.#ident);)
-                    }
+                    quote!(#krate::__private::Piece::Value(#shown))
                 }
             });
-            quote! {
-                let mut __out = ::std::string::String::with_capacity(#capacity);
-                #(#writes)*
-                __out
-            }
+            quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
         }
     };
     quote! {

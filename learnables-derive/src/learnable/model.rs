@@ -70,7 +70,7 @@ pub enum Describes {
 /// A template piece with its placeholder resolved.
 pub enum TemplatePiece {
     Text(String),
-    Field { ident: Ident, optional: bool },
+    Field { ident: Ident },
     Entry,
 }
 
@@ -462,7 +462,6 @@ fn resolve_template(
             Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
                 Some(index) => resolved.push(TemplatePiece::Field {
                     ident: fields[index].ident.clone(),
-                    optional: fields[index].optional,
                 }),
                 None => {
                     let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))

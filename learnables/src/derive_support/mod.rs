@@ -18,4 +18,4 @@ pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TextField};
 pub use reader::{Reader, Slot, entries, validated};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, check_default};
-pub use write::{choices_hold, describe, write_field};
+pub use write::{Piece, choices_hold, lesson_value, phrase};

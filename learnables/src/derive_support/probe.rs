@@ -5,11 +5,11 @@ use std::fmt::Display;
 use std::marker::PhantomData;
 use std::str::FromStr;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::number_text::NumberText;
 use super::spec::FieldSpec;
-use super::write::{describe, describe_choice, write_choice, write_field};
+use super::write::as_display;
 use crate::Choice;
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::wire::lesson_value::json_type_name;
@@ -28,10 +28,8 @@ pub struct FieldOps<T> {
     pub choices: Option<&'static [&'static str]>,
     /// Reads a value sent for the field.
     pub parse: ParseFn<T>,
-    /// Writes a value as its lesson value.
-    pub write: fn(&mut Map<String, Value>, &str, &T),
-    /// Writes a value into a `describes` phrasing.
-    pub describe: fn(&mut String, &T),
+    /// The value as text: what its lesson value and phrasings show.
+    pub display: fn(&T) -> &dyn Display,
 }
 
 /// A lesson field's type, seen by the field's marker in the generated code:
@@ -59,14 +57,13 @@ impl<T> FieldType for T where T: FromStr<Err: Display> + Display {}
 /// priority, anything `FromStr + Display` through [`TextField`].
 pub struct Probe<T>(PhantomData<T>);
 
-impl<T: Choice> Probe<T> {
+impl<T: Choice + Display> Probe<T> {
     /// A `Choice` is a `choice` field with its choices, read as one of them.
     pub const OPS: FieldOps<T> = FieldOps {
         kind: "choice",
         choices: Some(T::CHOICES),
         parse: parse_choice::<T>,
-        write: write_choice::<T>,
-        describe: describe_choice::<T>,
+        display: as_display::<T>,
     };
 }
 
@@ -94,8 +91,7 @@ where
         kind: "text",
         choices: None,
         parse: parse_text::<T>,
-        write: write_field::<T>,
-        describe: describe::<T>,
+        display: as_display::<T>,
     };
 }
 
