@@ -4,13 +4,14 @@ use std::str::FromStr;
 use learnables::{Choice, Learnable};
 
 /// Which desk handles declarations of one HS chapter. The chapter is the
-/// entry's key: a lesson for entry `85` may leave it out (it is taken from
-/// the entry) and is refused if it names another chapter.
+/// entry's key: a lesson for entry `85` is refused if it names another
+/// chapter.
 ///
 /// ```
 /// use learnables::{Learnable, LessonValue};
 /// use learnables_examples::{Desk, RoutingRule};
-/// let value = LessonValue::try_from(serde_json::json!({"desk": "cold chain"})).unwrap();
+/// let value =
+///     LessonValue::try_from(serde_json::json!({"chapter": "85", "desk": "cold chain"})).unwrap();
 /// let rule = RoutingRule::from_lesson_entry("85", &value).unwrap();
 /// assert_eq!(rule.desk, Desk::Perishables);
 /// assert_eq!(rule.chapter.number(), 85);

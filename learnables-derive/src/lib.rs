@@ -34,9 +34,8 @@ use proc_macro::TokenStream;
 /// compile time for the standard types and a `Choice`'s choices, at the
 /// first use of `descriptor()` for others), `rename`, `kind` (`"choice"`
 /// only on a `Choice` type, another kind only on a type that is not one),
-/// `skip`, and `entry_key`: the field is the entry's key, so a lesson may
-/// leave it out (it is taken from the entry) and is refused when its value
-/// names another entry than the lesson's.
+/// `skip`, and `entry_key`: the field is the entry's key, so a lesson whose
+/// value for it names another entry than the lesson's is refused.
 #[proc_macro_derive(Learnable, attributes(learnable))]
 pub fn derive_learnable(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

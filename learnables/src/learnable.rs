@@ -31,10 +31,12 @@ pub trait Learnable: Sized {
 
     /// Parses a lesson's value for `entry`: as
     /// [`from_lesson_value`](Learnable::from_lesson_value), and, for a type
-    /// with a field marked `#[learnable(entry_key)]`, with that field taken
-    /// from the entry when the value leaves it out, and the lesson refused
-    /// when the value names another. [`Lesson::parse`](crate::Lesson::parse)
-    /// and [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
+    /// with a field marked `#[learnable(entry_key)]`, the lesson refused when
+    /// that field's value is not the entry (compared as the field's type
+    /// writes them: "07" and "7" agree for a number). The value must give
+    /// the field, as any required field: a lesson says in full what it
+    /// teaches. [`Lesson::parse`](crate::Lesson::parse) and
+    /// [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
     ///
     /// ```
     /// use learnables::{Learnable, LessonValue};
@@ -49,13 +51,13 @@ pub trait Learnable: Sized {
     ///     /// Desk
     ///     desk: String,
     /// }
-    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// let value = LessonValue::try_from(serde_json::json!({"chapter": "85", "desk": "general"})).unwrap();
     /// assert_eq!(Rule::from_lesson_entry("85", &value).unwrap().chapter, 85);
     /// let contradicting = LessonValue::try_from(serde_json::json!({"chapter": "12", "desk": "general"})).unwrap();
     /// assert_eq!(
     ///     Rule::from_lesson_entry("85", &contradicting).unwrap_err().to_string(),
     ///     "`chapter` (HS chapter): the value says \"12\" but the lesson's entry is \"85\"; \
-    ///      teach entry \"12\", or leave `chapter` out to take it from the entry"
+    ///      teach entry \"12\", or set `chapter` to \"85\""
     /// );
     /// ```
     fn from_lesson_entry(entry: &str, value: &LessonValue) -> Result<Self, LessonError> {

@@ -215,7 +215,7 @@ impl fmt::Display for LessonProblem {
             } => write!(
                 f,
                 "`{field}` ({label}): the value says {value:?} but the lesson's entry is \
-                 {entry:?}; teach entry {value:?}, or leave `{field}` out to take it from the entry"
+                 {entry:?}; teach entry {value:?}, or set `{field}` to {entry:?}"
             ),
             LessonProblem::BadEntry {
                 field,

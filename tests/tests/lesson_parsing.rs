@@ -306,24 +306,41 @@ fn a_lesson_whose_value_contradicts_its_entry_is_refused() {
 }
 
 #[test]
-fn the_entry_key_is_taken_from_the_entry_when_the_value_leaves_it_out() {
+fn a_value_that_agrees_with_its_entry_is_learned_and_one_without_the_key_is_refused() {
     let knowledge = learnables::Knowledge::in_memory();
     knowledge.register::<RoutingRule>().unwrap();
-    let value = LessonValue::try_from(json!({"desk": "cold chain"})).unwrap();
-    let result = knowledge
-        .teach(&learnables::Lesson::new(
+    let lesson = |value: Value| {
+        learnables::Lesson::new(
             "routing_rules",
             "85",
-            value,
+            LessonValue::try_from(value).unwrap(),
             "alice@example.com",
-        ))
+        )
+    };
+    let result = knowledge
+        .teach(&lesson(json!({"chapter": "85", "desk": "cold chain"})))
         .unwrap();
     assert_eq!(
         result.describes,
         "Chapter 85 declarations now go to the cold chain desk"
     );
-    let rule = knowledge.pin().get::<RoutingRule>("85").unwrap();
-    assert_eq!(rule.chapter.number(), 85);
+    assert_eq!(
+        knowledge
+            .pin()
+            .get::<RoutingRule>("85")
+            .unwrap()
+            .chapter
+            .number(),
+        85
+    );
+    let without_key = knowledge
+        .teach(&lesson(json!({"desk": "general"})))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        without_key.contains("`chapter` (HS chapter) is missing"),
+        "{without_key}"
+    );
     // The same chapter written another way agrees with the entry.
     let padded = LessonValue::try_from(json!({"chapter": "07", "desk": "general"})).unwrap();
     assert!(RoutingRule::from_lesson_entry("7", &padded).is_ok());
@@ -336,7 +353,7 @@ fn an_entry_that_is_no_chapter_is_refused() {
         ("0", "there is no HS chapter 0"),
         ("98", "there is no HS chapter 98"),
     ] {
-        let value = LessonValue::try_from(json!({"desk": "general"})).unwrap();
+        let value = LessonValue::try_from(json!({"chapter": "85", "desk": "general"})).unwrap();
         let error = RoutingRule::from_lesson_entry(entry, &value)
             .unwrap_err()
             .to_string();

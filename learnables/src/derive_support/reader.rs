@@ -129,7 +129,8 @@ impl Reader {
     }
 
     /// The key field `index` for the lesson's `entry`, when there is one:
-    /// taken from the entry when the value leaves it out, refused when the
+    /// left as it is when the value leaves it out (a required field, so
+    /// `Missing`), refused when the
     /// value names another entry (compared in the type's own `Display`
     /// form, so that "085" and "85" agree for a number).
     #[inline(never)]
@@ -170,7 +171,7 @@ impl Reader {
                 }
                 Slot::Read(value)
             }
-            Slot::Absent => Slot::Read(from_entry),
+            Slot::Absent => Slot::Absent,
             Slot::Rejected => Slot::Rejected,
         }
     }

@@ -1,5 +1,6 @@
-//! `entry_key` and `validate` together: the key taken from the entry, a
-//! contradiction refused, a rule across fields reported as a field error.
+//! `entry_key` and `validate` together: a value that agrees with its entry
+//! accepted, a contradiction refused, a rule across fields reported as a
+//! field error.
 
 use learnables::{FieldErrors, Learnable, Lesson};
 
