@@ -125,7 +125,10 @@ fn concurrent_teachers_on_two_replicas_make_one_linear_history() {
                             (0..LESSONS)
                                 .map(|i| {
                                     let tag = format!("{index}-{thread}-{i}");
-                                    let entry = format!("{}", 1 + (thread * LESSONS + i) % 90);
+                                    let entry = learnables_examples::Chapter::nth(
+                                        (thread * LESSONS + i) % 90,
+                                    )
+                                    .to_string();
                                     let desk = ["general", "cold chain", "dangerous-goods"]
                                         [(index + i) % 3];
                                     let lesson = rule_lesson(&entry, desk).with_reason(&tag);
@@ -436,8 +439,20 @@ fn sessions_killed_while_teachers_write_leave_one_linear_history() {
                     (0..LESSONS)
                         .map(|i| {
                             let tag = format!("{thread}-{i}");
-                            let lesson = rule_lesson(&(thread * 60 + i + 1).to_string(), "general")
-                                .with_reason(&tag);
+                            // 120 lessons over 96 chapters: the last thread's
+                            // share chapters with the first's, with another desk,
+                            // so that every lesson still changes its entry.
+                            let desk = if thread == THREADS - 1 {
+                                "cold chain"
+                            } else {
+                                "general"
+                            };
+                            let lesson = rule_lesson(
+                                &learnables_examples::Chapter::nth(thread * LESSONS + i)
+                                    .to_string(),
+                                desk,
+                            )
+                            .with_reason(&tag);
                             (tag, knowledge.teach(&lesson))
                         })
                         .collect::<Vec<_>>()

@@ -144,6 +144,10 @@ impl Reader {
         let Some(entry) = entry else {
             return slot;
         };
+        if let Slot::Rejected = slot {
+            // The value's own problem is reported; the entry adds nothing.
+            return slot;
+        }
         let field = &self.spec.fields[index];
         let from_entry = match parse(&Value::String(entry.to_owned()), field) {
             Ok(key) => key,
