@@ -37,8 +37,7 @@ fn main() {
             std::thread::spawn(move || {
                 let desks = ["general", "cold chain", "dangerous-goods"];
                 for i in 0usize.. {
-                    let chapter =
-                        learnables_examples::Chapter::nth(i * THREADS + thread);
+                    let chapter = learnables_examples::Chapter::nth(i * THREADS + thread);
                     let value = LessonValue::try_from(serde_json::json!({
                         "chapter": chapter.to_string(),
                         "desk": desks[(i + thread) % desks.len()],
