@@ -37,7 +37,9 @@ fn main() {
             std::thread::spawn(move || {
                 let desks = ["general", "cold chain", "dangerous-goods"];
                 for i in 0usize.. {
-                    let chapter = learnables_examples::Chapter::nth(i * THREADS + thread);
+                    // A cycle of 97 (over 96 chapters) does not line up with
+                    // the three desks: every round keeps teaching new values.
+                    let chapter = learnables_examples::Chapter::nth((i * THREADS + thread) % 97);
                     let value = LessonValue::try_from(serde_json::json!({
                         "chapter": chapter.to_string(),
                         "desk": desks[(i + thread) % desks.len()],
