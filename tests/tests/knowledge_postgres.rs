@@ -404,7 +404,7 @@ fn a_dropped_connection_is_retried_or_refused_never_half_written() {
     wait_for("the observer to catch up after reconnecting", || {
         observer.history("routing_rules") == history
     });
-    let last = observer.teach(&rule_lesson("99", "general")).unwrap();
+    let last = observer.teach(&rule_lesson("96", "general")).unwrap();
     wait_for("the lesson on the first replica", || {
         knowledge
             .pin()

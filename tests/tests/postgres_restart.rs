@@ -81,7 +81,7 @@ fn a_restart_under_load_loses_nothing_acknowledged() {
     // The same knowledge teaches again once the server is back.
     let mut after = None;
     for _ in 0..100 {
-        match knowledge.teach(&rule_lesson("99", "cold chain")) {
+        match knowledge.teach(&rule_lesson("96", "cold chain")) {
             Ok(result) => {
                 after = Some(result);
                 break;
