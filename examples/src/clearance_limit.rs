@@ -1,12 +1,19 @@
-use learnables::Learnable;
+use chrono::NaiveDate;
+use learnables::{FieldErrors, Learnable};
 
 /// How much a broker may clear without a second signature.
 ///
 /// ```
-/// use learnables::Learnable;
+/// use learnables::{Learnable, LessonValue};
 /// use learnables_examples::ClearanceLimit;
 /// let limit = ClearanceLimit { amount_eur: 25_000, review_after: None };
 /// assert_eq!(limit.describes("broker-17"), "broker-17 may now clear up to EUR 25000 alone");
+///
+/// let not_a_date = LessonValue::try_from(
+///     serde_json::json!({"amountEur": "9000", "review_after": "not a date"}),
+/// )
+/// .unwrap();
+/// assert_eq!(ClearanceLimit::from_lesson_value(&not_a_date).unwrap_err().field(), Some("review_after"));
 /// ```
 #[derive(Learnable, Debug, Clone, PartialEq)]
 #[learnable(
@@ -17,7 +24,8 @@ use learnables::Learnable;
            second signature for everything",
     decided_by = "rules",
     skills("clear-declaration", "route-declaration"),
-    describes_with = describe_limit
+    describes_with = describe_limit,
+    validate = review_needed
 )]
 pub struct ClearanceLimit {
     /// Limit in euros
@@ -27,8 +35,11 @@ pub struct ClearanceLimit {
     ///
     /// When compliance looks at this limit again (YYYY-MM-DD).
     #[learnable(kind = "date")]
-    pub review_after: Option<String>,
+    pub review_after: Option<NaiveDate>,
 }
+
+/// The amount above which a limit must name a review date.
+pub const REVIEW_REQUIRED_ABOVE_EUR: u32 = 100_000;
 
 /// Phrases a clearance limit for a person: the `describes_with` hook.
 pub fn describe_limit(limit: &ClearanceLimit, broker: &str) -> String {
@@ -42,4 +53,27 @@ pub fn describe_limit(limit: &ClearanceLimit, broker: &str) -> String {
             limit.amount_eur
         ),
     }
+}
+
+/// The rule across fields (the `validate` hook): a limit above
+/// [`REVIEW_REQUIRED_ABOVE_EUR`] must name a review date.
+///
+/// ```
+/// use learnables::{Learnable, LessonValue};
+/// use learnables_examples::ClearanceLimit;
+/// let value = LessonValue::try_from(serde_json::json!({"amountEur": "250000"})).unwrap();
+/// let error = ClearanceLimit::from_lesson_value(&value).unwrap_err();
+/// assert_eq!(error.field(), Some("review_after"));
+/// ```
+pub fn review_needed(limit: &ClearanceLimit) -> Result<(), FieldErrors> {
+    if limit.amount_eur > REVIEW_REQUIRED_ABOVE_EUR && limit.review_after.is_none() {
+        return Err(FieldErrors::new().field(
+            ClearanceLimit::FIELDS.review_after,
+            format!(
+                "a limit above EUR {REVIEW_REQUIRED_ABOVE_EUR} needs a review date: give the \
+                 date compliance looks at it again"
+            ),
+        ));
+    }
+    Ok(())
 }

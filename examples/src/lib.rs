@@ -11,8 +11,10 @@ mod clearance_limit;
 pub mod customs_agent;
 mod routing_rule;
 
-pub use clearance_limit::{ClearanceLimit, describe_limit};
-pub use routing_rule::{Desk, RoutingRule};
+pub use clearance_limit::{
+    ClearanceLimit, REVIEW_REQUIRED_ABOVE_EUR, describe_limit, review_needed,
+};
+pub use routing_rule::{Chapter, ChapterError, Desk, RoutingRule};
 
 /// The declaration of everything the customs agent can be taught.
 ///

@@ -119,17 +119,25 @@ fn check_names_every_violation_by_its_path() {
 }
 
 #[test]
-fn check_refuses_a_required_declaration_and_a_params_of_the_wrong_shape() {
+fn check_accepts_a_required_declaration_and_refuses_a_core_teach_method_and_a_wrong_shape() {
     let agent = Agent::start();
     let dir = tempfile::tempdir().unwrap();
+    // `required: true` is the agent's choice, not a violation.
     let mut card = agent.card();
     *pointer_mut(&mut card, "/capabilities/extensions/0/required") = json!(true);
     let file = write_json(dir.path(), "required.json", &card);
     let run1 = run(&["check", &file]);
-    assert_eq!(run1.code, 1);
-    assert_eq!(
-        run1.stdout,
-        "required: the spec declares the extension with `required: false`\n"
+    assert_eq!(run1.code, 0, "{}", run1.stdout);
+    let mut card = agent.card();
+    *pointer_mut(&mut card, "/capabilities/extensions/0/params/teachMethod") = json!("SendMessage");
+    let file = write_json(dir.path(), "core.json", &card);
+    let run3 = run(&["check", &file]);
+    assert_eq!(run3.code, 1);
+    assert!(
+        run3.stdout
+            .starts_with("teachMethod: `teachMethod` is the core A2A method `SendMessage`"),
+        "{}",
+        run3.stdout
     );
     let mut card = agent.card();
     *pointer_mut(&mut card, "/capabilities/extensions/0/params") = json!({"learnables": 3});

@@ -1,52 +1,81 @@
 //! Renaming identifiers into choice strings: `rename_all` and its default.
 
-/// The renaming rules `rename_all` accepts, by name.
-pub const RULES: &[&str] = &[
-    "kebab-case",
-    "lower case",
-    "Title Case",
-    "snake_case",
-    "camelCase",
-    "PascalCase",
-    "lowercase",
-    "UPPERCASE",
-    "SCREAMING_SNAKE_CASE",
-    "SCREAMING-KEBAB-CASE",
-];
+/// A renaming rule of `rename_all`, as serde's `RenameRule`: one table of
+/// rules and their names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenameRule {
+    KebabCase,
+    LowerCaseWords,
+    TitleCase,
+    SnakeCase,
+    CamelCase,
+    PascalCase,
+    LowerCase,
+    UpperCase,
+    ScreamingSnakeCase,
+    ScreamingKebabCase,
+}
 
-/// Renames a Rust identifier (without `r#`) by `rule`, one of [`RULES`];
-/// `None` for an unknown rule.
-pub fn rename(ident: &str, rule: &str) -> Option<String> {
-    let words = words(ident);
-    let lower = |w: &str| w.to_lowercase();
-    let upper = |w: &str| w.to_uppercase();
-    let joined = |f: &dyn Fn(&str) -> String, sep: &str| {
-        words
+impl RenameRule {
+    /// Every rule with the name `rename_all` takes for it.
+    pub const ALL: &'static [(&'static str, RenameRule)] = &[
+        ("kebab-case", RenameRule::KebabCase),
+        ("lower case", RenameRule::LowerCaseWords),
+        ("Title Case", RenameRule::TitleCase),
+        ("snake_case", RenameRule::SnakeCase),
+        ("camelCase", RenameRule::CamelCase),
+        ("PascalCase", RenameRule::PascalCase),
+        ("lowercase", RenameRule::LowerCase),
+        ("UPPERCASE", RenameRule::UpperCase),
+        ("SCREAMING_SNAKE_CASE", RenameRule::ScreamingSnakeCase),
+        ("SCREAMING-KEBAB-CASE", RenameRule::ScreamingKebabCase),
+    ];
+
+    /// The rule of that name.
+    pub fn from_name(name: &str) -> Option<RenameRule> {
+        RenameRule::ALL
             .iter()
-            .map(|word| f(word))
-            .collect::<Vec<_>>()
-            .join(sep)
-    };
-    Some(match rule {
-        "kebab-case" => joined(&lower, "-"),
-        "lower case" => joined(&lower, " "),
-        "Title Case" => joined(&capitalized, " "),
-        "snake_case" => joined(&lower, "_"),
-        "camelCase" => {
-            let pascal = joined(&capitalized, "");
-            let mut chars = pascal.chars();
-            chars
-                .next()
-                .map(|first| first.to_lowercase().chain(chars).collect())
-                .unwrap_or_default()
+            .find(|(rule_name, _)| *rule_name == name)
+            .map(|(_, rule)| *rule)
+    }
+
+    /// The names, for a message.
+    pub fn names() -> Vec<&'static str> {
+        RenameRule::ALL.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// Renames a Rust identifier (without `r#`).
+    pub fn apply(self, ident: &str) -> String {
+        let words = words(ident);
+        let joined = |f: &dyn Fn(&str) -> String, sep: &str| {
+            words
+                .iter()
+                .map(|word| f(word))
+                .collect::<Vec<_>>()
+                .join(sep)
+        };
+        let lower = |w: &str| w.to_lowercase();
+        let upper = |w: &str| w.to_uppercase();
+        match self {
+            RenameRule::KebabCase => joined(&lower, "-"),
+            RenameRule::LowerCaseWords => joined(&lower, " "),
+            RenameRule::TitleCase => joined(&capitalized, " "),
+            RenameRule::SnakeCase => joined(&lower, "_"),
+            RenameRule::CamelCase => {
+                let pascal = joined(&capitalized, "");
+                let mut chars = pascal.chars();
+                chars
+                    .next()
+                    .map(|first| first.to_lowercase().chain(chars).collect())
+                    .unwrap_or_default()
+            }
+            RenameRule::PascalCase => joined(&capitalized, ""),
+            RenameRule::LowerCase => joined(&lower, ""),
+            RenameRule::UpperCase => joined(&upper, ""),
+            RenameRule::ScreamingSnakeCase => joined(&upper, "_"),
+            RenameRule::ScreamingKebabCase => joined(&upper, "-"),
         }
-        "PascalCase" => joined(&capitalized, ""),
-        "lowercase" => joined(&lower, ""),
-        "UPPERCASE" => joined(&upper, ""),
-        "SCREAMING_SNAKE_CASE" => joined(&upper, "_"),
-        "SCREAMING-KEBAB-CASE" => joined(&upper, "-"),
-        _ => return None,
-    })
+    }
 }
 
 fn capitalized(word: &str) -> String {
@@ -93,7 +122,11 @@ fn words(ident: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::rename;
+    use super::RenameRule;
+
+    fn rename(ident: &str, rule: &str) -> Option<String> {
+        RenameRule::from_name(rule).map(|rule| rule.apply(ident))
+    }
 
     #[test]
     fn kebab_case_is_the_default_style() {

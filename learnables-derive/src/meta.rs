@@ -46,8 +46,14 @@ pub fn text(item: &Meta) -> darling::Result<Option<LitStr>> {
     }
 }
 
+/// The strings of `key("...", "...")`, with the span of the parentheses.
+pub struct Texts {
+    pub items: Vec<LitStr>,
+    pub span: proc_macro2::Span,
+}
+
 /// `key("...", "...")`.
-pub fn texts(item: &Meta) -> darling::Result<Option<Vec<LitStr>>> {
+pub fn texts(item: &Meta) -> darling::Result<Option<Texts>> {
     let key = key(item);
     let form = format!("write `{key}(\"...\", \"...\")`");
     let list = match item {
@@ -83,7 +89,10 @@ pub fn texts(item: &Meta) -> darling::Result<Option<Vec<LitStr>>> {
             ),
         }
     }
-    errors.finish_with(Some(texts))
+    errors.finish_with(Some(Texts {
+        items: texts,
+        span: list.delimiter.span().join(),
+    }))
 }
 
 /// `key = path::to::item` or `key = "path::to::item"`.
@@ -135,39 +144,4 @@ pub fn flag(item: &Meta) -> darling::Result<Flag> {
             )
         }
     }
-}
-
-/// darling's errors about keys, reworded to speak of keys of `#[attribute(...)]`
-/// rather than of "fields" (which, in a derive on a struct, reads as the
-/// struct's fields); every other error as it is.
-pub fn reword(errors: darling::Error, attribute: &str) -> darling::Error {
-    let reworded = errors
-        .into_iter()
-        .map(|error| {
-            // As the compiler would show it: the message and the span,
-            // without darling's locations.
-            let error = syn::Error::from(error);
-            let text = error.to_string();
-            let message = if let Some(rest) = text.strip_prefix("Unknown field: `") {
-                let Some((key, tail)) = rest.split_once('`') else {
-                    return darling::Error::from(error);
-                };
-                let hint = if let Some(near) = tail.strip_prefix(". Did you mean ") {
-                    format!(": did you mean {near}")
-                } else if let Some(keys) = tail.strip_prefix(". Available values: ") {
-                    format!("; the keys it takes here are {keys}")
-                } else {
-                    String::new()
-                };
-                format!("unknown key `{key}` in #[{attribute}(...)]{hint}")
-            } else if let Some(rest) = text.strip_prefix("Duplicate field `") {
-                let key = rest.trim_end_matches('`');
-                format!("`{key}` is given twice in #[{attribute}(...)]: keep one")
-            } else {
-                return darling::Error::from(error);
-            };
-            darling::Error::custom(message).with_span(&error.span())
-        })
-        .collect();
-    darling::Error::multiple(reworded)
 }

@@ -3,9 +3,10 @@
 
 use std::fmt;
 
-/// Markers that stand in for text someone has yet to write. Compared without
-/// regard to case, as a whole `how` or as its first word.
-const MARKERS: &[&str] = &[
+/// Markers that stand in for text someone has yet to write, and that no
+/// prose begins with. Compared without regard to (ASCII) case, as a whole
+/// `how` or as its first word (`TODO: write this`).
+const LEADING_MARKERS: &[&str] = &[
     "todo",
     "tbd",
     "tba",
@@ -13,12 +14,31 @@ const MARKERS: &[&str] = &[
     "fixme",
     "xxx",
     "n/a",
-    "placeholder",
     "lorem ipsum",
     "lorem",
     "wip",
-    "coming soon",
+    // Chinese: to be decided, undecided, provisional, to be added, to be filled in.
+    "待定",
+    "未定",
+    "暂定",
+    "待补充",
+    "待填写",
+    "待完善",
+    // Japanese: undecided, in preparation, being arranged, being considered.
+    "未定義",
+    "準備中",
+    "調整中",
+    "検討中",
+    // Thai: none yet, pending, unknown, not yet decided.
+    "ยังไม่มี",
+    "รอดำเนินการ",
+    "ไม่ทราบ",
+    "ยังไม่ได้กำหนด",
 ];
+
+/// Words that are a placeholder when they are the whole `how`, but may
+/// begin prose ("Placeholder values are replaced by the desk's table").
+const WHOLE_MARKERS: &[&str] = &["placeholder", "coming soon", "占位符", "仮"];
 
 /// Why a `how` is not acceptable prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,7 +97,14 @@ pub fn how_problem(how: &str, teaches: &str) -> Option<HowProblem> {
     if let Some(marker) = leading_marker(text) {
         return Some(HowProblem::Marker(marker.to_owned()));
     }
-    if !text.contains(char::is_whitespace) {
+    let bare = text.trim_end_matches(|c: char| !c.is_alphanumeric());
+    if WHOLE_MARKERS
+        .iter()
+        .any(|marker| bare.eq_ignore_ascii_case(marker))
+    {
+        return Some(HowProblem::Marker(bare.to_owned()));
+    }
+    if crate::word_count(text) <= 1 {
         return Some(HowProblem::SingleWord(text.to_owned()));
     }
     if normalized(text) == normalized(teaches) {
@@ -86,16 +113,20 @@ pub fn how_problem(how: &str, teaches: &str) -> Option<HowProblem> {
     None
 }
 
-/// The marker `text` is or starts with, as written in `text`.
+/// The marker `text` is or starts with, as written in `text`: followed by
+/// nothing or by a character that ends a word, or, for a marker in a script
+/// written without spaces (where no space ends it), by at most one more word
+/// (`検討中です`).
 fn leading_marker(text: &str) -> Option<&str> {
-    MARKERS.iter().find_map(|marker| {
+    LEADING_MARKERS.iter().find_map(|marker| {
         let head = text.get(..marker.len())?;
         let rest = &text[marker.len()..];
         let at_word_end = rest
             .chars()
             .next()
             .is_none_or(|next| !next.is_alphanumeric());
-        (head.eq_ignore_ascii_case(marker) && at_word_end).then_some(head)
+        let unspaced = !marker.is_ascii() && crate::word_count(rest) <= 1;
+        (head.eq_ignore_ascii_case(marker) && (at_word_end || unspaced)).then_some(head)
     })
 }
 
@@ -144,7 +175,8 @@ mod tests {
             ("XXX", "XXX"),
             ("N/A", "N/A"),
             ("n/a", "n/a"),
-            ("Placeholder text here", "Placeholder"),
+            ("Placeholder", "Placeholder"),
+            ("placeholder.", "placeholder"),
             ("Lorem ipsum dolor sit amet", "Lorem ipsum"),
             ("TODO: write this", "TODO"),
             ("  TODO - describe the table", "TODO"),
@@ -152,6 +184,56 @@ mod tests {
             assert_eq!(
                 problem(text),
                 Some(HowProblem::Marker(marker.into())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn prose_that_begins_with_an_ordinary_marker_word_is_prose() {
+        assert_eq!(
+            problem("Placeholder values in the table are replaced by the desk lead"),
+            None
+        );
+        assert_eq!(problem("Coming soon items wait for the general desk"), None);
+    }
+
+    #[test]
+    fn prose_in_scripts_without_spaces_passes() {
+        for text in [
+            "按照商品的HS章节查表决定，表中没有的章节交给综合窗口处理",
+            "HS番号の章ごとに表で担当窓口を決め、表にない章は一般窓口に回す",
+            "ใช้ตารางตามบทของพิกัดศุลกากรเพื่อเลือกโต๊ะ สินค้าที่ไม่อยู่ในตารางส่งไปโต๊ะทั่วไป",
+            "ใช้ตารางตามบทของพิกัดศุลกากรเพื่อเลือกโต๊ะ",
+        ] {
+            assert_eq!(problem(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn placeholders_in_scripts_without_spaces_are_refused() {
+        for (text, marker) in [
+            ("待定", "待定"),
+            ("待定。", "待定"),
+            ("未定", "未定"),
+            ("未定，稍后补充", "未定"),
+            ("準備中", "準備中"),
+            ("検討中です", "検討中"),
+            ("ยังไม่มี", "ยังไม่มี"),
+            ("รอดำเนินการ", "รอดำเนินการ"),
+            ("TODO：写这个", "TODO"),
+            ("占位符", "占位符"),
+        ] {
+            assert_eq!(
+                problem(text),
+                Some(HowProblem::Marker(marker.into())),
+                "{text}"
+            );
+        }
+        for text in ["查表", "人工", "ตาราง"] {
+            assert_eq!(
+                problem(text),
+                Some(HowProblem::SingleWord(text.into())),
                 "{text}"
             );
         }

@@ -8,14 +8,14 @@ use std::sync::Mutex;
 
 use learnables::knowledge::{Storage, StoreError, VersionRecord};
 use learnables::{Knowledge, Learnable, Lesson, Snapshot};
-use learnables_examples::{Desk, RoutingRule};
+use learnables_examples::{Chapter, Desk, RoutingRule};
 
 const ENTRIES: u64 = 100_000;
 const VERSIONS: u64 = 10_000;
 
 fn rule(i: u64) -> RoutingRule {
     RoutingRule {
-        chapter: (i % 97) as u8,
+        chapter: Chapter::nth(i as usize),
         desk: [Desk::General, Desk::DangerousGoods, Desk::Perishables][(i % 3) as usize],
         note: Some(format!("note {i}")),
     }

@@ -29,6 +29,42 @@ pub trait Learnable: Sized {
     /// Parses a lesson's value: every field typed, every bad field reported.
     fn from_lesson_value(value: &LessonValue) -> Result<Self, LessonError>;
 
+    /// Parses a lesson's value for `entry`: as
+    /// [`from_lesson_value`](Learnable::from_lesson_value), and, for a type
+    /// with a field marked `#[learnable(entry_key)]`, the lesson refused when
+    /// that field's value is not the entry (compared as the field's type
+    /// writes them: "07" and "7" agree for a number). The value must give
+    /// the field, as any required field: a lesson says in full what it
+    /// teaches. [`Lesson::parse`](crate::Lesson::parse) and
+    /// [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
+    ///
+    /// ```
+    /// use learnables::{Learnable, LessonValue};
+    /// #[derive(Learnable, Debug)]
+    /// #[learnable(collection = "rules", entry = "chapter", teaches = "Which desk handles a chapter",
+    ///     how = "A table keyed on the HS chapter", decided_by = "rules",
+    ///     describes = "Chapter {chapter} goes to {desk}")]
+    /// struct Rule {
+    ///     /// HS chapter
+    ///     #[learnable(entry_key)]
+    ///     chapter: u8,
+    ///     /// Desk
+    ///     desk: String,
+    /// }
+    /// let value = LessonValue::try_from(serde_json::json!({"chapter": "85", "desk": "general"})).unwrap();
+    /// assert_eq!(Rule::from_lesson_entry("85", &value).unwrap().chapter, 85);
+    /// let contradicting = LessonValue::try_from(serde_json::json!({"chapter": "12", "desk": "general"})).unwrap();
+    /// assert_eq!(
+    ///     Rule::from_lesson_entry("85", &contradicting).unwrap_err().to_string(),
+    ///     "`chapter` (HS chapter): the value says \"12\" but the lesson's entry is \"85\"; \
+    ///      teach entry \"12\", or set `chapter` to \"85\""
+    /// );
+    /// ```
+    fn from_lesson_entry(entry: &str, value: &LessonValue) -> Result<Self, LessonError> {
+        let _ = entry;
+        Self::from_lesson_value(value)
+    }
+
     /// The lesson value that teaches `self`.
     fn to_lesson_value(&self) -> LessonValue;
 

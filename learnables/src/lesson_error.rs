@@ -83,6 +83,39 @@ pub enum LessonProblem {
         /// The field type's own reason.
         reason: String,
     },
+    /// A field the learnable's own check refuses though the lesson leaves
+    /// it out (a rule across fields: "a limit above ... needs a review date").
+    Refused {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The learnable's reason.
+        reason: String,
+    },
+    /// The value of the entry's key field names another entry than the
+    /// lesson's.
+    EntryMismatch {
+        /// The key field's name.
+        field: String,
+        /// The key field's label.
+        label: String,
+        /// The lesson's entry (shortened if long).
+        entry: String,
+        /// The key field's value in the lesson (shortened if long).
+        value: String,
+    },
+    /// The lesson's entry is not a value of the entry's key field.
+    BadEntry {
+        /// The key field's name.
+        field: String,
+        /// The key field's label.
+        label: String,
+        /// The lesson's entry (shortened if long).
+        entry: String,
+        /// The key field type's own reason.
+        reason: String,
+    },
 }
 
 impl LessonProblem {
@@ -94,7 +127,25 @@ impl LessonProblem {
             | LessonProblem::UnknownField { field, .. }
             | LessonProblem::WrongType { field, .. }
             | LessonProblem::NotAChoice { field, .. }
-            | LessonProblem::Invalid { field, .. } => Some(field),
+            | LessonProblem::Invalid { field, .. }
+            | LessonProblem::Refused { field, .. }
+            | LessonProblem::EntryMismatch { field, .. }
+            | LessonProblem::BadEntry { field, .. } => Some(field),
+        }
+    }
+}
+
+impl LessonProblem {
+    /// Why the value was refused, without naming the field.
+    pub(crate) fn reason(&self) -> String {
+        match self {
+            LessonProblem::Invalid { reason, .. } | LessonProblem::Refused { reason, .. } => {
+                reason.clone()
+            }
+            LessonProblem::NotAChoice { choices, .. } => {
+                format!("it is not one of the choices: {}", choices.join(", "))
+            }
+            other => other.to_string(),
         }
     }
 }
@@ -151,6 +202,30 @@ impl fmt::Display for LessonProblem {
                 f,
                 "`{field}` ({label}): {value:?} is not accepted: {reason}"
             ),
+            LessonProblem::Refused {
+                field,
+                label,
+                reason,
+            } => write!(f, "`{field}` ({label}): {reason}"),
+            LessonProblem::EntryMismatch {
+                field,
+                label,
+                entry,
+                value,
+            } => write!(
+                f,
+                "`{field}` ({label}): the value says {value:?} but the lesson's entry is \
+                 {entry:?}; teach entry {value:?}, or set `{field}` to {entry:?}"
+            ),
+            LessonProblem::BadEntry {
+                field,
+                label,
+                entry,
+                reason,
+            } => write!(
+                f,
+                "the lesson's entry {entry:?} is not a `{field}` ({label}): {reason}"
+            ),
         }
     }
 }
@@ -202,6 +277,81 @@ impl fmt::Display for LessonError {
 }
 
 impl std::error::Error for LessonError {}
+
+/// What a `#[learnable(validate = path)]` function refuses: one reason per
+/// field at fault, reported like the field's own errors.
+///
+/// ```
+/// use learnables::{FieldErrors, Learnable, LessonValue};
+/// #[derive(Learnable, Debug)]
+/// #[learnable(collection = "ranges", entry = "range", teaches = "Which weights a desk takes",
+///     how = "A range of weights per desk, kept by the operations team", decided_by = "rules",
+///     describes = "{entry}: {min} to {max} kg", validate = ordered)]
+/// struct Range {
+///     /// Lightest, in kg
+///     min: u32,
+///     /// Heaviest, in kg
+///     max: u32,
+/// }
+///
+/// fn ordered(range: &Range) -> Result<(), FieldErrors> {
+///     if range.max < range.min {
+///         return Err(FieldErrors::new().field(Range::FIELDS.max, "is less than the lightest"));
+///     }
+///     Ok(())
+/// }
+///
+/// let value = LessonValue::try_from(serde_json::json!({"min": "10", "max": "5"})).unwrap();
+/// let error = Range::from_lesson_value(&value).unwrap_err();
+/// assert_eq!(error.field(), Some("max"));
+/// assert_eq!(
+///     error.to_string(),
+///     "`max` (Heaviest, in kg): \"5\" is not accepted: is less than the lightest"
+/// );
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldErrors {
+    errors: Vec<(&'static str, String)>,
+}
+
+impl FieldErrors {
+    /// No errors yet.
+    pub fn new() -> FieldErrors {
+        FieldErrors::default()
+    }
+
+    /// Adds a reason why `field`'s value is refused.
+    pub fn field<L, V>(mut self, field: crate::FieldRef<L, V>, reason: impl Into<String>) -> Self {
+        self.errors.push((field.name(), reason.into()));
+        self
+    }
+
+    /// Whether no field is refused.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// Each field refused, by name, with its reason.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.errors
+            .iter()
+            .map(|(field, reason)| (*field, reason.as_str()))
+    }
+}
+
+impl fmt::Display for FieldErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, (field, reason)) in self.errors.iter().enumerate() {
+            if index > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "`{field}`: {reason}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for FieldErrors {}
 
 /// The longest piece of a value that an error message repeats.
 const SHOWN_CHARS: usize = 80;

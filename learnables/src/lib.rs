@@ -187,7 +187,7 @@ pub use declaration::{AgentExtension, Declaration};
 pub use field_ref::FieldRef;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};
 pub use learnable::Learnable;
-pub use lesson_error::{LessonError, LessonProblem};
+pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
 pub use validation::{Violation, Violations};
 pub use wire::{
     DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,

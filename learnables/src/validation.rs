@@ -1,11 +1,12 @@
-//! The spec's rules checked at run time, on descriptors built by hand or read
-//! from another agent's card. The placeholder rule on `how` is the very list
-//! `#[derive(Learnable)]` checks at compile time (`learnables-rules`).
+//! The spec's rules, and ours, checked at run time on descriptors built by
+//! hand or read from another agent's card. Every rule is a predicate of
+//! `learnables-rules`, the very ones `#[derive(Learnable)]` checks at compile
+//! time (`learnables_rules::Rule` lists them, with where each is checked).
 
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::{DeclarationParams, LearnableDescriptor, LessonField, Rendering, TeachBlock};
+use crate::{DeclarationParams, LearnableDescriptor, LessonField, TeachBlock};
 
 /// One rule broken, and where: `learnables[0].how`, `lessonFields[2].label`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,9 +121,11 @@ impl Report<'_> {
 }
 
 impl LearnableDescriptor {
-    /// Checks the spec's rules: `how` is prose, not a placeholder; every
-    /// label has a character; a `choice` field has choices, and its default
-    /// is one of them; no two fields share a name.
+    /// Checks the spec's rules and ours: `how` is prose, not a placeholder;
+    /// `collection`, `entry`, `teaches`, `decidedBy`, every field's name,
+    /// label and kind are not blank; `skills`, when present, names at least
+    /// one skill; a `choice` field has choices (and only it has), and a
+    /// default is one of them; no two fields share a name.
     ///
     /// ```
     /// use learnables::LearnableDescriptor;
@@ -140,8 +143,27 @@ impl LearnableDescriptor {
     }
 
     fn check(&self, report: &mut Report<'_>) {
+        for (key, value) in [
+            ("collection", &self.collection),
+            ("entry", &self.entry),
+            ("teaches", &self.teaches),
+            ("decidedBy", &self.decided_by),
+        ] {
+            if learnables_rules::is_blank(value) {
+                report.at(key, format!("`{key}` is empty; it needs a word"));
+            }
+        }
         if let Some(problem) = learnables_rules::how_problem(&self.how, &self.teaches) {
             report.at("how", problem.to_string());
+        }
+        if let Some(skills) = &self.skills
+            && let Some(problem) = learnables_rules::skills_problem(skills)
+        {
+            let key = match problem {
+                learnables_rules::SkillsProblem::Blank(index) => format!("skills[{index}]"),
+                learnables_rules::SkillsProblem::Empty => "skills".to_owned(),
+            };
+            report.at(&key, problem.to_string());
         }
         let mut names = HashSet::new();
         for (index, field) in self.lesson_fields.iter().enumerate() {
@@ -159,36 +181,42 @@ impl LearnableDescriptor {
 
 impl LessonField {
     fn check(&self, report: &mut Report<'_>) {
-        if self.label.is_empty() {
+        if learnables_rules::is_blank(&self.name) {
+            report.at("name", "the name is empty; it needs a character");
+        }
+        if learnables_rules::is_blank(&self.label) {
             report.at(
                 "label",
                 "the label is empty; it needs at least one character",
             );
         }
-        let is_choice = self.kind.rendering() == Rendering::Choice;
-        match (&self.choices, is_choice) {
-            (None, true) => report.at("choices", "a `choice` field must list its choices"),
-            (Some(choices), true) if choices.is_empty() => {
-                report.at("choices", "a `choice` field needs at least one choice");
-            }
-            _ => {}
-        }
-        if let (Some(default), Some(choices)) = (&self.default, &self.choices)
-            && !choices.contains(default)
-        {
+        if learnables_rules::is_blank(self.kind.as_str()) {
             report.at(
-                "default",
-                format!(
-                    "the default {default:?} is not one of the choices: {}",
-                    choices.join(", ")
-                ),
+                "kind",
+                "the kind is empty; write `text`, `choice` or another kind",
             );
+        }
+        if let Some(problem) =
+            learnables_rules::choices_problem(self.kind.as_str(), self.choices.as_deref())
+        {
+            let key = match problem {
+                learnables_rules::ChoicesProblem::Blank(index) => format!("choices[{index}]"),
+                _ => "choices".to_owned(),
+            };
+            report.at(&key, problem.to_string());
+        }
+        if let Some(default) = &self.default
+            && let Some(problem) =
+                learnables_rules::default_problem(default, self.choices.as_deref())
+        {
+            report.at("default", problem);
         }
     }
 }
 
 impl DeclarationParams {
-    /// Checks every descriptor, and that no two share a collection.
+    /// Checks every descriptor, that no two share a collection, and that
+    /// `teachMethod`, when given, is not blank and no core A2A method.
     ///
     /// ```
     /// use learnables::{DeclarationParams, LearnableDescriptor};
@@ -218,6 +246,11 @@ impl DeclarationParams {
                     ),
                 );
             }
+        }
+        if let Some(method) = &self.teach_method
+            && let Some(problem) = learnables_rules::teach_method_problem(method)
+        {
+            report.at("teachMethod", problem.to_string());
         }
         Violations::from_list(list)
     }

@@ -31,13 +31,14 @@ const EMAIL: &str = "alice@example.com";
 const TOKEN: &str = "bench-token";
 const DESKS: [&str; 3] = ["general", "dangerous-goods", "cold chain"];
 
-/// The teach body of the `n`th request. Entries cycle through chapters
-/// 1..=99 and each round moves every chapter to the next desk, so a lesson
-/// differs from the entry's current value and learns (bar the few that
-/// concurrent clients send out of order).
+/// The teach body of the `n`th request. Entries cycle through the 96 HS
+/// chapters and each round moves every chapter to the next desk, so a
+/// lesson differs from the entry's current value and learns (bar the few
+/// that concurrent clients send out of order).
 fn teach_body(n: u64) -> String {
-    let chapter = n % 99 + 1;
-    let desk = DESKS[((n / 99) % 3) as usize];
+    let count = learnables_examples::Chapter::COUNT as u64;
+    let chapter = learnables_examples::Chapter::nth((n % count) as usize);
+    let desk = DESKS[((n / count) % 3) as usize];
     json!({
         "jsonrpc": "2.0",
         "id": n,

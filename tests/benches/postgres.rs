@@ -21,13 +21,13 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::knowledge::{PostgresStorage, RedbStorage, Storage, VersionRecord};
 use learnables::{Knowledge, Learnable, Lesson};
-use learnables_examples::{Desk, RoutingRule};
+use learnables_examples::{Chapter, Desk, RoutingRule};
 
 const ENTRIES: u64 = 10_000;
 
 fn rule(i: u64) -> RoutingRule {
     RoutingRule {
-        chapter: (i % 97) as u8,
+        chapter: Chapter::nth(i as usize),
         desk: [Desk::General, Desk::DangerousGoods, Desk::Perishables][(i % 3) as usize],
         note: Some(format!("note {i}")),
     }
@@ -36,10 +36,12 @@ fn rule(i: u64) -> RoutingRule {
 /// A lesson that always changes its entry: the counter makes every value new.
 fn lesson(counter: &AtomicU64) -> Lesson {
     let i = counter.fetch_add(1, Ordering::Relaxed);
+    let rule = rule(i);
+    // The chapter is the entry's key: the entry is the rule's chapter.
     Lesson::new(
         "routing_rules",
-        format!("{}", i % 1000),
-        rule(i).to_lesson_value(),
+        rule.chapter.to_string(),
+        rule.to_lesson_value(),
         "alice@example.com",
     )
 }

@@ -68,12 +68,21 @@ fn a_card_of_the_wrong_shape_is_refused() {
 
 #[test]
 fn a_card_declaring_learnables_wrongly_is_reported_with_paths() {
+    // `required: true` is the agent's choice, not a violation.
     let required = json!({"capabilities": {"extensions": [
         {"uri": EXTENSION_URI, "required": true, "params": {"learnables": []}}
     ]}});
-    assert_eq!(
-        CardDeclaration::read(&required).unwrap_err().to_string(),
-        "required: the spec declares the extension with `required: false`"
+    let read = CardDeclaration::read(&required).unwrap().unwrap();
+    assert!(read.required);
+    // A teach method that takes over a core A2A method is a violation.
+    let core = json!({"capabilities": {"extensions": [
+        {"uri": EXTENSION_URI, "params": {"learnables": [], "teachMethod": "SendMessage"}}
+    ]}});
+    assert!(
+        CardDeclaration::read(&core)
+            .unwrap_err()
+            .to_string()
+            .starts_with("teachMethod: `teachMethod` is the core A2A method `SendMessage`")
     );
     let shapeless = json!({"capabilities": {"extensions": [
         {"uri": EXTENSION_URI, "params": {"learnables": [{"collection": 1}]}}
@@ -104,7 +113,7 @@ fn typed_blocks_are_valid_for_their_learnable() {
     );
     let all = TeachBlock::builder::<RoutingRule>(["85"])
         .suggest_all(&RoutingRule {
-            chapter: 85,
+            chapter: learnables_examples::Chapter::try_from(85).unwrap(),
             desk: Desk::General,
             note: None,
         })

@@ -53,7 +53,7 @@ fn the_example_declaration_matches_the_schema() {
 #[test]
 fn lessons_results_and_teach_blocks_match_the_schema() {
     let rule = RoutingRule {
-        chapter: 85,
+        chapter: learnables_examples::Chapter::try_from(85).unwrap(),
         desk: learnables_examples::Desk::General,
         note: None,
     };

@@ -41,7 +41,7 @@ fn rename_kind_and_describes_with_reach_the_descriptor_and_phrasing() {
     assert_eq!(descriptor.lesson_fields[1].kind, FieldKind::new("date"));
     let limit = ClearanceLimit {
         amount_eur: 9000,
-        review_after: Some("2027-01-31".into()),
+        review_after: Some("2027-01-31".parse().unwrap()),
     };
     assert_eq!(
         limit.describes("broker-3"),
@@ -170,4 +170,75 @@ fn a_descriptor_read_from_another_agent_is_validated_with_the_same_rules() {
         received.lesson_fields[1].kind.rendering(),
         learnables::Rendering::Text
     );
+}
+
+/// A type the derive cannot parse a default of at compile time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Percent(u8);
+
+impl std::str::FromStr for Percent {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Percent, String> {
+        match text.strip_suffix('%').map(str::parse::<u8>) {
+            Some(Ok(value)) if value <= 100 => Ok(Percent(value)),
+            _ => Err(format!("{text:?} is not a percentage such as \"4%\"")),
+        }
+    }
+}
+
+impl std::fmt::Display for Percent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}%", self.0)
+    }
+}
+
+macro_rules! rate_with_default {
+    ($name:ident, $collection:literal, $default:literal) => {
+        #[derive(Learnable, Debug)]
+        #[learnable(collection = $collection, entry = "rate", teaches = "Which duty rate applies",
+                                    how = "A table kept by the tariff team", decided_by = "rules",
+                                    describes = "{entry}: {rate}")]
+        struct $name {
+            /// Rate
+            #[learnable(default = $default)]
+            rate: Percent,
+        }
+    };
+}
+
+rate_with_default!(GoodRate, "good_rates", "4%");
+rate_with_default!(RateForDeclaration, "rates_a", "four percent");
+rate_with_default!(RateForKnowledge, "rates_b", "four percent");
+rate_with_default!(RateForValidation, "rates_c", "150%");
+
+#[test]
+fn a_parsable_default_of_another_type_is_accepted_at_first_use() {
+    assert_eq!(
+        GoodRate::descriptor().lesson_fields[0].default.as_deref(),
+        Some("4%")
+    );
+}
+
+#[test]
+#[should_panic(
+    expected = "#[derive(Learnable)] on `RateForDeclaration`: the default \"four percent\" of the field `rate` is not a value of its type"
+)]
+fn an_unparsable_default_of_another_type_is_refused_by_declaration_learnable() {
+    let _ = learnables::Declaration::new().learnable::<RateForDeclaration>();
+}
+
+#[test]
+#[should_panic(
+    expected = "#[derive(Learnable)] on `RateForKnowledge`: the default \"four percent\" of the field `rate` is not a value of its type"
+)]
+fn an_unparsable_default_of_another_type_is_refused_by_knowledge_register() {
+    let _ = learnables::Knowledge::in_memory().register::<RateForKnowledge>();
+}
+
+#[test]
+#[should_panic(
+    expected = "#[derive(Learnable)] on `RateForValidation`: the default \"150%\" of the field `rate` is not a value of its type"
+)]
+fn an_unparsable_default_of_another_type_is_refused_by_validation() {
+    let _ = RateForValidation::descriptor().validate();
 }

@@ -54,7 +54,10 @@ fn a_damaged_store_is_refused_with_a_clear_error() {
         let knowledge = registered(Knowledge::open(dir.path()).unwrap());
         for i in 0..50 {
             knowledge
-                .teach(&rule_lesson(&i.to_string(), "general"))
+                .teach(&rule_lesson(
+                    &learnables_examples::Chapter::nth(i).to_string(),
+                    "general",
+                ))
                 .unwrap();
         }
     }
@@ -92,7 +95,10 @@ fn a_flipped_byte_anywhere_is_refused_or_harmless_never_silent_loss() {
         let knowledge = registered(Knowledge::open(dir.path()).unwrap());
         for i in 0..40 {
             knowledge
-                .teach(&rule_lesson(&i.to_string(), "cold chain"))
+                .teach(&rule_lesson(
+                    &learnables_examples::Chapter::nth(i).to_string(),
+                    "cold chain",
+                ))
                 .unwrap();
         }
         knowledge.history("routing_rules")

@@ -115,7 +115,9 @@ fn eight_replicas_teaching_at_once_refuse_nothing_and_make_one_linear_history() 
                                 let tag = format!("{index}-{i}");
                                 // Replicas share entries, so they also
                                 // decide on each other's values.
-                                let entry = format!("{}", 1 + (index * 7 + i) % 40);
+                                let entry =
+                                    learnables_examples::Chapter::nth((index * 7 + i) % 40)
+                                        .to_string();
                                 let desk =
                                     ["general", "cold chain", "dangerous-goods"][(index + i) % 3];
                                 let lesson = rule_lesson(&entry, desk).with_reason(&tag);
@@ -376,7 +378,7 @@ fn a_dropped_connection_is_retried_or_refused_never_half_written() {
     wait_for("the observer to catch up after reconnecting", || {
         observer.history("routing_rules") == history
     });
-    let last = observer.teach(&rule_lesson("99", "general")).unwrap();
+    let last = observer.teach(&rule_lesson("96", "general")).unwrap();
     wait_for("the lesson on the first replica", || {
         knowledge
             .pin()
@@ -411,8 +413,20 @@ fn sessions_killed_while_teachers_write_leave_one_linear_history() {
                     (0..LESSONS)
                         .map(|i| {
                             let tag = format!("{thread}-{i}");
-                            let lesson = rule_lesson(&(thread * 60 + i + 1).to_string(), "general")
-                                .with_reason(&tag);
+                            // 120 lessons over 96 chapters: the last thread's
+                            // share chapters with the first's, with another desk,
+                            // so that every lesson still changes its entry.
+                            let desk = if thread == THREADS - 1 {
+                                "cold chain"
+                            } else {
+                                "general"
+                            };
+                            let lesson = rule_lesson(
+                                &learnables_examples::Chapter::nth(thread * LESSONS + i)
+                                    .to_string(),
+                                desk,
+                            )
+                            .with_reason(&tag);
                             (tag, knowledge.teach(&lesson))
                         })
                         .collect::<Vec<_>>()

@@ -114,7 +114,10 @@ fn concurrent_teachers_on_two_replicas_make_one_linear_history() {
             for thread in 0..4 {
                 scope.spawn(move || {
                     for i in 0..30 {
-                        let entry = format!("{}", 1 + (index * 1000 + thread * 100 + i) % 90);
+                        let entry = learnables_examples::Chapter::nth(
+                            (index * 1000 + thread * 100 + i) % 90,
+                        )
+                        .to_string();
                         let desk = ["general", "cold chain"][(i + thread) % 2];
                         replica.teach(&rule_lesson(&entry, desk)).unwrap();
                     }

@@ -2,7 +2,7 @@
 //! the error for every kind of bad answer.
 
 use learnables::{Choice, Learnable, Lesson, LessonProblem, LessonValue};
-use learnables_examples::{Desk, RoutingRule};
+use learnables_examples::{ClearanceLimit, Desk, RoutingRule};
 use serde_json::{Value, json};
 
 fn value(json: Value) -> LessonValue {
@@ -20,7 +20,7 @@ fn form_strings_parse_into_typed_fields() {
     assert_eq!(
         rule,
         RoutingRule {
-            chapter: 84,
+            chapter: learnables_examples::Chapter::try_from(84).unwrap(),
             desk: Desk::DangerousGoods,
             note: Some("Batteries".into())
         }
@@ -32,7 +32,8 @@ fn json_numbers_are_accepted_where_the_type_parses_them() {
     assert_eq!(
         parse(json!({"chapter": 85, "desk": "general"}))
             .unwrap()
-            .chapter,
+            .chapter
+            .number(),
         85
     );
 }
@@ -118,7 +119,8 @@ fn a_from_str_failure_carries_the_type_s_reason() {
     let error = parse(json!({"chapter": "300", "desk": "general"})).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "`chapter` (HS chapter): \"300\" is not accepted: number too large to fit in target type"
+        "`chapter` (HS chapter): \"300\" is not accepted: there is no HS chapter 300: the \
+         chapters are 1 to 97"
     );
 }
 
@@ -160,7 +162,7 @@ fn a_lesson_for_another_collection_is_refused() {
 #[test]
 fn to_lesson_value_round_trips_and_leaves_out_absent_options() {
     let rule = RoutingRule {
-        chapter: 85,
+        chapter: learnables_examples::Chapter::try_from(85).unwrap(),
         desk: Desk::Perishables,
         note: None,
     };
@@ -276,4 +278,114 @@ fn a_lesson_value_must_be_an_object() {
 fn a_lesson_value_does_not_show_its_contents_in_debug_output() {
     let secret = value(json!({"note": "the secret"}));
     assert_eq!(format!("{secret:?}"), "LessonValue(1 keys)");
+}
+
+/// Tried as an attacker would: a lesson for entry 85 whose value says
+/// chapter 12 must not change chapter 85's routing under chapter 12's name.
+#[test]
+fn a_lesson_whose_value_contradicts_its_entry_is_refused() {
+    let knowledge = learnables::Knowledge::in_memory();
+    knowledge.register::<RoutingRule>().unwrap();
+    let value = LessonValue::try_from(json!({"chapter": "12", "desk": "dangerous-goods"})).unwrap();
+    let error = knowledge
+        .teach(&learnables::Lesson::new(
+            "routing_rules",
+            "85",
+            value,
+            "alice@example.com",
+        ))
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("`chapter` (HS chapter)"), "{error}");
+    assert!(
+        error.contains("the value says \"12\" but the lesson's entry is \"85\""),
+        "{error}"
+    );
+    assert!(knowledge.pin().get::<RoutingRule>("85").is_none());
+    assert!(knowledge.pin().get::<RoutingRule>("12").is_none());
+}
+
+#[test]
+fn a_value_that_agrees_with_its_entry_is_learned_and_one_without_the_key_is_refused() {
+    let knowledge = learnables::Knowledge::in_memory();
+    knowledge.register::<RoutingRule>().unwrap();
+    let lesson = |value: Value| {
+        learnables::Lesson::new(
+            "routing_rules",
+            "85",
+            LessonValue::try_from(value).unwrap(),
+            "alice@example.com",
+        )
+    };
+    let result = knowledge
+        .teach(&lesson(json!({"chapter": "85", "desk": "cold chain"})))
+        .unwrap();
+    assert_eq!(
+        result.describes,
+        "Chapter 85 declarations now go to the cold chain desk"
+    );
+    assert_eq!(
+        knowledge
+            .pin()
+            .get::<RoutingRule>("85")
+            .unwrap()
+            .chapter
+            .number(),
+        85
+    );
+    let without_key = knowledge
+        .teach(&lesson(json!({"desk": "general"})))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        without_key.contains("`chapter` (HS chapter) is missing"),
+        "{without_key}"
+    );
+    // The same chapter written another way agrees with the entry.
+    let padded = LessonValue::try_from(json!({"chapter": "07", "desk": "general"})).unwrap();
+    assert!(RoutingRule::from_lesson_entry("7", &padded).is_ok());
+}
+
+#[test]
+fn an_entry_that_is_no_chapter_is_refused() {
+    for (entry, reason) in [
+        ("77", "HS chapter 77 is reserved and unused"),
+        ("0", "there is no HS chapter 0"),
+        ("98", "there is no HS chapter 98"),
+    ] {
+        let value = LessonValue::try_from(json!({"chapter": "85", "desk": "general"})).unwrap();
+        let error = RoutingRule::from_lesson_entry(entry, &value)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with(&format!(
+                "the lesson's entry \"{entry}\" is not a `chapter`"
+            )),
+            "{error}"
+        );
+        assert!(error.contains(reason), "{error}");
+    }
+}
+
+#[test]
+fn the_validate_hook_reports_like_a_field_error() {
+    let value = LessonValue::try_from(json!({"amountEur": "250000"})).unwrap();
+    let error = ClearanceLimit::from_lesson_value(&value).unwrap_err();
+    assert_eq!(error.field(), Some("review_after"));
+    assert_eq!(
+        error.to_string(),
+        "`review_after` (Review date): a limit above EUR 100000 needs a review date: give the \
+         date compliance looks at it again"
+    );
+    let dated = LessonValue::try_from(json!({"amountEur": "250000", "review_after": "2027-01-31"}))
+        .unwrap();
+    assert!(ClearanceLimit::from_lesson_value(&dated).is_ok());
+    let not_a_date =
+        LessonValue::try_from(json!({"amountEur": "9000", "review_after": "not a date"})).unwrap();
+    assert_eq!(
+        ClearanceLimit::from_lesson_value(&not_a_date)
+            .unwrap_err()
+            .field(),
+        Some("review_after")
+    );
 }

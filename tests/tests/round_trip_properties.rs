@@ -140,14 +140,21 @@ proptest! {
 
     #[test]
     fn a_derived_value_round_trips_through_its_lesson_value(
-        chapter in any::<u8>(),
+        chapter in (0..learnables_examples::Chapter::COUNT).prop_map(learnables_examples::Chapter::nth),
         desk in desk(),
         note in proptest::option::of(any::<String>()),
         amount in any::<u32>(),
-        review in proptest::option::of(any::<String>()),
+        review in proptest::option::of(
+            (1..3_652_059_i32).prop_map(|day| chrono::NaiveDate::from_num_days_from_ce_opt(day).unwrap()),
+        ),
     ) {
         let rule = RoutingRule { chapter, desk, note };
         prop_assert_eq!(RoutingRule::from_lesson_value(&rule.to_lesson_value()).unwrap(), rule);
+        // A valid limit: above the threshold, it names a review date.
+        let review = review.or_else(|| {
+            (amount > learnables_examples::REVIEW_REQUIRED_ABOVE_EUR)
+                .then(|| chrono::NaiveDate::from_ymd_opt(2027, 1, 31).unwrap())
+        });
         let limit = ClearanceLimit { amount_eur: amount, review_after: review };
         prop_assert_eq!(ClearanceLimit::from_lesson_value(&limit.to_lesson_value()).unwrap(), limit);
     }

@@ -143,7 +143,8 @@ struct Reply {
 
 /// Routes the declaration a message describes, by the pinned knowledge.
 fn route(pinned: &Snapshot, text: &str) -> Reply {
-    let Some(chapter) = hs_chapter(text) else {
+    let Some(chapter) = hs_chapter(text).and_then(|number| crate::Chapter::try_from(number).ok())
+    else {
         return Reply {
             text: "Which HS chapter is the declaration for? Say, for example, \"Route a \
                    declaration for HS chapter 85\"."

@@ -2,6 +2,7 @@
 
 mod attrs;
 mod codegen;
+mod fallback;
 mod model;
 
 use proc_macro2::TokenStream;
@@ -12,7 +13,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     match model::ChoiceEnum::from_input(input) {
         Ok(choice) => codegen::generate(&choice),
         Err(errors) => {
-            let stub = codegen::stub(input);
+            let stub = fallback::stub(input);
             let errors = errors.write_errors();
             quote::quote! { #errors #stub }
         }

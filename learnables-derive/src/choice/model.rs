@@ -7,7 +7,16 @@ use syn::ext::IdentExt;
 use syn::{DeriveInput, Ident, Path};
 
 use super::attrs::EnumAttrs;
-use crate::{case, shape};
+use crate::case::RenameRule;
+use crate::keys::{self, Keys};
+use crate::shape;
+
+/// The keys `#[choice(...)]` takes, on the enum and on a variant.
+const KEYS: Keys = Keys {
+    attribute: "choice",
+    item: &["rename_all", "crate"],
+    member: &["rename"],
+};
 
 /// A checked choice enum.
 pub struct ChoiceEnum {
@@ -27,25 +36,33 @@ impl ChoiceEnum {
             "Choice",
             "its choices are fixed names, the same for every type argument; remove the parameters",
         ));
-        let attrs = EnumAttrs::from_derive_input(input)
-            .map_err(|error| crate::meta::reword(error, "choice"));
+        let (screened, key_errors) = keys::screen(input, &KEYS);
+        let screened_out = screened.is_some();
+        for error in key_errors {
+            errors.push(error);
+        }
+        let attrs = EnumAttrs::from_derive_input(screened.as_ref().unwrap_or(input));
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
+        // A key left out was meant for something: checking the rest
+        // without it would only report its absence again.
+        if screened_out {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        }
         let rule = match &attrs.rename_all {
-            Some(rule) if case::rename("x", &rule.value()).is_none() => {
+            Some(name) => RenameRule::from_name(&name.value()).unwrap_or_else(|| {
                 errors.push(
                     darling::Error::custom(format!(
                         "unknown `rename_all` rule {:?}; the rules are: {}",
-                        rule.value(),
-                        case::RULES.join(", ")
+                        name.value(),
+                        RenameRule::names().join(", ")
                     ))
-                    .with_span(rule),
+                    .with_span(name),
                 );
-                "kebab-case".to_owned()
-            }
-            Some(rule) => rule.value(),
-            None => "kebab-case".to_owned(),
+                RenameRule::KebabCase
+            }),
+            None => RenameRule::KebabCase,
         };
         let mut seen = HashSet::new();
         let mut variants = Vec::new();
@@ -63,7 +80,7 @@ impl ChoiceEnum {
             }
             let choice = match &variant.rename {
                 Some(rename) => rename.value(),
-                None => case::rename(&variant.ident.unraw().to_string(), &rule).unwrap_or_default(),
+                None => rule.apply(&variant.ident.unraw().to_string()),
             };
             let span = variant
                 .rename

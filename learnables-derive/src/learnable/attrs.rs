@@ -21,11 +21,13 @@ pub struct StructAttrs {
     #[darling(default, with = crate::meta::text)]
     pub decided_by: Option<LitStr>,
     #[darling(default, with = crate::meta::texts)]
-    pub skills: Option<Vec<LitStr>>,
+    pub skills: Option<crate::meta::Texts>,
     #[darling(default, with = crate::meta::text)]
     pub describes: Option<LitStr>,
     #[darling(default, with = crate::meta::path)]
     pub describes_with: Option<Path>,
+    #[darling(default, with = crate::meta::path)]
+    pub validate: Option<Path>,
     #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }
@@ -49,4 +51,6 @@ pub struct FieldAttrs {
     pub kind: Option<LitStr>,
     #[darling(default, with = crate::meta::flag)]
     pub skip: Flag,
+    #[darling(default, with = crate::meta::flag)]
+    pub entry_key: Flag,
 }

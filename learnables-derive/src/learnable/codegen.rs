@@ -2,9 +2,9 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, LitStr};
 
 use super::model::{Describes, Field, Learnable, TemplatePiece};
 
@@ -16,7 +16,43 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let default_checks = learnable
         .lesson_fields()
         .map(|(_, field)| default_check(krate, field));
-    let from_lesson_value = from_lesson_value(learnable);
+    let kind_checks = learnable
+        .lesson_fields()
+        .map(|(_, field)| kind_check(krate, field));
+    let first_use_checks: Vec<TokenStream> = learnable
+        .lesson_fields()
+        .filter(|(_, field)| {
+            field.lesson.as_ref().is_some_and(|lesson| lesson.default.is_some())
+                && !super::check::is_standard(&field.value_ty)
+        })
+        .map(|(index, field)| {
+            let parse = item(krate, field, "parse");
+            let value_ty = &field.value_ty;
+            let choices = item(krate, field, "choices");
+            // A choice field's default is checked at compile time; the
+            // constant condition keeps the check out of the build for it.
+            quote! {
+                if const { #choices.is_none() } {
+                    #krate::__private::check_default::<#value_ty>(&SPEC, #index, #parse, ::core::stringify!(#ident));
+                }
+            }
+        })
+        .collect();
+    // The defaults the derive could not parse, checked once, before the
+    // descriptor is built.
+    let (check_defaults, check_defaults_fn) = if first_use_checks.is_empty() {
+        (TokenStream::new(), quote!(::core::option::Option::None))
+    } else {
+        (
+            quote! {
+                fn __check_defaults() {
+                    #(#first_use_checks)*
+                }
+            },
+            quote!(::core::option::Option::Some(__check_defaults)),
+        )
+    };
+    let (parse_fn, from_lesson_value) = from_lesson_value(learnable);
     let to_lesson_value = to_lesson_value(learnable);
     let describes = describes(learnable);
     let field_items = field_items(learnable);
@@ -32,15 +68,19 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
             static SPEC: #krate::__private::DescriptorSpec = #spec;
 
+            #parse_fn
+
             #(#default_checks)*
+            #(#kind_checks)*
 
             #[automatically_derived]
             impl #krate::Learnable for #ident {
                 #[inline]
                 fn descriptor() -> &'static #krate::LearnableDescriptor {
-                    static DESCRIPTOR: ::std::sync::OnceLock<#krate::LearnableDescriptor> =
-                        ::std::sync::OnceLock::new();
-                    DESCRIPTOR.get_or_init(|| #krate::__private::build_descriptor(&SPEC))
+                    static DESCRIPTOR: #krate::__private::DescriptorCell =
+                        #krate::__private::DescriptorCell::new();
+                    #check_defaults
+                    DESCRIPTOR.get(&SPEC, #check_defaults_fn)
                 }
 
                 #from_lesson_value
@@ -48,32 +88,6 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 #describes
             }
         };
-    }
-}
-
-/// On errors: an impl with the right signatures, so that uses of the type
-/// raise no follow-on errors.
-pub fn stub(input: &DeriveInput) -> TokenStream {
-    let ident = &input.ident;
-    let krate = crate::krate::path(&input.attrs, "learnable");
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    quote! {
-        impl #impl_generics #krate::Learnable for #ident #ty_generics #where_clause {
-            fn descriptor() -> &'static #krate::LearnableDescriptor {
-                ::core::unimplemented!()
-            }
-            fn from_lesson_value(
-                _: &#krate::LessonValue,
-            ) -> ::core::result::Result<Self, #krate::LessonError> {
-                ::core::unimplemented!()
-            }
-            fn to_lesson_value(&self) -> #krate::LessonValue {
-                ::core::unimplemented!()
-            }
-            fn describes(&self, _: &str) -> ::std::string::String {
-                ::core::unimplemented!()
-            }
-        }
     }
 }
 
@@ -154,69 +168,21 @@ fn field_items(learnable: &Learnable) -> TokenStream {
     let impls = learnable.lesson_fields().map(|(_, field)| {
         let value_ty = &field.value_ty;
         let marker = marker(field);
-        let lesson = field.lesson.as_ref().expect("lesson fields only");
-        let kind = match &lesson.kind {
-            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
-            None => quote!(#krate::__private::Probe::<#value_ty>::KIND),
-        };
         quote_spanned! {value_ty.span()=>
             #[allow(non_camel_case_types)]
             struct #marker;
 
             #[diagnostic::do_not_recommend]
-            impl __LessonField<#value_ty> for #marker
+            impl #krate::__private::FieldOf<#value_ty> for #marker
             where
-                for<'__any> #value_ty: __LessonFieldType,
+                for<'__any> #value_ty: #krate::__private::FieldType,
             {
-                const KIND: #krate::FieldKind = #kind;
-                const CHOICES: ::core::option::Option<&'static [&'static str]> =
-                    #krate::__private::Probe::<#value_ty>::CHOICES;
-                const PARSE: #krate::__private::ParseFn<#value_ty> =
-                    #krate::__private::Probe::<#value_ty>::PARSE;
-                const WRITE: fn(
-                    &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
-                    &str,
-                    &#value_ty,
-                ) =
-                    #krate::__private::write_field::<#value_ty>;
-                const DESCRIBE: fn(&mut ::std::string::String, &#value_ty) =
-                    #krate::__private::describe::<#value_ty>;
+                const OPS: #krate::__private::FieldOps<#value_ty> =
+                    #krate::__private::Probe::<#value_ty>::OPS;
             }
         }
     });
-    quote! {
-        trait __LessonFieldType:
-            ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
-        {
-        }
-
-        impl<T> __LessonFieldType for T where
-            T: ::core::str::FromStr<Err: ::core::fmt::Display> + ::core::fmt::Display
-        {
-        }
-
-        #[diagnostic::on_unimplemented(
-            message = "`{T}` cannot be a lesson field",
-            label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
-            note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with \
-                    an error that implements `Display`) and `Display`, or mark the field \
-                    `#[learnable(skip)]`"
-        )]
-        #[allow(dead_code)]
-        trait __LessonField<T> {
-            const KIND: #krate::FieldKind;
-            const CHOICES: ::core::option::Option<&'static [&'static str]>;
-            const PARSE: #krate::__private::ParseFn<T>;
-            const WRITE: fn(
-                &mut #krate::__private::JsonMap<::std::string::String, #krate::__private::JsonValue>,
-                &str,
-                &T,
-            );
-            const DESCRIBE: fn(&mut ::std::string::String, &T);
-        }
-
-        #(#impls)*
-    }
+    quote!(#(#impls)*)
 }
 
 /// The marker type of a lesson field, named at the field's type (where the
@@ -229,12 +195,12 @@ fn marker(field: &Field) -> syn::Ident {
     )
 }
 
-/// `<__field_{name} as __LessonField<T>>::{item}`, at the field's type `T`.
-fn item(field: &Field, item: &str) -> TokenStream {
+/// `<__field_{name} as FieldOf<T>>::OPS.{part}`, at the field's type `T`.
+fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
     let marker = marker(field);
     let value_ty = &field.value_ty;
-    let item = format_ident!("{}", item, span = value_ty.span());
-    quote_spanned!(value_ty.span()=> (<#marker as __LessonField<#value_ty>>::#item))
+    let part = format_ident!("{}", part, span = value_ty.span());
+    quote_spanned!(value_ty.span()=> (<#marker as #krate::__private::FieldOf<#value_ty>>::OPS.#part))
 }
 
 fn spec(learnable: &Learnable) -> TokenStream {
@@ -258,8 +224,14 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let help = option_lit(lesson.help.as_ref());
         let default = option_lit(lesson.default.as_ref());
         let doc = &lesson.doc;
-        let choices = item(field, "CHOICES");
-        let kind = item(field, "KIND");
+        let choices = item(krate, field, "choices");
+        let kind = match &lesson.kind {
+            Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
+            None => {
+                let kind = item(krate, field, "kind");
+                quote!(#krate::FieldKind::from_static(#kind))
+            }
+        };
         quote! {
             #krate::__private::FieldSpec {
                 name: #name,
@@ -294,7 +266,7 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(field, "CHOICES");
+    let choices = item(krate, field, "choices");
     let message = format!(
         "the default {:?} of the field `{}` is not one of the choices of `{ty}`: write one of \
          `{ty}::CHOICES` (a variant's name in kebab-case, unless renamed)",
@@ -312,11 +284,38 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
     }
 }
 
-fn from_lesson_value(learnable: &Learnable) -> TokenStream {
+/// A compile-time check that a field's explicit `kind` agrees with whether
+/// its type is a `Choice`: `kind = "choice"` needs one, any other kind
+/// refuses one.
+fn kind_check(krate: &syn::Path, field: &Field) -> TokenStream {
+    let lesson = field.lesson.as_ref().expect("lesson fields only");
+    let Some(kind) = &lesson.kind else {
+        return TokenStream::new();
+    };
+    let value_ty = &field.value_ty;
+    let choices = item(krate, field, "choices");
+    let message = super::check::kind_message(
+        &kind.value(),
+        &quote!(#value_ty).to_string().replace(' ', ""),
+        &lesson.name,
+    )
+    .replace('{', "{{")
+    .replace('}', "}}");
+    let wanted = kind.value() == "choice";
+    quote_spanned! {kind.span()=>
+        const _: () = if #choices.is_some() != #wanted {
+            ::core::panic!(#message)
+        };
+    }
+}
+
+/// The lesson parser, a function beside the impl, and the trait methods
+/// that call it.
+fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| item(field, "PARSE");
+    let parse = |field: &Field| item(krate, field, "parse");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;
@@ -326,22 +325,14 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
         let slot = slot(*index);
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
         let parse = parse(field);
-        let read = if field.optional {
-            quote!(read_optional)
-        } else {
-            quote!(read)
-        };
-        quote!(#name => #slot = __reader.#read(#index, __value, #parse),)
+        let optional = field.optional;
+        quote!(#name => #slot = __reader.read(#index, __value, #parse, #optional),)
     });
     let finals = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let parse = parse(field);
-        let take = if field.optional {
-            quote!(optional)
-        } else {
-            quote!(required)
-        };
-        quote!(let #slot = __reader.#take(#index, #slot, #parse);)
+        let optional = field.optional;
+        quote!(let #slot = __reader.take(#index, #slot, #parse, #optional);)
     });
     let required: Vec<_> = lesson_fields
         .iter()
@@ -349,7 +340,7 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
         .map(|(index, _)| slot(*index))
         .collect();
     let mut lesson_index = 0;
-    let inits = learnable.fields.iter().map(|field| {
+    let inits: Vec<TokenStream> = learnable.fields.iter().map(|field| {
         let ident = &field.ident;
         if field.lesson.is_none() {
             // A skipped field's value: its type's default, which the
@@ -359,11 +350,46 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
         let slot = slot(lesson_index);
         lesson_index += 1;
         quote!(#ident: #slot,)
+    }).collect();
+    let key = lesson_fields.iter().find(|(_, field)| field.entry_key);
+    let entry_param = key.map(|_| quote!(__entry: ::core::option::Option<&str>,));
+    let key_check = key.map(|(index, field)| {
+        let slot = slot(*index);
+        let parse = parse(field);
+        quote!(let #slot = __reader.entry_key(#index, #slot, __entry, #parse);)
     });
-    quote! {
-        fn from_lesson_value(
+    let ident = &learnable.ident;
+    let accept = match &learnable.validate {
+        Some(path) => {
+            let check = quote_spanned! {path.span()=>
+                let __validate: fn(&#ident) -> ::core::result::Result<(), #krate::FieldErrors> = #path;
+            };
+            quote! {
+                #check
+                #krate::__private::validated(#ident { #(#inits)* }, __validate, &SPEC, __lesson_value)
+            }
+        }
+        None => quote!(::core::result::Result::Ok(#ident { #(#inits)* })),
+    };
+    let (from_value_args, from_entry) = match key {
+        Some(_) => (
+            quote!(__lesson_value, ::core::option::Option::None),
+            quote! {
+                fn from_lesson_entry(
+                    __entry: &str,
+                    __lesson_value: &#krate::LessonValue,
+                ) -> ::core::result::Result<Self, #krate::LessonError> {
+                    __parse(__lesson_value, ::core::option::Option::Some(__entry))
+                }
+            },
+        ),
+        None => (quote!(__lesson_value), TokenStream::new()),
+    };
+    let parse_fn = quote! {
+        fn __parse(
             __lesson_value: &#krate::LessonValue,
-        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            #entry_param
+        ) -> ::core::result::Result<#ident, #krate::LessonError> {
             let mut __reader = #krate::__private::Reader::new(&SPEC);
             #(#declarations)*
             for (__key, __value) in #krate::__private::entries(__lesson_value) {
@@ -372,39 +398,56 @@ fn from_lesson_value(learnable: &Learnable) -> TokenStream {
                     _ => __reader.unknown(__key),
                 }
             }
+            #key_check
             #(#finals)*
             match (#(#required,)*) {
                 (#(::core::option::Option::Some(#required),)*) if __reader.is_clean() => {
-                    ::core::result::Result::Ok(Self { #(#inits)* })
+                    #accept
                 }
                 _ => ::core::result::Result::Err(__reader.into_error()),
             }
         }
+    };
+    let methods = quote! {
+        #[inline]
+        fn from_lesson_value(
+            __lesson_value: &#krate::LessonValue,
+        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            __parse(#from_value_args)
+        }
+        #from_entry
+    };
+    (parse_fn, methods)
+}
+
+/// `&dyn Display` of a field's value, through the field's marker (so that a
+/// type that is no lesson field's is one error, at the type): `Some(...)`,
+/// or for an optional field, `None` when absent.
+fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
+    let ident = &field.ident;
+    let display = item(krate, field, "display");
+    if field.optional {
+        quote! {
+            match &self.#ident {
+                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
+                ::core::option::Option::None => ::core::option::Option::None,
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(#display(&self.#ident)))
     }
 }
 
 fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
-    let count = learnable.lesson_fields().count();
-    let writes = learnable.lesson_fields().map(|(_, field)| {
-        let ident = &field.ident;
+    let fields = learnable.lesson_fields().map(|(_, field)| {
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let write = item(field, "WRITE");
-        if field.optional {
-            quote! {
-                if let ::core::option::Option::Some(__value) = &self.#ident {
-                    #write(&mut __map, #name, __value);
-                }
-            }
-        } else {
-            quote!(#write(&mut __map, #name, &self.#ident);)
-        }
+        let shown = shown(krate, field);
+        quote!((#name, #shown))
     });
     quote! {
         fn to_lesson_value(&self) -> #krate::LessonValue {
-            let mut __map = #krate::__private::JsonMap::with_capacity(#count);
-            #(#writes)*
-            #krate::LessonValue::from(__map)
+            #krate::__private::lesson_value(&[#(#fields),*])
         }
     }
 }
@@ -419,22 +462,15 @@ fn describes(learnable: &Learnable) -> TokenStream {
             __describes_with(self, __entry)
         },
         Describes::Template(pieces) => {
-            let capacity: usize = pieces
-                .iter()
-                .map(|piece| match piece {
-                    TemplatePiece::Text(text) => text.len(),
-                    _ => 8,
-                })
-                .sum();
-            let writes = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(__out.push_str(#text);),
-                TemplatePiece::Entry => quote!(__out.push_str(__entry);),
-                TemplatePiece::Field { ident, optional } => {
-                    let describe = match learnable
+            let pieces = pieces.iter().map(|piece| match piece {
+                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
+                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
+                TemplatePiece::Field { ident, .. } => {
+                    let shown = match learnable
                         .lesson_fields()
                         .find(|(_, field)| field.ident == *ident)
                     {
-                        Some((_, field)) => item(field, "DESCRIBE"),
+                        Some((_, field)) => shown(krate, field),
                         // A skipped field: its type must be `Display`.
                         None => {
                             let field = learnable
@@ -443,27 +479,20 @@ fn describes(learnable: &Learnable) -> TokenStream {
                                 .find(|field| field.ident == *ident)
                                 .expect("a template names a field of the struct");
                             let value_ty = &field.value_ty;
+                            let value = if field.optional {
+                                quote!(self.#ident.as_ref())
+                            } else {
+                                quote!(::core::option::Option::Some(&self.#ident))
+                            };
                             quote_spanned! {value_ty.span()=>
-                                #krate::__private::describe::<#value_ty>
+                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
                             }
                         }
                     };
-                    if *optional {
-                        quote! {
-                            if let ::core::option::Option::Some(__value) = &self.#ident {
-                                #describe(&mut __out, __value);
-                            }
-                        }
-                    } else {
-                        quote!(#describe(&mut __out, &self.#ident);)
-                    }
+                    quote!(#krate::__private::Piece::Value(#shown))
                 }
             });
-            quote! {
-                let mut __out = ::std::string::String::with_capacity(#capacity);
-                #(#writes)*
-                __out
-            }
+            quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
         }
     };
     quote! {

@@ -1,7 +1,13 @@
-//! `#[derive(Learnable)]`: attributes -> checked model -> generated code.
+//! `#[derive(Learnable)]`: `attrs` (the attributes as written, read by
+//! darling after `keys` screened their keys) -> `model` (the learnable, every
+//! error collected on one accumulator) with `check` (the rules, each a
+//! predicate of `learnables-rules`) -> `codegen` from the checked model;
+//! `fallback` emits stub impls beside the errors.
 
 mod attrs;
+mod check;
 mod codegen;
+mod fallback;
 mod model;
 mod template;
 
@@ -13,7 +19,7 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     match model::Learnable::from_input(input) {
         Ok(learnable) => codegen::generate(&learnable),
         Err(errors) => {
-            let stub = codegen::stub(input);
+            let stub = fallback::stub(input);
             let errors = errors.write_errors();
             quote::quote! { #errors #stub }
         }

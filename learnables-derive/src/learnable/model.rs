@@ -11,9 +11,37 @@ use syn::spanned::Spanned;
 use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
 
 use super::attrs::{FieldAttrs, StructAttrs};
+use super::check::{self, not_blank};
 use super::template::{self, Piece};
 use crate::doc::Doc;
+use crate::keys::{self, Keys};
 use crate::shape;
+
+/// The keys `#[learnable(...)]` takes, on the struct and on a field.
+const KEYS: Keys = Keys {
+    attribute: "learnable",
+    item: &[
+        "collection",
+        "entry",
+        "teaches",
+        "how",
+        "decided_by",
+        "skills",
+        "describes",
+        "describes_with",
+        "validate",
+        "crate",
+    ],
+    member: &[
+        "label",
+        "help",
+        "default",
+        "rename",
+        "kind",
+        "skip",
+        "entry_key",
+    ],
+};
 
 /// A learnable struct, checked.
 pub struct Learnable {
@@ -26,6 +54,8 @@ pub struct Learnable {
     pub decided_by: LitStr,
     pub skills: Option<Vec<LitStr>>,
     pub describes: Describes,
+    /// `validate = path`: a check across fields after parsing.
+    pub validate: Option<Path>,
     pub fields: Vec<Field>,
 }
 
@@ -40,7 +70,7 @@ pub enum Describes {
 /// A template piece with its placeholder resolved.
 pub enum TemplatePiece {
     Text(String),
-    Field { ident: Ident, optional: bool },
+    Field { ident: Ident },
     Entry,
 }
 
@@ -50,6 +80,8 @@ pub struct Field {
     /// `T` for a field of type `Option<T>`, else the field's type.
     pub value_ty: Type,
     pub optional: bool,
+    /// Marked `entry_key`: its value is the lesson's entry.
+    pub entry_key: bool,
     /// `None` for a `skip`ped field.
     pub lesson: Option<LessonField>,
 }
@@ -75,11 +107,20 @@ impl Learnable {
             "a learnable describes one collection, so its descriptor cannot vary with a type \
              parameter; remove the parameters",
         ));
-        let attrs = StructAttrs::from_derive_input(input)
-            .map_err(|error| crate::meta::reword(error, "learnable"));
+        let (screened, key_errors) = keys::screen(input, &KEYS);
+        let screened_out = screened.is_some();
+        for error in key_errors {
+            errors.push(error);
+        }
+        let attrs = StructAttrs::from_derive_input(screened.as_ref().unwrap_or(input));
         let Some(attrs) = errors.handle(attrs) else {
             return Err(errors.finish().expect_err("an error was just recorded"));
         };
+        // A key left out was meant for something: checking the rest
+        // without it would only report its absence again.
+        if screened_out {
+            return Err(errors.finish().expect_err("an error was just recorded"));
+        }
         let anchor = attribute_span(input);
         if anchor.is_none() {
             errors.push(
@@ -162,19 +203,11 @@ impl Learnable {
                 errors.handle(not_blank(value, key, fix));
             }
         }
-        if let (Some(how), Some(teaches)) = (&how, &teaches)
-            && let Some(problem) = learnables_rules::how_problem(&how.value(), &teaches.value())
-        {
-            errors.push(
-                darling::Error::custom(format!("{problem}: {}", problem.fix())).with_span(how),
-            );
+        if let (Some(how), Some(teaches)) = (&how, &teaches) {
+            errors.handle(check::how(how, teaches));
         }
-        for skill in attrs.skills.iter().flatten() {
-            errors.handle(not_blank(
-                skill,
-                "a skill id",
-                "name a skill of the agent card, or leave out `skills(...)` for every skill",
-            ));
+        if let Some(skills) = &attrs.skills {
+            errors.handle(check::skills(skills));
         }
 
         let fields = read_fields(&attrs, &mut errors);
@@ -203,8 +236,9 @@ impl Learnable {
                 teaches,
                 how,
                 decided_by,
-                skills: attrs.skills,
+                skills: attrs.skills.map(|skills| skills.items),
                 describes,
+                validate: attrs.validate,
                 fields,
             }),
             _ => {
@@ -223,22 +257,13 @@ fn attribute_span(input: &DeriveInput) -> Option<Span> {
         .map(|attr| attr.path().span())
 }
 
-/// An error at `value` when it is empty or blank: "{what} must not be
-/// empty: {fix}".
-fn not_blank(value: &LitStr, what: &str, fix: &str) -> darling::Result<()> {
-    if value.value().trim().is_empty() {
-        Err(darling::Error::custom(format!("{what} must not be empty: {fix}")).with_span(value))
-    } else {
-        Ok(())
-    }
-}
-
 fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) -> Vec<Field> {
     let Some(struct_fields) = attrs.data.as_ref().take_struct() else {
         return Vec::new();
     };
     let mut seen: HashMap<String, ()> = HashMap::new();
     let mut fields = Vec::new();
+    let mut entry_key: Option<&Ident> = None;
     for field in struct_fields.fields {
         let Some(ident) = field.ident.clone() else {
             continue;
@@ -250,7 +275,7 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         let lesson = if field.skip.is_present() {
             None
         } else {
-            let lesson = read_lesson_field(field, &ident, errors);
+            let lesson = read_lesson_field(field, &ident, &value_ty, errors);
             let name_span = field
                 .rename
                 .as_ref()
@@ -267,10 +292,42 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
             }
             Some(lesson)
         };
+        let is_key = field.entry_key.is_present();
+        if is_key {
+            let span = field.entry_key.span();
+            if field.skip.is_present() {
+                errors.push(
+                    darling::Error::custom(
+                        "a skipped field cannot be the entry's key: the key is a lesson field; \
+                         remove `skip` or `entry_key`",
+                    )
+                    .with_span(&span),
+                );
+            } else if optional {
+                errors.push(
+                    darling::Error::custom(
+                        "the entry's key cannot be optional: every lesson has an entry; make \
+                         the field's type the key's type, without `Option`",
+                    )
+                    .with_span(&span),
+                );
+            } else if let Some(first) = entry_key {
+                errors.push(
+                    darling::Error::custom(format!(
+                        "the field `{first}` is already the entry's key: a lesson has one \
+                         entry, so keep `entry_key` on one field"
+                    ))
+                    .with_span(&span),
+                );
+            } else {
+                entry_key = field.ident.as_ref();
+            }
+        }
         fields.push(Field {
             ident,
             value_ty,
             optional,
+            entry_key: is_key && !field.skip.is_present() && !optional,
             lesson,
         });
     }
@@ -280,6 +337,7 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
 fn read_lesson_field(
     field: &FieldAttrs,
     ident: &Ident,
+    value_ty: &Type,
     errors: &mut darling::error::Accumulator,
 ) -> LessonField {
     let name = match &field.rename {
@@ -326,6 +384,9 @@ fn read_lesson_field(
             "`kind`",
             "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
         ));
+    }
+    if let Some(default) = &field.default {
+        errors.handle(check::default_parses(default, value_ty, &name));
     }
     LessonField {
         name,
@@ -401,7 +462,6 @@ fn resolve_template(
             Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
                 Some(index) => resolved.push(TemplatePiece::Field {
                     ident: fields[index].ident.clone(),
-                    optional: fields[index].optional,
                 }),
                 None => {
                     let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))

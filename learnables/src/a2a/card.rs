@@ -147,16 +147,11 @@ impl CardDeclaration {
             )
         })?;
         params.validate_for_card(card)?;
+        // `required: true` is the agent's choice, not a violation.
         let required = entry
             .get("required")
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        if required {
-            return Err(at(
-                "required",
-                "the spec declares the extension with `required: false`".to_owned(),
-            ));
-        }
         Ok(Some(CardDeclaration {
             index,
             params,

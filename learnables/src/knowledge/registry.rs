@@ -43,7 +43,7 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
     value: &LessonValue,
     entry: &str,
 ) -> Result<Absorbed, LessonError> {
-    let typed = T::from_lesson_value(value)?;
+    let typed = T::from_lesson_entry(entry, value)?;
     Ok(Absorbed {
         value: typed.to_lesson_value(),
         describes: typed.describes(entry),

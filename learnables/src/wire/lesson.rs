@@ -62,8 +62,9 @@ impl Lesson {
         self
     }
 
-    /// Parses the value as `T`, after checking that the lesson is for `T`'s
-    /// collection.
+    /// Parses the value as `T` for the lesson's entry
+    /// ([`Learnable::from_lesson_entry`]), after checking that the lesson is
+    /// for `T`'s collection.
     ///
     /// ```
     /// # use learnables::{Learnable, Lesson, LessonValue};
@@ -86,6 +87,6 @@ impl Lesson {
         if &self.collection != expected {
             return Err(LessonError::wrong_collection(expected, &self.collection));
         }
-        T::from_lesson_value(&self.value)
+        T::from_lesson_entry(&self.entry, &self.value)
     }
 }

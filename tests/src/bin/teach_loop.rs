@@ -150,7 +150,9 @@ fn main() {
                     if acknowledged.load(Ordering::SeqCst) >= lessons {
                         return;
                     }
-                    let chapter = 1 + (i * threads + thread) % 97;
+                    // A cycle of 97 (over 96 chapters) does not line up with
+                    // the three desks: every round keeps teaching new values.
+                    let chapter = learnables_examples::Chapter::nth((i * threads + thread) % 97);
                     let value = LessonValue::try_from(serde_json::json!({
                         "chapter": chapter.to_string(),
                         "desk": desks[(i + thread) % desks.len()],

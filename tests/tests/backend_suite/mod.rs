@@ -263,7 +263,7 @@ macro_rules! backend_suite {
                     std::thread::spawn(move || {
                         (0..LESSONS)
                             .map(|i| {
-                                let entry = format!("{}", 1 + (thread * LESSONS + i) % 99);
+                                let entry = learnables_examples::Chapter::nth((thread * LESSONS + i) % 96).to_string();
                                 let desk = ["general", "cold chain", "dangerous-goods"][i % 3];
                                 let mut lesson = rule_lesson(&entry, desk);
                                 lesson.taught_by = format!("teacher{thread}@example.com");

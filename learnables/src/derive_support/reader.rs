@@ -1,0 +1,242 @@
+//! Reading a lesson value field by field, every problem collected.
+
+use std::fmt::Display;
+
+use serde_json::Value;
+
+use super::probe::ParseFn;
+use super::spec::DescriptorSpec;
+use crate::lesson_error::{LessonProblem, shortened};
+use crate::{FieldErrors, LessonError, LessonValue};
+
+/// The pairs of a lesson value, for the generated parser.
+#[inline]
+pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
+    value.entries()
+}
+
+/// A field's state while a lesson value is read.
+#[derive(Debug)]
+pub enum Slot<T> {
+    /// Not in the value (or `null` for an optional field).
+    Absent,
+    /// In the value but not accepted; the problem is recorded.
+    Rejected,
+    /// Read.
+    Read(T),
+}
+
+/// Collects the problems of one lesson value while its fields are read.
+#[derive(Debug)]
+pub struct Reader {
+    spec: &'static DescriptorSpec,
+    problems: Vec<LessonProblem>,
+}
+
+impl Reader {
+    /// A reader for a value of the learnable `spec` describes.
+    #[inline]
+    pub fn new(spec: &'static DescriptorSpec) -> Reader {
+        Reader {
+            spec,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Reads field `index`'s value; for an optional field, `null` means
+    /// absent. (One function for both, so that a build instantiates one
+    /// reader per field type.)
+    pub fn read<T>(
+        &mut self,
+        index: usize,
+        value: &Value,
+        parse: ParseFn<T>,
+        optional: bool,
+    ) -> Slot<T> {
+        if optional && value.is_null() {
+            return Slot::Absent;
+        }
+        match parse(value, &self.spec.fields[index]) {
+            Ok(read) => Slot::Read(read),
+            Err(problem) => {
+                self.reject(problem);
+                Slot::Rejected
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn reject(&mut self, problem: LessonProblem) {
+        self.problems.push(problem);
+    }
+
+    /// Records a key that is no field.
+    #[cold]
+    #[inline(never)]
+    pub fn unknown(&mut self, key: &str) {
+        self.problems.push(LessonProblem::UnknownField {
+            field: shortened(key),
+            known: self
+                .spec
+                .fields
+                .iter()
+                .map(|field| field.name.to_owned())
+                .collect(),
+        });
+    }
+
+    /// The value of field `index`: read, else its default (parsed as a
+    /// value sent would be), else none, which for a required field is a
+    /// `Missing` problem.
+    pub fn take<T>(
+        &mut self,
+        index: usize,
+        slot: Slot<T>,
+        parse: ParseFn<T>,
+        optional: bool,
+    ) -> Option<T> {
+        match slot {
+            Slot::Read(value) => Some(value),
+            Slot::Rejected => None,
+            Slot::Absent => {
+                let field = &self.spec.fields[index];
+                let Some(default) = field.default else {
+                    if !optional {
+                        self.missing(index);
+                    }
+                    return None;
+                };
+                match parse(&Value::String(default.to_owned()), field) {
+                    Ok(value) => Some(value),
+                    Err(problem) => {
+                        self.reject(problem);
+                        None
+                    }
+                }
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing(&mut self, index: usize) {
+        let field = &self.spec.fields[index];
+        self.problems.push(LessonProblem::Missing {
+            field: field.name.to_owned(),
+            label: field.label(),
+        });
+    }
+
+    /// The key field `index` for the lesson's `entry`, when there is one:
+    /// left as it is when the value leaves it out (a required field, so
+    /// `Missing`), refused when the
+    /// value names another entry (compared in the type's own `Display`
+    /// form, so that "085" and "85" agree for a number).
+    #[inline(never)]
+    pub fn entry_key<T: Display>(
+        &mut self,
+        index: usize,
+        slot: Slot<T>,
+        entry: Option<&str>,
+        parse: ParseFn<T>,
+    ) -> Slot<T> {
+        let Some(entry) = entry else {
+            return slot;
+        };
+        if let Slot::Rejected = slot {
+            // The value's own problem is reported; the entry adds nothing.
+            return slot;
+        }
+        let field = &self.spec.fields[index];
+        let from_entry = match parse(&Value::String(entry.to_owned()), field) {
+            Ok(key) => key,
+            Err(problem) => {
+                self.reject(LessonProblem::BadEntry {
+                    field: field.name.to_owned(),
+                    label: field.label(),
+                    entry: shortened(entry),
+                    reason: problem.reason(),
+                });
+                return Slot::Rejected;
+            }
+        };
+        match slot {
+            Slot::Read(value) => {
+                let (value_text, entry_text) = (value.to_string(), from_entry.to_string());
+                if value_text != entry_text {
+                    self.reject(LessonProblem::EntryMismatch {
+                        field: field.name.to_owned(),
+                        label: field.label(),
+                        entry: shortened(entry),
+                        value: shortened(&value_text),
+                    });
+                    return Slot::Rejected;
+                }
+                Slot::Read(value)
+            }
+            Slot::Absent => Slot::Absent,
+            Slot::Rejected => Slot::Rejected,
+        }
+    }
+
+    /// Whether every field read so far was accepted.
+    #[inline]
+    pub fn is_clean(&self) -> bool {
+        self.problems.is_empty()
+    }
+
+    /// The error of everything recorded.
+    #[cold]
+    #[inline(never)]
+    pub fn into_error(self) -> LessonError {
+        let collection = self.spec.collection;
+        LessonError::from_problems(self.problems)
+            .unwrap_or_else(|| LessonError::wrong_collection(collection, collection))
+    }
+}
+
+/// The value, if `check` (a `#[learnable(validate = path)]` function)
+/// accepts it (an empty [`FieldErrors`] refuses nothing); else its refusals
+/// as field problems, each with the field's label and the value sent for it.
+pub fn validated<T>(
+    value: T,
+    check: fn(&T) -> Result<(), FieldErrors>,
+    spec: &'static DescriptorSpec,
+    lesson_value: &LessonValue,
+) -> Result<T, LessonError> {
+    match check(&value) {
+        Err(errors) if !errors.is_empty() => Err(refused(&errors, spec, lesson_value)),
+        _ => Ok(value),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn refused(errors: &FieldErrors, spec: &DescriptorSpec, lesson_value: &LessonValue) -> LessonError {
+    let problems = errors
+        .iter()
+        .map(|(name, reason)| {
+            let label = spec
+                .fields
+                .iter()
+                .find(|field| field.name == name)
+                .map(|field| field.label())
+                .unwrap_or_default();
+            match lesson_value.text_of(name) {
+                Some(text) => LessonProblem::Invalid {
+                    field: name.to_owned(),
+                    label,
+                    value: shortened(&text),
+                    reason: reason.to_owned(),
+                },
+                None => LessonProblem::Refused {
+                    field: name.to_owned(),
+                    label,
+                    reason: reason.to_owned(),
+                },
+            }
+        })
+        .collect();
+    LessonError::from_problems(problems).unwrap_or_else(|| LessonError::wrong_collection("", ""))
+}
