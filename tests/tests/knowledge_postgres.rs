@@ -115,9 +115,8 @@ fn eight_replicas_teaching_at_once_refuse_nothing_and_make_one_linear_history() 
                                 let tag = format!("{index}-{i}");
                                 // Replicas share entries, so they also
                                 // decide on each other's values.
-                                let entry =
-                                    learnables_examples::Chapter::nth((index * 7 + i) % 40)
-                                        .to_string();
+                                let entry = learnables_examples::Chapter::nth((index * 7 + i) % 40)
+                                    .to_string();
                                 let desk =
                                     ["general", "cold chain", "dangerous-goods"][(index + i) % 3];
                                 let lesson = rule_lesson(&entry, desk).with_reason(&tag);

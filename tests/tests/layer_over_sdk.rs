@@ -64,7 +64,10 @@ impl TestExecutor {
             .collect();
         let mut reply = Message::new(Role::Agent, vec![Part::text(digest(&text))]);
         let block = TeachBlock::builder::<RoutingRule>(["85"])
-            .suggest(RoutingRule::FIELDS.chapter, 85)
+            .suggest(
+                RoutingRule::FIELDS.chapter,
+                learnables_examples::Chapter::try_from(85).expect("a chapter"),
+            )
             .with_lesson_fields();
         match self.attach {
             Attach::IfActivated => {
