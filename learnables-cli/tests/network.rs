@@ -267,11 +267,9 @@ fn an_agent_that_never_finishes_is_cut_off_by_the_timeout() {
     assert!(err.contains("did not answer in time"), "{err}");
 }
 
-/// Depends on the lint rule that flags a teachMethod equal to an A2A core
-/// method (`SendMessage`, ...): the command refuses whatever the lint
-/// reports at `teachMethod`.
+/// The lint flags a teachMethod equal to an A2A core method (`SendMessage`,
+/// ...): the command refuses whatever the lint reports at `teachMethod`.
 #[test]
-#[ignore = "needs the lint rule on a core A2A teachMethod; drop this line when it lands"]
 fn a_core_a2a_method_as_teach_method_stops_teach_and_show_before_sending() {
     let agent = agent(card_with("SendMessage"), |_| Reply::result(lesson_result()));
     let err = run(&strs(&teach_args(&agent.url))).failed();
