@@ -418,6 +418,8 @@ fn a_file_size_limit_refuses_the_lesson_and_keeps_every_acknowledged_one() {
         .map(|record| (record.definition_version, record.version_id.clone()))
         .collect();
     assert_eq!(stored, acknowledged, "exactly the acknowledged lessons");
-    let next = reopened.teach(&rule("after", "x")).unwrap();
+    let next = reopened
+        .teach(&rule("97", "after the file size limit"))
+        .unwrap();
     assert_eq!(next.definition_version, acknowledged.len() as u64 + 1);
 }

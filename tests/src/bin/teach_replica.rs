@@ -47,8 +47,11 @@ fn main() {
                             let tag = format!("{name}-{thread}-{i}");
                             let chapter = 1 + (thread * 7 + i) % 40;
                             let desk = ["general", "cold chain", "dangerous-goods"][i % 3];
-                            let value =
-                                serde_json::json!({"chapter": chapter.to_string(), "desk": desk});
+                            // The tag as the note: every lesson is a new value,
+                            // whichever process teaches the entry first.
+                            let value = serde_json::json!({
+                                "chapter": chapter.to_string(), "desk": desk, "note": tag,
+                            });
                             let lesson = Lesson::new(
                                 "routing_rules",
                                 chapter.to_string(),

@@ -69,8 +69,12 @@ async function boundedJson(response) {
   }
 }
 
+// The A2A protocol version the page speaks: A2A v1.0 servers refuse a
+// request without it (as version 0.3) with VersionNotSupportedError.
+const A2A_VERSION = "1.0";
+
 function headers(token) {
-  const list = { [ACTIVATION_HEADER]: EXTENSION_URI };
+  const list = { [ACTIVATION_HEADER]: EXTENSION_URI, "A2A-Version": A2A_VERSION };
   if (token) list.Authorization = `Bearer ${token}`;
   return list;
 }
