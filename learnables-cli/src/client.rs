@@ -155,6 +155,8 @@ impl AgentClient {
                 .post(url)
                 .header(CONTENT_TYPE, "application/json")
                 .header(ACTIVATION_HEADER, EXTENSION_URI)
+                // A2A v1.0: a request without it counts as version 0.3.
+                .header("A2A-Version", "1.0")
                 .header(AUTHORIZATION, authorization)
                 .body(body.to_string())
                 .send()

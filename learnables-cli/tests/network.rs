@@ -285,3 +285,25 @@ fn a_core_a2a_method_as_teach_method_stops_teach_and_show_before_sending() {
     );
     assert!(posts(&agent).is_empty(), "{:?}", posts(&agent));
 }
+
+/// Every call says which A2A version it speaks (a request without
+/// `A2A-Version` counts as 0.3 to an A2A v1.0 server), with activation.
+#[test]
+fn every_call_carries_the_a2a_version_and_the_activation() {
+    let agent = agent(card(), |_| Reply::result(lesson_result()));
+    run(&strs(&teach_args(&agent.url))).ok();
+    let calls = posts(&agent);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    let header = |name: &str| {
+        calls[0]
+            .headers
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+    };
+    assert_eq!(header("a2a-version").as_deref(), Some("1.0"));
+    assert_eq!(
+        header("a2a-extensions").as_deref(),
+        Some(learnables::EXTENSION_URI)
+    );
+}
