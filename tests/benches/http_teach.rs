@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
@@ -113,24 +113,14 @@ impl Target {
     /// Sends `iters` requests from [`CLIENTS`] concurrent tasks; the time
     /// from the first sent to the last answered.
     fn load(&self, runtime: &Runtime, client: &reqwest::Client, iters: u64) -> Duration {
-        runtime.block_on(async {
-            let start = Instant::now();
-            let tasks: Vec<_> = (0..CLIENTS)
-                .map(|task| {
-                    let count = iters / CLIENTS + u64::from(task < iters % CLIENTS);
-                    let target = self.clone();
-                    let client = client.clone();
-                    tokio::spawn(async move {
-                        for _ in 0..count {
-                            black_box(target.send(&client).await);
-                        }
-                    })
-                })
-                .collect();
-            for task in tasks {
-                task.await.expect("a client task");
+        learnables_tests::load::spread(runtime, CLIENTS, iters, |count| {
+            let target = self.clone();
+            let client = client.clone();
+            async move {
+                for _ in 0..count {
+                    black_box(target.send(&client).await);
+                }
             }
-            start.elapsed()
         })
     }
 }

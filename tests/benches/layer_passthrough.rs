@@ -9,7 +9,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use a2a::{A2AError, Message, Part, Role, StreamResponse};
 use a2a_server::jsonrpc::jsonrpc_router;
@@ -88,25 +88,15 @@ fn load(
     body: &bytes::Bytes,
     iters: u64,
 ) -> Duration {
-    runtime.block_on(async {
-        let start = Instant::now();
-        let tasks: Vec<_> = (0..CLIENTS)
-            .map(|task| {
-                let count = iters / CLIENTS + u64::from(task < iters % CLIENTS);
-                let client = client.clone();
-                let url = url.to_owned();
-                let body = body.clone();
-                tokio::spawn(async move {
-                    for _ in 0..count {
-                        std::hint::black_box(send(&client, &url, &body).await);
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.expect("a client task");
+    learnables_tests::load::spread(runtime, CLIENTS, iters, |count| {
+        let client = client.clone();
+        let url = url.to_owned();
+        let body = body.clone();
+        async move {
+            for _ in 0..count {
+                std::hint::black_box(send(&client, &url, &body).await);
+            }
         }
-        start.elapsed()
     })
 }
 

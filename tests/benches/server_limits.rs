@@ -8,7 +8,7 @@
 
 use std::hint::black_box;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
@@ -36,32 +36,22 @@ async fn listener() -> (tokio::net::TcpListener, SocketAddr) {
 /// Sends `iters` requests to `url` from [`CLIENTS`] concurrent tasks; the
 /// time from the first sent to the last answered.
 fn load(runtime: &Runtime, client: &reqwest::Client, url: &str, iters: u64) -> Duration {
-    runtime.block_on(async {
-        let start = Instant::now();
-        let tasks: Vec<_> = (0..CLIENTS)
-            .map(|task| {
-                let count = iters / CLIENTS + u64::from(task < iters % CLIENTS);
-                let client = client.clone();
-                let url = url.to_owned();
-                tokio::spawn(async move {
-                    for n in 0..count {
-                        let response = client
-                            .post(&url)
-                            .header("Content-Type", "application/json")
-                            .body(json!({"id": n, "params": {"entry": "85"}}).to_string())
-                            .send()
-                            .await
-                            .expect("a response");
-                        assert!(response.status().is_success(), "{}", response.status());
-                        black_box(response.bytes().await.expect("a body"));
-                    }
-                })
-            })
-            .collect();
-        for task in tasks {
-            task.await.expect("a client task");
+    learnables_tests::load::spread(runtime, CLIENTS, iters, |count| {
+        let client = client.clone();
+        let url = url.to_owned();
+        async move {
+            for n in 0..count {
+                let response = client
+                    .post(&url)
+                    .header("Content-Type", "application/json")
+                    .body(json!({"id": n, "params": {"entry": "85"}}).to_string())
+                    .send()
+                    .await
+                    .expect("a response");
+                assert!(response.status().is_success(), "{}", response.status());
+                black_box(response.bytes().await.expect("a body"));
+            }
         }
-        start.elapsed()
     })
 }
 

@@ -1,3 +1,4 @@
 //! Tests of learnables, and what they share.
 
+pub mod load;
 pub mod skip;
