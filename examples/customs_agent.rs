@@ -3,7 +3,9 @@
 //!
 //! `cargo run --example customs_agent -- --addr 127.0.0.1:8080 --data ./customs-data`
 
+use std::io::Read;
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use learnables_examples::customs_agent::{self, DataLocation, Teacher};
@@ -20,10 +22,69 @@ struct Args {
     /// postgres:// URL shared by replicas.
     #[arg(long, default_value = "customs-data")]
     data: String,
-    /// A person who may teach, as EMAIL=TOKEN (repeatable). With none, a
-    /// demo teacher is made and its token printed.
-    #[arg(long = "teacher", value_name = "EMAIL=TOKEN", value_parser = Teacher::parse)]
-    teachers: Vec<Teacher>,
+    /// A person who may teach, as EMAIL=TOKEN (repeatable). With no teacher
+    /// from here, --teachers or LEARNABLES_TEACHERS, a demo teacher is made
+    /// and its token printed. A token on the command line is visible to
+    /// other users of the machine: prefer --teachers or the environment.
+    #[arg(long = "teacher", value_name = "EMAIL=TOKEN")]
+    teacher: Vec<String>,
+    /// A file of teachers: one EMAIL=TOKEN a line; blank lines and lines
+    /// starting with `#` are skipped.
+    #[arg(long = "teachers", value_name = "FILE")]
+    teachers_file: Option<PathBuf>,
+}
+
+/// The largest teachers file read.
+const MAX_TEACHERS_FILE_BYTES: u64 = 1024 * 1024;
+
+/// Every teacher given: `--teacher`, `--teachers FILE`, and the
+/// `LEARNABLES_TEACHERS` variable. No error shows a token.
+fn teachers(args: &Args) -> Result<Vec<Teacher>, String> {
+    let mut teachers = Vec::new();
+    for (at, text) in args.teacher.iter().enumerate() {
+        teachers.push(
+            Teacher::parse(text)
+                .map_err(|error| format!("--teacher number {}: {error}", at + 1))?,
+        );
+    }
+    if let Some(path) = &args.teachers_file {
+        let text = read_bounded(path).map_err(|error| {
+            format!("cannot read the teachers file {}: {error}", path.display())
+        })?;
+        teachers.extend(
+            Teacher::parse_lines(&text)
+                .map_err(|error| format!("the teachers file {}, {error}", path.display()))?,
+        );
+    }
+    match std::env::var(customs_agent::TEACHERS_VARIABLE) {
+        Ok(text) => teachers.extend(
+            Teacher::parse_list(&text)
+                .map_err(|error| format!("{}, {error}", customs_agent::TEACHERS_VARIABLE))?,
+        ),
+        Err(std::env::VarError::NotPresent) => {}
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(format!(
+                "{} is not valid UTF-8",
+                customs_agent::TEACHERS_VARIABLE
+            ));
+        }
+    }
+    customs_agent::tokens(&teachers).map_err(|error| error.to_string())?;
+    Ok(teachers)
+}
+
+/// A file's text, refused past `MAX_TEACHERS_FILE_BYTES`.
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEACHERS_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_TEACHERS_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX_TEACHERS_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(text)
 }
 
 #[tokio::main]
@@ -37,7 +98,10 @@ async fn main() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
-    let mut teachers = args.teachers;
+    let mut teachers = match teachers(&args) {
+        Ok(teachers) => teachers,
+        Err(error) => fail(&error),
+    };
     if teachers.is_empty() {
         let demo = Teacher {
             email: "demo@example.com".into(),
