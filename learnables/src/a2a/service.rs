@@ -365,7 +365,10 @@ fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
         {
             return Err(RpcError::invalid_params(
                 field,
-                format!("the lesson's `{field}` is longer than its limit of {limit} characters"),
+                format!(
+                    "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
+                    shown(text)
+                ),
             )
             .with_data(json!({ "maxChars": limit })));
         }
