@@ -3,9 +3,8 @@
 //!
 //! `cargo run --example customs_agent -- --addr 127.0.0.1:8080 --data ./customs-data`
 
-use std::io::Read;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Parser;
 use learnables_examples::customs_agent::{self, DataLocation, Teacher};
@@ -34,59 +33,6 @@ struct Args {
     teachers_file: Option<PathBuf>,
 }
 
-/// The largest teachers file read.
-const MAX_TEACHERS_FILE_BYTES: u64 = 1024 * 1024;
-
-/// Every teacher given: `--teacher`, `--teachers FILE`, and the
-/// `LEARNABLES_TEACHERS` variable. No error shows a token.
-fn teachers(args: &Args) -> Result<Vec<Teacher>, String> {
-    let mut teachers = Vec::new();
-    for (at, text) in args.teacher.iter().enumerate() {
-        teachers.push(
-            Teacher::parse(text)
-                .map_err(|error| format!("--teacher number {}: {error}", at + 1))?,
-        );
-    }
-    if let Some(path) = &args.teachers_file {
-        let text = read_bounded(path).map_err(|error| {
-            format!("cannot read the teachers file {}: {error}", path.display())
-        })?;
-        teachers.extend(
-            Teacher::parse_lines(&text)
-                .map_err(|error| format!("the teachers file {}, {error}", path.display()))?,
-        );
-    }
-    match std::env::var(customs_agent::TEACHERS_VARIABLE) {
-        Ok(text) => teachers.extend(
-            Teacher::parse_list(&text)
-                .map_err(|error| format!("{}, {error}", customs_agent::TEACHERS_VARIABLE))?,
-        ),
-        Err(std::env::VarError::NotPresent) => {}
-        Err(std::env::VarError::NotUnicode(_)) => {
-            return Err(format!(
-                "{} is not valid UTF-8",
-                customs_agent::TEACHERS_VARIABLE
-            ));
-        }
-    }
-    customs_agent::tokens(&teachers).map_err(|error| error.to_string())?;
-    Ok(teachers)
-}
-
-/// A file's text, refused past `MAX_TEACHERS_FILE_BYTES`.
-fn read_bounded(path: &Path) -> std::io::Result<String> {
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(MAX_TEACHERS_FILE_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_TEACHERS_FILE_BYTES {
-        return Err(std::io::Error::other(format!(
-            "it is larger than {MAX_TEACHERS_FILE_BYTES} bytes"
-        )));
-    }
-    Ok(text)
-}
-
 #[tokio::main]
 async fn main() {
     tracing_subscriber::fmt()
@@ -98,7 +44,20 @@ async fn main() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
-    let mut teachers = match teachers(&args) {
+    let variable = match std::env::var(customs_agent::TEACHERS_VARIABLE) {
+        Ok(text) => Some(text),
+        Err(std::env::VarError::NotPresent) => None,
+        Err(std::env::VarError::NotUnicode(_)) => fail(&format!(
+            "{} is not valid UTF-8",
+            customs_agent::TEACHERS_VARIABLE
+        )),
+    };
+    let given = Teacher::gather(
+        &args.teacher,
+        args.teachers_file.as_deref(),
+        variable.as_deref(),
+    );
+    let mut teachers = match given {
         Ok(teachers) => teachers,
         Err(error) => fail(&error),
     };

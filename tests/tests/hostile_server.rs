@@ -230,6 +230,57 @@ fn tokens_never_show_and_a_shared_token_is_refused() {
     assert!(refused.is_err());
 }
 
+#[test]
+fn teachers_come_from_a_file_and_the_environment_without_showing_tokens() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("teachers");
+    std::fs::write(
+        &file,
+        "# the desk leads\n\nalice@example.com = tok-SECRET-a\n  # bob left\ncarol@example.com=tok-SECRET-c\n",
+    )
+    .unwrap();
+    let teachers = Teacher::gather(
+        &["dave@example.com=tok-SECRET-d".to_owned()],
+        Some(&file),
+        Some("erin@example.com=tok-SECRET-e,\nfrank@example.com=tok-SECRET-f"),
+    )
+    .unwrap();
+    let emails: Vec<&str> = teachers.iter().map(|t| t.email.as_str()).collect();
+    assert_eq!(
+        emails,
+        [
+            "dave@example.com",
+            "alice@example.com",
+            "carol@example.com",
+            "erin@example.com",
+            "frank@example.com"
+        ]
+    );
+    assert_eq!(teachers[1].token, "tok-SECRET-a");
+
+    std::fs::write(&file, "alice@example.com=tok-SECRET-a\n\ntok-SECRET-x\n").unwrap();
+    let error = Teacher::gather(&[], Some(&file), None).unwrap_err();
+    assert!(error.contains("line 3:"), "{error}");
+    assert!(!error.contains("tok-SECRET"), "{error}");
+
+    std::fs::write(&file, "alice@example.com=tok-SECRET-a\n").unwrap();
+    let error =
+        Teacher::gather(&[], Some(&file), Some("bob@example.com=tok-SECRET-a")).unwrap_err();
+    assert!(error.contains("bob@example.com"), "{error}");
+    assert!(!error.contains("tok-SECRET"), "{error}");
+
+    let error = Teacher::gather(&["=tok-SECRET-z".to_owned()], None, None).unwrap_err();
+    assert!(error.starts_with("--teacher number 1:"), "{error}");
+    assert!(!error.contains("tok-SECRET"), "{error}");
+
+    let missing = dir.path().join("missing");
+    let error = Teacher::gather(&[], Some(&missing), None).unwrap_err();
+    assert!(
+        error.starts_with("cannot read the teachers file"),
+        "{error}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn the_embedded_store_is_the_owners_alone() {

@@ -11,7 +11,7 @@ mod task_store;
 mod tasks;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
@@ -154,6 +154,70 @@ impl Teacher {
     pub fn parse_list(text: &str) -> Result<Vec<Teacher>, String> {
         parse_entries(text.split([',', '\n']), "entry")
     }
+}
+
+/// The largest teachers file read.
+pub const MAX_TEACHERS_FILE_BYTES: u64 = 1024 * 1024;
+
+impl Teacher {
+    /// Every teacher the command line gives: each `--teacher` argument,
+    /// the lines of the `--teachers` file, and the entries of
+    /// [`TEACHERS_VARIABLE`]'s value, refusing a token given to two
+    /// teachers. No error shows a token.
+    ///
+    /// ```
+    /// use learnables_examples::customs_agent::Teacher;
+    /// let arguments = ["alice@example.com=t1".to_owned()];
+    /// let teachers = Teacher::gather(&arguments, None, Some("bob@example.com=t2")).unwrap();
+    /// assert_eq!(teachers.len(), 2);
+    /// let error = Teacher::gather(&["=t1".to_owned()], None, None).unwrap_err();
+    /// assert!(error.starts_with("--teacher number 1:") && !error.contains("t1"));
+    /// ```
+    pub fn gather(
+        arguments: &[String],
+        file: Option<&Path>,
+        variable: Option<&str>,
+    ) -> Result<Vec<Teacher>, String> {
+        let mut teachers = Vec::new();
+        for (at, text) in arguments.iter().enumerate() {
+            teachers.push(
+                Teacher::parse(text)
+                    .map_err(|error| format!("--teacher number {}: {error}", at + 1))?,
+            );
+        }
+        if let Some(path) = file {
+            let text = read_bounded(path).map_err(|error| {
+                format!("cannot read the teachers file {}: {error}", path.display())
+            })?;
+            teachers.extend(
+                Teacher::parse_lines(&text)
+                    .map_err(|error| format!("the teachers file {}, {error}", path.display()))?,
+            );
+        }
+        if let Some(text) = variable {
+            teachers.extend(
+                Teacher::parse_list(text)
+                    .map_err(|error| format!("{TEACHERS_VARIABLE}, {error}"))?,
+            );
+        }
+        tokens(&teachers).map_err(|error| error.to_string())?;
+        Ok(teachers)
+    }
+}
+
+/// A file's text, refused past [`MAX_TEACHERS_FILE_BYTES`].
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEACHERS_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_TEACHERS_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX_TEACHERS_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(text)
 }
 
 fn parse_entries<'a>(
