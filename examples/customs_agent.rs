@@ -4,6 +4,7 @@
 //! `cargo run --example customs_agent -- --addr 127.0.0.1:8080 --data ./customs-data`
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 
 use clap::Parser;
 use learnables_examples::customs_agent::{self, DataLocation, Teacher};
@@ -20,10 +21,16 @@ struct Args {
     /// postgres:// URL shared by replicas.
     #[arg(long, default_value = "customs-data")]
     data: String,
-    /// A person who may teach, as EMAIL=TOKEN (repeatable). With none, a
-    /// demo teacher is made and its token printed.
-    #[arg(long = "teacher", value_name = "EMAIL=TOKEN", value_parser = Teacher::parse)]
-    teachers: Vec<Teacher>,
+    /// A person who may teach, as EMAIL=TOKEN (repeatable). With no teacher
+    /// from here, --teachers or LEARNABLES_TEACHERS, a demo teacher is made
+    /// and its token printed. A token on the command line is visible to
+    /// other users of the machine: prefer --teachers or the environment.
+    #[arg(long = "teacher", value_name = "EMAIL=TOKEN")]
+    teacher: Vec<String>,
+    /// A file of teachers: one EMAIL=TOKEN a line; blank lines and lines
+    /// starting with `#` are skipped.
+    #[arg(long = "teachers", value_name = "FILE")]
+    teachers_file: Option<PathBuf>,
 }
 
 #[tokio::main]
@@ -37,7 +44,23 @@ async fn main() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
-    let mut teachers = args.teachers;
+    let variable = match std::env::var(customs_agent::TEACHERS_VARIABLE) {
+        Ok(text) => Some(text),
+        Err(std::env::VarError::NotPresent) => None,
+        Err(std::env::VarError::NotUnicode(_)) => fail(&format!(
+            "{} is not valid UTF-8",
+            customs_agent::TEACHERS_VARIABLE
+        )),
+    };
+    let given = Teacher::gather(
+        &args.teacher,
+        args.teachers_file.as_deref(),
+        variable.as_deref(),
+    );
+    let mut teachers = match given {
+        Ok(teachers) => teachers,
+        Err(error) => fail(&error),
+    };
     if teachers.is_empty() {
         let demo = Teacher {
             email: "demo@example.com".into(),

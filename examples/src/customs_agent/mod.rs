@@ -7,22 +7,27 @@
 //! [`serve`] runs it; `examples/customs_agent.rs` is its command line.
 
 mod card;
+mod task_store;
 mod tasks;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
 use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
-use a2a_server::{DefaultRequestHandler, InMemoryTaskStore, StaticAgentCard};
+use a2a_server::{DefaultRequestHandler, StaticAgentCard};
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
-use learnables::a2a::{DeclaredCard, LearnablesLayer, LearnablesService, Principal, Tokens};
+use learnables::a2a::{
+    CardError, DeclaredCard, DuplicateToken, LearnablesLayer, LearnablesService, Principal, Tokens,
+};
+use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
 pub use card::agent_card;
+pub use task_store::{BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_TASK_CAPACITY};
 pub use tasks::{CustomsExecutor, POSITION_KEY};
 
 use crate::{ClearanceLimit, RoutingRule, customs_declaration};
@@ -67,8 +72,9 @@ pub fn register(knowledge: &Knowledge) -> Result<(), KnowledgeError> {
     knowledge.register::<ClearanceLimit>()
 }
 
-/// A teacher: the person their lessons name, and their bearer token.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A teacher: the person their lessons name, and their bearer token. Its
+/// `Debug` never shows the token.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Teacher {
     /// The identity lessons carry in `taughtBy`.
     pub email: String,
@@ -76,43 +82,215 @@ pub struct Teacher {
     pub token: String,
 }
 
-impl Teacher {
-    /// Reads `EMAIL=TOKEN`.
-    pub fn parse(text: &str) -> Result<Teacher, String> {
-        let (email, token) = text
-            .split_once('=')
-            .ok_or_else(|| format!("`{text}` is not EMAIL=TOKEN"))?;
-        if email.trim().is_empty() || token.trim().is_empty() {
-            return Err(format!("`{text}` needs both an EMAIL and a TOKEN"));
-        }
-        Ok(Teacher {
-            email: email.trim().to_owned(),
-            token: token.trim().to_owned(),
-        })
+impl std::fmt::Debug for Teacher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Teacher")
+            .field("email", &self.email)
+            .field("token", &"<redacted>")
+            .finish()
     }
 }
 
+/// The environment variable that may hold teachers: `EMAIL=TOKEN` entries
+/// separated by commas or line breaks.
+pub const TEACHERS_VARIABLE: &str = "LEARNABLES_TEACHERS";
+
+impl Teacher {
+    /// Reads `EMAIL=TOKEN`. An error never repeats the token.
+    ///
+    /// ```
+    /// use learnables_examples::customs_agent::Teacher;
+    /// let alice = Teacher::parse("alice@example.com=s3cret").unwrap();
+    /// assert_eq!(alice.token, "s3cret");
+    /// assert!(!Teacher::parse("=s3cret").unwrap_err().contains("s3cret"));
+    /// assert!(!Teacher::parse("s3cret").unwrap_err().contains("s3cret"));
+    /// ```
+    pub fn parse(text: &str) -> Result<Teacher, String> {
+        let Some((email, token)) = text.split_once('=') else {
+            return Err("a teacher is EMAIL=TOKEN, and this has no `=`".into());
+        };
+        let (email, token) = (email.trim(), token.trim());
+        if email.is_empty() {
+            return Err("a teacher is EMAIL=TOKEN, and this has no EMAIL before the `=`".into());
+        }
+        if token.is_empty() {
+            return Err(format!(
+                "the teacher `{}` has no TOKEN after the `=`",
+                Untrusted::new(email).max_chars(320)
+            ));
+        }
+        Ok(Teacher {
+            email: email.to_owned(),
+            token: token.to_owned(),
+        })
+    }
+
+    /// Reads teachers from a file's text: one `EMAIL=TOKEN` a line; blank
+    /// lines and lines starting with `#` are skipped. An error names the
+    /// line, never its token.
+    ///
+    /// ```
+    /// use learnables_examples::customs_agent::Teacher;
+    /// let teachers = Teacher::parse_lines("# desk leads\n\nalice@example.com=t1\n").unwrap();
+    /// assert_eq!(teachers.len(), 1);
+    /// assert_eq!(
+    ///     Teacher::parse_lines("alice@example.com=t1\n=t2").unwrap_err(),
+    ///     "line 2: a teacher is EMAIL=TOKEN, and this has no EMAIL before the `=`"
+    /// );
+    /// ```
+    pub fn parse_lines(text: &str) -> Result<Vec<Teacher>, String> {
+        parse_entries(text.lines(), "line")
+    }
+
+    /// Reads teachers from [`TEACHERS_VARIABLE`]'s value: `EMAIL=TOKEN`
+    /// entries separated by commas or line breaks. An error names the
+    /// entry by its number, never its token.
+    ///
+    /// ```
+    /// use learnables_examples::customs_agent::Teacher;
+    /// let teachers = Teacher::parse_list("alice@example.com=t1, bob@example.com=t2").unwrap();
+    /// assert_eq!(teachers[1].email, "bob@example.com");
+    /// ```
+    pub fn parse_list(text: &str) -> Result<Vec<Teacher>, String> {
+        parse_entries(text.split([',', '\n']), "entry")
+    }
+}
+
+/// The largest teachers file read.
+pub const MAX_TEACHERS_FILE_BYTES: u64 = 1024 * 1024;
+
+impl Teacher {
+    /// Every teacher the command line gives: each `--teacher` argument,
+    /// the lines of the `--teachers` file, and the entries of
+    /// [`TEACHERS_VARIABLE`]'s value, refusing a token given to two
+    /// teachers. No error shows a token.
+    ///
+    /// ```
+    /// use learnables_examples::customs_agent::Teacher;
+    /// let arguments = ["alice@example.com=t1".to_owned()];
+    /// let teachers = Teacher::gather(&arguments, None, Some("bob@example.com=t2")).unwrap();
+    /// assert_eq!(teachers.len(), 2);
+    /// let error = Teacher::gather(&["=t1".to_owned()], None, None).unwrap_err();
+    /// assert!(error.starts_with("--teacher number 1:") && !error.contains("t1"));
+    /// ```
+    pub fn gather(
+        arguments: &[String],
+        file: Option<&Path>,
+        variable: Option<&str>,
+    ) -> Result<Vec<Teacher>, String> {
+        let mut teachers = Vec::new();
+        for (at, text) in arguments.iter().enumerate() {
+            teachers.push(
+                Teacher::parse(text)
+                    .map_err(|error| format!("--teacher number {}: {error}", at + 1))?,
+            );
+        }
+        if let Some(path) = file {
+            let text = read_bounded(path).map_err(|error| {
+                format!("cannot read the teachers file {}: {error}", path.display())
+            })?;
+            teachers.extend(
+                Teacher::parse_lines(&text)
+                    .map_err(|error| format!("the teachers file {}, {error}", path.display()))?,
+            );
+        }
+        if let Some(text) = variable {
+            teachers.extend(
+                Teacher::parse_list(text)
+                    .map_err(|error| format!("{TEACHERS_VARIABLE}, {error}"))?,
+            );
+        }
+        tokens(&teachers).map_err(|error| error.to_string())?;
+        Ok(teachers)
+    }
+}
+
+/// A file's text, refused past [`MAX_TEACHERS_FILE_BYTES`].
+fn read_bounded(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEACHERS_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_TEACHERS_FILE_BYTES {
+        return Err(std::io::Error::other(format!(
+            "it is larger than {MAX_TEACHERS_FILE_BYTES} bytes"
+        )));
+    }
+    Ok(text)
+}
+
+fn parse_entries<'a>(
+    entries: impl Iterator<Item = &'a str>,
+    what: &str,
+) -> Result<Vec<Teacher>, String> {
+    entries
+        .enumerate()
+        .filter(|(_, entry)| !entry.trim().is_empty() && !entry.trim_start().starts_with('#'))
+        .map(|(at, entry)| {
+            Teacher::parse(entry).map_err(|error| format!("{what} {}: {error}", at + 1))
+        })
+        .collect()
+}
+
+/// The token table of `teachers`; a token given to two teachers is an
+/// error. Teachers are judged by their identity: one that looks like a
+/// service account may not teach.
+pub fn tokens(teachers: &[Teacher]) -> Result<Tokens, DuplicateToken> {
+    teachers.iter().try_fold(Tokens::new(), |tokens, teacher| {
+        tokens.try_with(teacher.token.clone(), Principal::new(teacher.email.clone()))
+    })
+}
+
+/// Why the agent's router could not be made.
+#[derive(Debug)]
+pub enum RouterError {
+    /// The declaration does not fit the card.
+    Card(CardError),
+    /// Two teachers share a token.
+    Tokens(DuplicateToken),
+}
+
+impl std::fmt::Display for RouterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RouterError::Card(error) => error.fmt(f),
+            RouterError::Tokens(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RouterError {}
+
 /// The agent's router, for an agent reachable at `base_url`: the official
-/// A2A server SDK's JSON-RPC router (over [`CustomsExecutor`] and an
-/// in-memory task store) and card router (the card with the declaration on
-/// it), with the [`LearnablesLayer`] over both.
+/// A2A server SDK's JSON-RPC router (over [`CustomsExecutor`] and a
+/// [`BoundedTaskStore`] of the default size) and card router (the card
+/// with the declaration on it), with the [`LearnablesLayer`] over both.
 pub fn router(
     knowledge: Knowledge,
     teachers: &[Teacher],
     base_url: &str,
-) -> Result<Router, learnables::a2a::CardError> {
-    // Teachers named on the command line are judged by their identity:
-    // one that looks like a service account may not teach.
-    let tokens = teachers.iter().fold(Tokens::new(), |tokens, teacher| {
-        tokens.with(teacher.token.clone(), Principal::new(teacher.email.clone()))
-    });
+) -> Result<Router, RouterError> {
+    router_with(knowledge, teachers, base_url, BoundedTaskStore::default())
+}
+
+/// [`router`] over the given task store.
+pub fn router_with(
+    knowledge: Knowledge,
+    teachers: &[Teacher],
+    base_url: &str,
+    task_store: BoundedTaskStore,
+) -> Result<Router, RouterError> {
+    let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
     let service = LearnablesService::new(knowledge.clone(), customs_declaration(), tokens);
     let card = agent_card(base_url);
-    let handler =
-        DefaultRequestHandler::new(CustomsExecutor::new(knowledge), InMemoryTaskStore::new())
-            .with_capabilities(card.capabilities.clone())
-            .with_default_input_modes(card.default_input_modes.clone());
-    let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())?;
+    let page_url = format!("{}{}", base_url.trim_end_matches('/'), TEACHING_PAGE_PATH);
+    let executor = CustomsExecutor::new(knowledge).with_teaching_page(page_url);
+    let handler = DefaultRequestHandler::new(executor, task_store)
+        .with_capabilities(card.capabilities.clone())
+        .with_default_input_modes(card.default_input_modes.clone());
+    let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())
+        .map_err(RouterError::Card)?;
     Ok(jsonrpc_router(Arc::new(handler))
         .merge(agent_card_router(Arc::new(card)))
         .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH))
@@ -127,9 +305,32 @@ pub async fn serve(
     teachers: &[Teacher],
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with(
+        listener,
+        knowledge,
+        teachers,
+        BoundedTaskStore::default(),
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve`] over the given task store.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    knowledge: Knowledge,
+    teachers: &[Teacher],
+    task_store: BoundedTaskStore,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     let address: SocketAddr = listener.local_addr()?;
-    let router = router(knowledge, teachers, &format!("http://{address}/"))
-        .map_err(|error| std::io::Error::other(error.to_string()))?;
+    let router = router_with(
+        knowledge,
+        teachers,
+        &format!("http://{address}/"),
+        task_store,
+    )
+    .map_err(|error| std::io::Error::other(error.to_string()))?;
     // Header, body and idle timeouts and a connection cap: slow or idle
     // clients cannot keep real ones out.
     learnables::a2a::serve::serve(listener, router, ServerLimits::default(), shutdown).await

@@ -25,12 +25,26 @@ pub const POSITION_KEY: &str = "customsAgent/knowledgePosition";
 #[derive(Clone)]
 pub struct CustomsExecutor {
     knowledge: Knowledge,
+    teaching_page: Option<String>,
 }
 
 impl CustomsExecutor {
     /// The executor over `knowledge`.
     pub fn new(knowledge: Knowledge) -> CustomsExecutor {
-        CustomsExecutor { knowledge }
+        CustomsExecutor {
+            knowledge,
+            teaching_page: None,
+        }
+    }
+
+    /// The same executor, its questions linking to the teacher's page at
+    /// `page_url` (such as `http://agent.example/learnables/`), which opens
+    /// the question's task.
+    pub fn with_teaching_page(self, page_url: impl Into<String>) -> CustomsExecutor {
+        CustomsExecutor {
+            teaching_page: Some(page_url.into()),
+            ..self
+        }
     }
 
     /// The knowledge a task reads: the version it pinned when it started.
@@ -55,7 +69,11 @@ impl CustomsExecutor {
             .collect::<Vec<_>>()
             .join(" ");
         let pinned = self.pinned(context.stored_task.as_ref());
-        let reply = route(&pinned, &text);
+        let link = self
+            .teaching_page
+            .as_deref()
+            .map(|page| learnables::a2a::teaching_page::task_link(page, &context.task_id));
+        let reply = route(&pinned, &text, link.as_deref());
         let mut answer = Message::new(Role::Agent, vec![Part::text(reply.text)]);
         answer.context_id = Some(context.context_id.clone());
         answer.task_id = Some(context.task_id.clone());
@@ -141,8 +159,9 @@ struct Reply {
     asks: bool,
 }
 
-/// Routes the declaration a message describes, by the pinned knowledge.
-fn route(pinned: &Snapshot, text: &str) -> Reply {
+/// Routes the declaration a message describes, by the pinned knowledge; a
+/// question it asks points to `link`, the teacher's page for the task.
+fn route(pinned: &Snapshot, text: &str, link: Option<&str>) -> Reply {
     let Some(chapter) = hs_chapter(text).and_then(|number| crate::Chapter::try_from(number).ok())
     else {
         return Reply {
@@ -168,9 +187,12 @@ fn route(pinned: &Snapshot, text: &str) -> Reply {
             asks: false,
         };
     }
-    let question = format!(
+    let mut question = format!(
         "I have no routing rule for HS chapter {chapter}. Which desk handles these declarations?"
     );
+    if let Some(link) = link {
+        question.push_str(&format!(" Teach me on {link}"));
+    }
     let block = TeachBlock::builder::<RoutingRule>([entry.as_str()])
         .suggest(RoutingRule::FIELDS.chapter, chapter)
         .suggest(RoutingRule::FIELDS.desk, crate::Desk::General)

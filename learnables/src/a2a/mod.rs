@@ -56,5 +56,6 @@ pub use service::LearnablesService;
 pub use show_back::{ShowBack, ShowBackParams};
 pub use teach_block_builder::{TeachBlockBuilder, UnknownField, UntypedTeachBlockBuilder};
 pub use teachers::{
-    Authenticator, HumansOnly, Principal, TeacherPolicy, Tokens, service_account_sign,
+    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens,
+    service_account_sign,
 };

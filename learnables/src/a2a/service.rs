@@ -10,7 +10,8 @@ use super::Activation;
 use super::json_rpc::{self, Limits, Request, RpcError, codes};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
-use crate::knowledge::TeachError;
+use crate::knowledge::{StoreError, TeachError};
+use crate::untrusted::Untrusted;
 use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
@@ -115,17 +116,26 @@ impl LearnablesService {
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
-    /// response, or `None` for a notification (which is still carried out).
-    /// Blocks while a lesson is made durable.
+    /// response, or `None` for a notification (a request without an `id`),
+    /// which is neither answered nor carried out: a lesson is taught only
+    /// by a request whose teacher is told the outcome, and nothing of a
+    /// notification (its token, its activation, its params) is even looked
+    /// at. Blocks while a lesson is made durable.
     pub fn call(
         &self,
         request: Request,
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let id = request.id.clone();
+        let Some(id) = request.id.clone() else {
+            tracing::warn!(
+                method = %Untrusted::new(&request.method),
+                "a notification (a request without an id) was ignored: the learnables methods \
+                 answer requests only"
+            );
+            return None;
+        };
         let outcome = self.answer(request, activation, bearer_token);
-        let id = id?;
         Some(match outcome {
             Ok(result) => json_rpc::success(id, result),
             Err(error) => json_rpc::failure(id, error),
@@ -183,11 +193,11 @@ impl LearnablesService {
         self.descriptor(&lesson.collection)?;
         let refuse = |lesson: &Lesson, code: i64, message: String| {
             tracing::warn!(
-                collection = %lesson.collection,
-                entry = %lesson.entry,
-                taught_by = %lesson.taught_by,
-                principal = %principal.id(),
-                reason = %message,
+                collection = %Untrusted::new(&lesson.collection),
+                entry = %Untrusted::new(&lesson.entry),
+                taught_by = %Untrusted::new(&lesson.taught_by),
+                principal = %Untrusted::new(principal.id()),
+                reason = %Untrusted::new(&message),
                 "lesson refused"
             );
             RpcError::new(code, message)
@@ -216,15 +226,27 @@ impl LearnablesService {
         match self.inner.knowledge.teach(&lesson) {
             Ok(result) => {
                 tracing::info!(
-                    collection = %lesson.collection,
-                    entry = %lesson.entry,
-                    taught_by = %lesson.taught_by,
+                    collection = %Untrusted::new(&lesson.collection),
+                    entry = %Untrusted::new(&lesson.entry),
+                    taught_by = %Untrusted::new(&lesson.taught_by),
                     learned = result.learned,
                     version = result.definition_version,
                     "lesson accepted"
                 );
                 serde_json::to_value(result)
                     .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
+            }
+            Err(TeachError::Store(error)) => {
+                // The full error, which may name the store's files or
+                // database, is for the log; the client is told what failed.
+                tracing::error!(
+                    collection = %Untrusted::new(&lesson.collection),
+                    entry = %Untrusted::new(&lesson.entry),
+                    taught_by = %Untrusted::new(&lesson.taught_by),
+                    error = %Untrusted::new(&error.to_string()),
+                    "the knowledge store failed while a lesson was taught"
+                );
+                Err(store_error(&error))
             }
             Err(error) => {
                 let rpc = teach_error(&error);
@@ -334,6 +356,22 @@ fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
             "reason",
             "the lesson's `reason` must be a string",
         ));
+    }
+    // Bounded before any other work: the lengths the `Lesson` documents.
+    for field in ["collection", "entry", "taughtBy", "reason"] {
+        if let (Some(Value::String(text)), Some(limit)) =
+            (object.get(field), Lesson::max_chars(field))
+            && crate::wire::exceeds(text, limit)
+        {
+            return Err(RpcError::invalid_params(
+                field,
+                format!(
+                    "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
+                    shown(text)
+                ),
+            )
+            .with_data(json!({ "maxChars": limit })));
+        }
     }
     serde_json::from_value(params)
         .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
@@ -446,8 +484,29 @@ fn teach_error(error: &TeachError) -> RpcError {
             RpcError::invalid_params(&field, error.to_string())
                 .with_data(json!({ "problems": problems }))
         }
-        TeachError::Store(_) => RpcError::new(codes::INTERNAL_ERROR, error.to_string()),
+        TeachError::Store(store) => store_error(store),
     }
+}
+
+/// The JSON-RPC error of a store failure, as a client may read it: what
+/// failed and whether the lesson was absorbed, never the store's own
+/// message (which may name its files, its database or its host).
+fn store_error(error: &StoreError) -> RpcError {
+    let reason = match error {
+        StoreError::Open { .. } => "it could not be opened; the lesson was not absorbed",
+        StoreError::Damaged(_) => "it is damaged; the lesson was not absorbed",
+        StoreError::Conflict { .. } => {
+            "another writer changed the knowledge first; the lesson was not absorbed, try again"
+        }
+        StoreError::Failed(_) => "reading or writing failed; the lesson was not absorbed",
+        StoreError::OutcomeUnknown(_) => {
+            "the write was not confirmed; the lesson may have been absorbed: read it back"
+        }
+    };
+    RpcError::new(
+        codes::INTERNAL_ERROR,
+        format!("the knowledge store failed: {reason}"),
+    )
 }
 
 #[cfg(test)]

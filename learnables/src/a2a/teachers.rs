@@ -85,16 +85,32 @@ pub trait Authenticator: Send + Sync + 'static {
 }
 
 /// A fixed table of tokens, for examples, tests and small deployments.
+/// Its `Debug` names the principals, never a token.
 ///
 /// ```
 /// use learnables::a2a::{Authenticator, Principal, Tokens};
 /// let tokens = Tokens::new().with("s3cret", Principal::new("alice@example.com"));
 /// assert_eq!(tokens.authenticate("s3cret").unwrap().id(), "alice@example.com");
 /// assert!(tokens.authenticate("guess").is_none());
+/// assert!(!format!("{tokens:?}").contains("s3cret"));
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Tokens {
     by_token: HashMap<String, Principal>,
+}
+
+/// A token given to a second principal (see [`Tokens::try_with`]): a
+/// start-up error, since either could teach as the other. It names both
+/// principals, never the token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{second}` is given the same token as `{first}`: every teacher needs a token of their own"
+)]
+pub struct DuplicateToken {
+    /// The principal that had the token first.
+    pub first: String,
+    /// The principal it was given to again.
+    pub second: String,
 }
 
 impl Tokens {
@@ -103,10 +119,39 @@ impl Tokens {
         Tokens::default()
     }
 
-    /// Adds a token.
+    /// Adds a token. A token already in the table now names `principal`
+    /// instead; [`Tokens::try_with`] refuses it.
     pub fn with(mut self, token: impl Into<String>, principal: Principal) -> Tokens {
         self.by_token.insert(token.into(), principal);
         self
+    }
+
+    /// Adds a token, refusing one the table already holds for another
+    /// principal (given twice to the same principal, it is kept once).
+    ///
+    /// ```
+    /// use learnables::a2a::{Principal, Tokens};
+    /// let tokens = Tokens::new().try_with("t1", Principal::human("alice@example.com")).unwrap();
+    /// let twice = tokens.try_with("t1", Principal::human("bob@example.com")).unwrap_err();
+    /// assert!(twice.to_string().contains("bob@example.com"));
+    /// assert!(!twice.to_string().contains("t1"));
+    /// ```
+    pub fn try_with(
+        mut self,
+        token: impl Into<String>,
+        principal: Principal,
+    ) -> Result<Tokens, DuplicateToken> {
+        let token = token.into();
+        if let Some(first) = self.by_token.get(&token)
+            && *first != principal
+        {
+            return Err(DuplicateToken {
+                first: first.id().to_owned(),
+                second: principal.id().to_owned(),
+            });
+        }
+        self.by_token.insert(token, principal);
+        Ok(self)
     }
 
     /// How many tokens there are.
@@ -117,6 +162,19 @@ impl Tokens {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.by_token.is_empty()
+    }
+}
+
+/// The principals, in no set order; the tokens redacted.
+impl std::fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(
+                self.by_token
+                    .values()
+                    .map(|principal| ("<redacted>", principal.id())),
+            )
+            .finish()
     }
 }
 
@@ -220,6 +278,35 @@ pub fn service_account_sign(id: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_token_shows_in_debug() {
+        let tokens = Tokens::new()
+            .with("very-secret-1", Principal::human("alice@example.com"))
+            .with("very-secret-2", Principal::new("bob@example.com"));
+        let shown = format!("{tokens:?} {tokens:#?}");
+        assert!(!shown.contains("very-secret"), "{shown}");
+        assert!(shown.contains("alice@example.com") && shown.contains("bob@example.com"));
+    }
+
+    #[test]
+    fn a_token_for_two_principals_is_refused() {
+        let tokens = Tokens::new()
+            .try_with("t", Principal::human("alice@example.com"))
+            .and_then(|tokens| tokens.try_with("t", Principal::human("alice@example.com")))
+            .unwrap();
+        assert_eq!(tokens.len(), 1);
+        let error = tokens
+            .try_with("t", Principal::human("bob@example.com"))
+            .unwrap_err();
+        assert_eq!(
+            error,
+            DuplicateToken {
+                first: "alice@example.com".into(),
+                second: "bob@example.com".into()
+            }
+        );
+    }
 
     #[test]
     fn service_looking_identities() {

@@ -63,16 +63,18 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
     for pending in batch {
         let collection = working.collection(&pending.collection);
         let head = collection.and_then(|collection| collection.head.clone());
+        // A lesson repeating the entry's value reports the version that
+        // holds that value, not the collection's latest.
         let unchanged = collection
             .and_then(|collection| collection.entries.get(pending.entry.as_str()))
-            .is_some_and(|stored| stored.record.value == pending.absorbed.value);
-        if unchanged && let Some(head) = head {
+            .filter(|stored| stored.record.value == pending.absorbed.value);
+        if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,
                 describes: pending.absorbed.describes.clone(),
-                definition_version: head.definition_version,
-                version_id: Some(head.version_id.clone()),
-                previous_version_id: head.previous_version_id.clone(),
+                definition_version: stored.record.definition_version,
+                version_id: Some(stored.record.version_id.clone()),
+                previous_version_id: stored.record.previous_version_id.clone(),
             }));
             continue;
         }

@@ -7,6 +7,15 @@ use crate::{Learnable, LessonError};
 /// Keys the spec's `Lesson` does not define are allowed (its schema allows
 /// them) and ignored: they are not kept, so never stored.
 ///
+/// Its text fields have maximum lengths, in characters, that the teach
+/// method enforces before any other work (a longer one is refused with
+/// `-32602` naming the field and its limit): `collection`
+/// [`Lesson::MAX_COLLECTION_CHARS`] (128), `entry`
+/// [`Lesson::MAX_ENTRY_CHARS`] (256), `taughtBy`
+/// [`Lesson::MAX_TAUGHT_BY_CHARS`] (320, the longest e-mail address) and
+/// `reason` [`Lesson::MAX_REASON_CHARS`] (2,000). [`Lesson::too_long`]
+/// checks them.
+///
 /// ```
 /// use learnables::{Lesson, LessonValue};
 /// let lesson: Lesson = serde_json::from_value(serde_json::json!({
@@ -40,6 +49,56 @@ pub struct Lesson {
 }
 
 impl Lesson {
+    /// The longest `collection`, in characters.
+    pub const MAX_COLLECTION_CHARS: usize = 128;
+    /// The longest `entry`, in characters.
+    pub const MAX_ENTRY_CHARS: usize = 256;
+    /// The longest `taughtBy`, in characters.
+    pub const MAX_TAUGHT_BY_CHARS: usize = 320;
+    /// The longest `reason`, in characters.
+    pub const MAX_REASON_CHARS: usize = 2_000;
+
+    /// The maximum length in characters of the lesson's text field named
+    /// `field` as on the wire (`collection`, `entry`, `taughtBy`,
+    /// `reason`); `None` for any other name.
+    ///
+    /// ```
+    /// use learnables::Lesson;
+    /// assert_eq!(Lesson::max_chars("taughtBy"), Some(Lesson::MAX_TAUGHT_BY_CHARS));
+    /// assert_eq!(Lesson::max_chars("value"), None);
+    /// ```
+    pub fn max_chars(field: &str) -> Option<usize> {
+        match field {
+            "collection" => Some(Lesson::MAX_COLLECTION_CHARS),
+            "entry" => Some(Lesson::MAX_ENTRY_CHARS),
+            "taughtBy" => Some(Lesson::MAX_TAUGHT_BY_CHARS),
+            "reason" => Some(Lesson::MAX_REASON_CHARS),
+            _ => None,
+        }
+    }
+
+    /// The first text field longer than its maximum, as its wire name and
+    /// its limit; `None` when every one fits.
+    ///
+    /// ```
+    /// use learnables::{Lesson, LessonValue};
+    /// let lesson = Lesson::new("c", "e".repeat(257), LessonValue::default(), "alice@example.com");
+    /// assert_eq!(lesson.too_long(), Some(("entry", 256)));
+    /// ```
+    pub fn too_long(&self) -> Option<(&'static str, usize)> {
+        [
+            ("collection", Some(self.collection.as_str())),
+            ("entry", Some(self.entry.as_str())),
+            ("taughtBy", Some(self.taught_by.as_str())),
+            ("reason", self.reason.as_deref()),
+        ]
+        .into_iter()
+        .find_map(|(field, text)| {
+            let limit = Lesson::max_chars(field)?;
+            exceeds(text?, limit).then_some((field, limit))
+        })
+    }
+
     /// A lesson for `collection`'s `entry`.
     pub fn new(
         collection: impl Into<String>,
@@ -89,4 +148,10 @@ impl Lesson {
         }
         T::from_lesson_entry(&self.entry, &self.value)
     }
+}
+
+/// Whether `text` has more than `limit` characters (counted no further
+/// than needed).
+pub(crate) fn exceeds(text: &str, limit: usize) -> bool {
+    text.len() > limit && text.chars().nth(limit).is_some()
 }

@@ -3,7 +3,8 @@ use serde::{Deserialize, Serialize};
 /// What the agent says after a lesson: the spec's `LessonResult`.
 ///
 /// `learned: false` is a normal outcome (the entry already held that value),
-/// not an error.
+/// not an error; its version is then the one that gave the entry that
+/// value, which may be older than the collection's latest.
 ///
 /// ```
 /// use learnables::LessonResult;

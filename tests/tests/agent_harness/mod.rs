@@ -8,8 +8,8 @@ use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use learnables::EXTENSION_URI;
-use learnables_examples::customs_agent::{self, DataLocation, Teacher};
+use learnables::{EXTENSION_URI, Knowledge};
+use learnables_examples::customs_agent::{self, BoundedTaskStore, DataLocation, Teacher};
 use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
@@ -51,6 +51,14 @@ impl Agent {
             DataLocation::Postgres(_) => PathBuf::new(),
         };
         let knowledge = location.open().expect("the knowledge opens");
+        let mut agent = Agent::start_with(knowledge, BoundedTaskStore::default());
+        agent.data = data;
+        agent
+    }
+
+    /// Starts the agent on a free port over `knowledge` (its learnables
+    /// registered) and `task_store`.
+    pub fn start_with(knowledge: Knowledge, task_store: BoundedTaskStore) -> Agent {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (bound, address) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -65,7 +73,7 @@ impl Agent {
                 let shutdown = async {
                     let _ = stopped.await;
                 };
-                customs_agent::serve(listener, knowledge, &teachers(), shutdown)
+                customs_agent::serve_with(listener, knowledge, &teachers(), task_store, shutdown)
                     .await
                     .unwrap();
             });
@@ -74,7 +82,7 @@ impl Agent {
         Agent {
             base_url: format!("http://{address}/"),
             address,
-            data,
+            data: PathBuf::new(),
             stop: Some(stop),
             thread: Some(thread),
             client: Client::new(),
