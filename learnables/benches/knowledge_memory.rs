@@ -79,11 +79,13 @@ fn main() {
         let knowledge = seeded();
         let mut pins: Vec<Snapshot> = Vec::with_capacity(VERSIONS as usize);
         for i in 0..VERSIONS {
-            let entry = format!("entry-{}", i * 7 % ENTRIES);
+            // A routing rule's entry is its chapter: the versions change
+            // the 97 chapters' entries over and over (each note is new).
+            let rule = rule(ENTRIES + i);
             let lesson = Lesson::new(
                 "routing_rules",
-                entry,
-                rule(ENTRIES + i).to_lesson_value(),
+                rule.chapter.to_string(),
+                rule.to_lesson_value(),
                 "bob@example.com",
             );
             assert!(knowledge.teach(&lesson).unwrap().learned);
