@@ -106,6 +106,30 @@ fn known_lesson() -> Value {
     })
 }
 
+/// The known lesson's entry taught a new desk, by `teacher`.
+fn new_desk_by(teacher: &str) -> Value {
+    let mut lesson = lesson_with("/value/desk", json!("general"));
+    lesson["taughtBy"] = json!(teacher);
+    lesson
+}
+
+/// A lesson for an entry the agent does not know.
+fn new_entry() -> Value {
+    json!({
+        "collection": "routing_rules", "entry": "86",
+        "value": {"chapter": "86", "desk": "dangerous-goods"},
+        "taughtBy": "alice@example.com"
+    })
+}
+
+/// A new clearance limit for the broker the agent knows.
+fn new_limit() -> Value {
+    json!({
+        "collection": "clearance_limits", "entry": "broker-17",
+        "value": {"amountEur": 99_000}, "taughtBy": "alice@example.com"
+    })
+}
+
 /// The known lesson with `key` (a JSON pointer) set to `value`.
 fn lesson_with(pointer: &str, value: Value) -> Value {
     let mut lesson = known_lesson();
@@ -1004,21 +1028,9 @@ fn catalogue(version_id: &str) -> Vec<Case> {
     let notification = |method: &str, params: Value| {
         body(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     };
-    let new_desk_by = |teacher: &str| {
-        let mut lesson = lesson_with("/value/desk", json!("general"));
-        lesson["taughtBy"] = json!(teacher);
-        lesson
-    };
     let new_desk = new_desk_by("alice@example.com");
-    let new_entry = json!({
-        "collection": "routing_rules", "entry": "86",
-        "value": {"chapter": "86", "desk": "perishables"},
-        "taughtBy": "alice@example.com"
-    });
-    let new_limit = json!({
-        "collection": "clearance_limits", "entry": "broker-17",
-        "value": {"amountEur": 99_000}, "taughtBy": "alice@example.com"
-    });
+    let new_entry = new_entry();
+    let new_limit = new_limit();
     let wrong_uri = format!("{EXTENSION_URI}/");
     #[rustfmt::skip]
     let notifications = [
@@ -1329,26 +1341,33 @@ fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
 
 #[test]
 fn the_notification_check_sees_a_notification_that_teaches() {
-    // The control: a notification with everything a lesson needs is
-    // carried out, and the check the catalogue's notifications pass
-    // reports the change; so their passing means nothing was learned.
+    // The control: each new value the catalogue's notifications carry,
+    // sent with everything a lesson needs, is carried out, and the check
+    // those notifications pass reports the change; so their passing means
+    // that nothing was learned.
     let dir = tempfile::tempdir().unwrap();
     let (agent, _) = taught_agent(dir.path());
-    let before = known_now(&agent);
-    let lesson = lesson_with("/value/desk", json!("general"));
-    let case = Case {
-        name: "an authenticated, activated notification".into(),
-        request: post(body(
-            &json!({"jsonrpc": "2.0", "method": TEACH, "params": lesson}),
-        )),
-        expect: Expect::Unanswered,
-    };
-    let why = check(&agent, &case, &before).expect_err("the change is seen");
-    assert!(why.starts_with("the knowledge changed"), "{why}");
+    for (i, lesson) in [new_desk_by("alice@example.com"), new_entry(), new_limit()]
+        .into_iter()
+        .enumerate()
+    {
+        let before = known_now(&agent);
+        let case = Case {
+            name: format!("an authenticated, activated notification {i}"),
+            request: post(body(
+                &json!({"jsonrpc": "2.0", "method": TEACH, "params": lesson}),
+            )),
+            expect: Expect::Unanswered,
+        };
+        let why = check(&agent, &case, &before).expect_err("the change is seen");
+        assert!(why.starts_with("the knowledge changed"), "{why}");
+    }
     let shown = show(&agent, "routing_rules", "85");
     assert_eq!(shown["lessonFields"][1]["default"], "general");
-    assert_eq!(shown["collectionVersion"], 2);
-    assert_eq!(before[0]["result"]["collectionVersion"], 1);
+    assert_eq!(shown["collectionVersion"], 3, "two routing lessons learned");
+    assert_eq!(show(&agent, "routing_rules", "86")["entry"], "86");
+    let limit = show(&agent, "clearance_limits", "broker-17");
+    assert_eq!(limit["collectionVersion"], 2);
 }
 
 #[test]
