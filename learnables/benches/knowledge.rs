@@ -8,42 +8,24 @@
 //!
 //! `cargo bench -p learnables --bench knowledge`
 
+mod routing_entries;
+
 use std::collections::HashMap;
 use std::fs::File;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use learnables::knowledge::{MemoryStorage, Storage, VersionRecord};
-use learnables::{Knowledge, Learnable, Lesson};
-use learnables_examples::{Chapter, Desk, RoutingRule};
+use learnables::Knowledge;
+use learnables::knowledge::{MemoryStorage, Storage};
+use learnables_examples::RoutingRule;
+use routing_entries::teach_concurrently;
 
 const ENTRIES: usize = 100_000;
-
-fn rule(i: u64) -> RoutingRule {
-    RoutingRule {
-        chapter: Chapter::nth(i as usize),
-        desk: [Desk::General, Desk::DangerousGoods, Desk::Perishables][(i % 3) as usize],
-        note: Some(format!("note {i}")),
-    }
-}
-
-/// A lesson that always changes its entry: the counter makes every value new.
-fn lesson(counter: &AtomicU64) -> Lesson {
-    let i = counter.fetch_add(1, Ordering::Relaxed);
-    let rule = rule(i);
-    // The chapter is the entry's key: the entry is the rule's chapter.
-    Lesson::new(
-        "routing_rules",
-        rule.chapter.to_string(),
-        rule.to_lesson_value(),
-        "alice@example.com",
-    )
-}
 
 /// The raw rate of the disk: append a record-sized buffer and fsync it.
 fn raw_fsync(dir: &Path, iters: u64) -> Duration {
@@ -54,30 +36,6 @@ fn raw_fsync(dir: &Path, iters: u64) -> Duration {
         file.write_all(&record).unwrap();
         file.sync_data().unwrap();
     }
-    start.elapsed()
-}
-
-/// `teachers` threads teaching `iters` lessons in all into `knowledge`.
-fn teach_concurrently(
-    knowledge: &Knowledge,
-    counter: &Arc<AtomicU64>,
-    teachers: u64,
-    iters: u64,
-) -> Duration {
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for teacher in 0..teachers {
-            let share = iters / teachers + u64::from(teacher < iters % teachers);
-            let knowledge = knowledge.clone();
-            let counter = counter.clone();
-            scope.spawn(move || {
-                for _ in 0..share {
-                    let result = knowledge.teach(&lesson(&counter)).unwrap();
-                    assert!(result.learned);
-                }
-            });
-        }
-    });
     start.elapsed()
 }
 
@@ -107,30 +65,11 @@ fn version_id(position: u64) -> String {
         .to_string()
 }
 
-/// Knowledge holding `ENTRIES` routing rules, loaded from a back end.
+/// Knowledge holding `ENTRIES` routing rules, loaded from a back end, and
+/// the same rules in a `HashMap`.
 fn seeded() -> (Knowledge, HashMap<String, RoutingRule>) {
+    let (records, map) = routing_entries::entries(ENTRIES as u64, version_id);
     let storage = MemoryStorage::default();
-    let mut map = HashMap::with_capacity(ENTRIES);
-    let records: Vec<VersionRecord> = (0..ENTRIES as u64)
-        .map(|i| {
-            let rule = rule(i);
-            let entry = format!("entry-{i}");
-            map.insert(entry.clone(), rule.clone());
-            VersionRecord {
-                position: i + 1,
-                collection: "routing_rules".into(),
-                definition_version: i + 1,
-                version_id: version_id(i + 1),
-                previous_version_id: (i > 0).then(|| version_id(i)),
-                entry: entry.clone(),
-                value: rule.to_lesson_value(),
-                taught_by: "alice@example.com".into(),
-                reason: None,
-                describes: rule.describes(&entry),
-                taught_at_ms: 0,
-            }
-        })
-        .collect();
     storage.append(&records).unwrap();
     let knowledge = Knowledge::with_storage(storage).unwrap();
     knowledge.register::<RoutingRule>().unwrap();
@@ -139,24 +78,10 @@ fn seeded() -> (Knowledge, HashMap<String, RoutingRule>) {
 
 fn pin_and_get(c: &mut Criterion) {
     let (knowledge, map) = seeded();
-    let keys: Vec<String> = (0..1024)
-        .map(|i| format!("entry-{}", i * 97 % ENTRIES))
-        .collect();
+    let keys = routing_entries::keys(ENTRIES as u64);
     let mut group = c.benchmark_group("pin_get");
-    let mut next = 0usize;
-    group.bench_function("HashMap get + clone", |b| {
-        b.iter(|| {
-            next = (next + 1) % keys.len();
-            black_box(map.get(black_box(&keys[next])).cloned())
-        });
-    });
-    group.bench_function("pin + get", |b| {
-        b.iter(|| {
-            next = (next + 1) % keys.len();
-            let pinned = knowledge.pin();
-            black_box(pinned.get::<RoutingRule>(black_box(&keys[next])))
-        });
-    });
+    routing_entries::bench_hash_map_get(&mut group, &map, &keys);
+    routing_entries::bench_pin_get(&mut group, "pin + get", &knowledge, &keys);
     group.finish();
 }
 

@@ -3,7 +3,9 @@
 //! - durable teaching by 1 and by 8 concurrent teachers (lessons per
 //!   second), each lesson a new version committed before `teach` returns;
 //! - `pin()` + `get` on knowledge holding `ENTRIES` rules loaded from the
-//!   store;
+//!   store, against a `HashMap` get + clone of the same rules (once loaded,
+//!   both back ends answer from the same in-memory snapshot: what this
+//!   measures is that loading from PostgreSQL leaves nothing slower);
 //! - for PostgreSQL alone, how long a lesson taught to one replica takes
 //!   to reach another (LISTEN/NOTIFY, then catching up).
 //!
@@ -12,62 +14,20 @@
 
 #[path = "../tests/postgres_harness/mod.rs"]
 mod postgres_harness;
+#[path = "../../learnables/benches/routing_entries/mod.rs"]
+mod routing_entries;
 
-use std::hint::black_box;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use learnables::knowledge::{PostgresStorage, RedbStorage, Storage, VersionRecord};
-use learnables::{Knowledge, Learnable, Lesson};
-use learnables_examples::{Chapter, Desk, RoutingRule};
+use learnables::Knowledge;
+use learnables::knowledge::{PostgresStorage, RedbStorage, Storage};
+use learnables_examples::RoutingRule;
+use routing_entries::{lesson, teach_concurrently};
 
 const ENTRIES: u64 = 10_000;
-
-fn rule(i: u64) -> RoutingRule {
-    RoutingRule {
-        chapter: Chapter::nth(i as usize),
-        desk: [Desk::General, Desk::DangerousGoods, Desk::Perishables][(i % 3) as usize],
-        note: Some(format!("note {i}")),
-    }
-}
-
-/// A lesson that always changes its entry: the counter makes every value new.
-fn lesson(counter: &AtomicU64) -> Lesson {
-    let i = counter.fetch_add(1, Ordering::Relaxed);
-    let rule = rule(i);
-    // The chapter is the entry's key: the entry is the rule's chapter.
-    Lesson::new(
-        "routing_rules",
-        rule.chapter.to_string(),
-        rule.to_lesson_value(),
-        "alice@example.com",
-    )
-}
-
-/// `teachers` threads teaching `iters` lessons in all into `knowledge`.
-fn teach_concurrently(
-    knowledge: &Knowledge,
-    counter: &Arc<AtomicU64>,
-    teachers: u64,
-    iters: u64,
-) -> Duration {
-    let start = Instant::now();
-    std::thread::scope(|scope| {
-        for teacher in 0..teachers {
-            let share = iters / teachers + u64::from(teacher < iters % teachers);
-            let counter = counter.clone();
-            scope.spawn(move || {
-                for _ in 0..share {
-                    let result = knowledge.teach(&lesson(&counter)).unwrap();
-                    assert!(result.learned);
-                }
-            });
-        }
-    });
-    start.elapsed()
-}
 
 fn registered(knowledge: Knowledge) -> Knowledge {
     knowledge.register::<RoutingRule>().unwrap();
@@ -101,31 +61,8 @@ fn durable_teaching(c: &mut Criterion) {
     group.finish();
 }
 
-/// `ENTRIES` versions, one per entry.
-fn records() -> Vec<VersionRecord> {
-    (0..ENTRIES)
-        .map(|i| {
-            let rule = rule(i);
-            let entry = format!("entry-{i}");
-            VersionRecord {
-                position: i + 1,
-                collection: "routing_rules".into(),
-                definition_version: i + 1,
-                version_id: format!("v{}", i + 1),
-                previous_version_id: (i > 0).then(|| format!("v{i}")),
-                value: rule.to_lesson_value(),
-                taught_by: "alice@example.com".into(),
-                reason: None,
-                describes: rule.describes(&entry),
-                entry,
-                taught_at_ms: 0,
-            }
-        })
-        .collect()
-}
-
 fn pin_and_get(c: &mut Criterion) {
-    let records = records();
+    let (records, map) = routing_entries::entries(ENTRIES, |position| format!("v{position}"));
     let dir = tempfile::tempdir().unwrap();
     RedbStorage::open(dir.path())
         .unwrap()
@@ -139,21 +76,12 @@ fn pin_and_get(c: &mut Criterion) {
             .unwrap();
         registered(Knowledge::connect(&url).unwrap())
     });
-    let keys: Vec<String> = (0..1024)
-        .map(|i| format!("entry-{}", i * 97 % ENTRIES))
-        .collect();
+    let keys = routing_entries::keys(ENTRIES);
     let mut group = c.benchmark_group("pin_get");
-    let stores = std::iter::once(("embedded", &embedded))
-        .chain(postgres.as_ref().map(|postgres| ("postgres", postgres)));
-    for (name, knowledge) in stores {
-        let mut next = 0usize;
-        group.bench_function(format!("{name}, pin + get"), |b| {
-            b.iter(|| {
-                next = (next + 1) % keys.len();
-                let pinned = knowledge.pin();
-                black_box(pinned.get::<RoutingRule>(black_box(&keys[next])))
-            });
-        });
+    routing_entries::bench_hash_map_get(&mut group, &map, &keys);
+    routing_entries::bench_pin_get(&mut group, "embedded, pin + get", &embedded, &keys);
+    if let Some(postgres) = &postgres {
+        routing_entries::bench_pin_get(&mut group, "postgres, pin + get", postgres, &keys);
     }
     group.finish();
 }

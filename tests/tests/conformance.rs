@@ -1,36 +1,12 @@
 //! Everything the examples produce is valid against the JSON Schema the spec
 //! publishes (`spec/learnables-v1.json`), checked with `jsonschema`.
 
+mod spec_schema;
+
 use learnables::{Learnable, Lesson, LessonResult, LessonValue, TeachBlock};
 use learnables_examples::{ClearanceLimit, RoutingRule, customs_declaration};
-use serde_json::{Value, json};
-
-const SPEC: &str = include_str!("../../spec/learnables-v1.json");
-
-fn spec() -> Value {
-    serde_json::from_str(SPEC).expect("the spec is JSON")
-}
-
-/// A validator for `schema`, resolving `#/$defs/...` against the spec.
-fn validator(schema: Value) -> jsonschema::Validator {
-    let mut schema = schema;
-    let spec = spec();
-    schema["$schema"] = spec["$schema"].clone();
-    schema["$defs"] = spec["$defs"].clone();
-    jsonschema::validator_for(&schema).expect("the spec's schema compiles")
-}
-
-fn def(name: &str) -> jsonschema::Validator {
-    validator(json!({"$ref": format!("#/$defs/{name}")}))
-}
-
-fn assert_valid(validator: &jsonschema::Validator, instance: &Value) {
-    let errors: Vec<String> = validator
-        .iter_errors(instance)
-        .map(|error| format!("{} at {}", error, error.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{instance}\n{}", errors.join("\n"));
-}
+use serde_json::json;
+use spec_schema::{assert_valid, def, spec};
 
 #[test]
 fn every_example_descriptor_matches_the_schema() {
@@ -42,8 +18,7 @@ fn every_example_descriptor_matches_the_schema() {
 
 #[test]
 fn the_example_declaration_matches_the_schema() {
-    let params_schema = spec()["declaration"]["params"].clone();
-    let validator = validator(params_schema);
+    let validator = spec_schema::declaration_params();
     let extension = serde_json::to_value(customs_declaration().agent_extension()).unwrap();
     assert_eq!(extension["uri"], spec()["uri"]);
     assert_eq!(extension["required"], spec()["required"]);

@@ -44,6 +44,22 @@ enum Expect {
     /// The host's (the official SDK's) JSON-RPC error: the code, and words
     /// the message must contain.
     Host { code: i64, says: String },
+    /// A notification's: HTTP 204 without a body; and then the knowledge,
+    /// shown back over HTTP, is exactly as it was.
+    Unanswered,
+}
+
+impl Expect {
+    /// The kind of answer, as the README counts them.
+    fn kind(&self) -> String {
+        match self {
+            Expect::Error { status, .. } => format!("a learnables JSON-RPC error, HTTP {status}"),
+            Expect::Host { .. } => "the SDK's JSON-RPC error, HTTP 200".into(),
+            Expect::Answer(_) => "a JSON-RPC result, HTTP 200".into(),
+            Expect::Status(status) => format!("HTTP {status} without a JSON-RPC body"),
+            Expect::Unanswered => "a notification's HTTP 204, the knowledge unchanged".into(),
+        }
+    }
 }
 
 /// Accepts a result, or says what is wrong with it.
@@ -87,6 +103,30 @@ fn known_lesson() -> Value {
         "collection": "routing_rules", "entry": "85",
         "value": {"chapter": "85", "desk": "cold chain"},
         "taughtBy": "alice@example.com"
+    })
+}
+
+/// The known lesson's entry taught a new desk, by `teacher`.
+fn new_desk_by(teacher: &str) -> Value {
+    let mut lesson = lesson_with("/value/desk", json!("general"));
+    lesson["taughtBy"] = json!(teacher);
+    lesson
+}
+
+/// A lesson for an entry the agent does not know.
+fn new_entry() -> Value {
+    json!({
+        "collection": "routing_rules", "entry": "86",
+        "value": {"chapter": "86", "desk": "dangerous-goods"},
+        "taughtBy": "alice@example.com"
+    })
+}
+
+/// A new clearance limit for the broker the agent knows.
+fn new_limit() -> Value {
+    json!({
+        "collection": "clearance_limits", "entry": "broker-17",
+        "value": {"amountEur": 99_000}, "taughtBy": "alice@example.com"
     })
 }
 
@@ -982,31 +1022,49 @@ fn catalogue(version_id: &str) -> Vec<Case> {
     );
 
     // -- Notifications: carried out, never answered (a refusal included).
+    // Each carries a value the knowledge does not hold, so that a refusal
+    // skipped (no token, a wrong one, no activation, a forged teacher)
+    // would show: after its 204, the agent must know exactly what it knew.
     let notification = |method: &str, params: Value| {
         body(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
     };
+    let new_desk = new_desk_by("alice@example.com");
+    let new_entry = new_entry();
+    let new_limit = new_limit();
+    let wrong_uri = format!("{EXTENSION_URI}/");
+    #[rustfmt::skip]
+    let notifications = [
+        ("a new desk, without a token", new_desk.clone(), vec![ACTIVATED]),
+        ("a new desk, with a wrong token", new_desk.clone(), vec![ACTIVATED, ("Authorization", "Bearer guess")]),
+        ("a new desk, with `Bearer` and no token", new_desk.clone(), vec![ACTIVATED, ("Authorization", "Bearer")]),
+        ("a new desk, with the token under the Basic scheme", new_desk.clone(), vec![ACTIVATED, ("Authorization", "Basic YWxpY2UtdG9rZW4=")]),
+        ("a new desk, without activation", new_desk.clone(), vec![AS_ALICE]),
+        ("a new desk, activating a near-miss URI", new_desk.clone(), vec![("A2A-Extensions", wrong_uri.as_str()), AS_ALICE]),
+        ("a new desk, forging taughtBy", new_desk_by("bob@example.com"), vec![ACTIVATED, AS_ALICE]),
+        ("a new desk, from the service account as itself", new_desk_by("deploy-bot@example.com"), vec![ACTIVATED, AS_BOT]),
+        ("a new desk, from the service account claiming alice", new_desk.clone(), vec![ACTIVATED, AS_BOT]),
+        ("a new entry, without a token", new_entry.clone(), vec![ACTIVATED]),
+        ("a new entry, without activation", new_entry.clone(), vec![AS_ALICE]),
+        ("a new clearance limit, with neither", new_limit.clone(), vec![]),
+        ("a new clearance limit, with a wrong token", new_limit.clone(), vec![ACTIVATED, ("Authorization", "Bearer ALICE-TOKEN")]),
+        ("a desk that is not a choice, as alice", lesson_with("/value/desk", json!("nowhere")), vec![ACTIVATED, AS_ALICE]),
+    ];
+    for (name, lesson, list) in notifications {
+        add(
+            &format!("a notification teaching {name}"),
+            post_with(notification(TEACH, lesson), &list),
+            Expect::Unanswered,
+        );
+    }
     add(
-        "a notification teaching a forged lesson",
-        post(notification(
-            TEACH,
-            lesson_with("/taughtBy", json!("bob@example.com")),
-        )),
-        Expect::Status(204),
-    );
-    add(
-        "a notification replaying the known lesson",
+        "a notification replaying the known lesson as alice (nothing new to learn)",
         post(notification(TEACH, known.clone())),
-        Expect::Status(204),
-    );
-    add(
-        "a notification without activation",
-        post_with(notification(TEACH, known.clone()), &[AS_ALICE]),
-        Expect::Status(204),
+        Expect::Unanswered,
     );
     add(
         "a show-back notification",
         post(notification(SHOW_BACK, show_params.clone())),
-        Expect::Status(204),
+        Expect::Unanswered,
     );
     add(
         "a notification with params of the wrong type is answered (it is not a request)",
@@ -1062,8 +1120,8 @@ fn catalogue(version_id: &str) -> Vec<Case> {
 }
 
 /// Sends a case's request and says what is wrong with the reply, if
-/// anything.
-fn check(agent: &Agent, case: &Case) -> Result<(), String> {
+/// anything; `known` is what the agent knew before (see [`known_now`]).
+fn check(agent: &Agent, case: &Case, known: &Value) -> Result<(), String> {
     let reply: Reply = match &case.request {
         Request::Post(body, headers) => {
             let list: Vec<(&str, &str)> = headers
@@ -1096,6 +1154,7 @@ fn check(agent: &Agent, case: &Case) -> Result<(), String> {
             }
             if reply.body["jsonrpc"] != "2.0"
                 || !(reply.body["id"] == 7 || reply.body["id"].is_null())
+                || !is_json(&reply)
             {
                 return Err(format!("not a JSON-RPC 2.0 response; {}", got()));
             }
@@ -1119,6 +1178,7 @@ fn check(agent: &Agent, case: &Case) -> Result<(), String> {
         Expect::Host { code, says } => {
             if reply.status != 200
                 || reply.body["jsonrpc"] != "2.0"
+                || !is_json(&reply)
                 || reply.body["error"]["code"] != *code
                 || !reply.message().contains(says.as_str())
             {
@@ -1130,12 +1190,48 @@ fn check(agent: &Agent, case: &Case) -> Result<(), String> {
             Ok(())
         }
         Expect::Status(status) => {
-            if reply.status != *status || !reply.body.is_null() {
+            if reply.status != *status || !reply.body.is_null() || is_json(&reply) {
                 return Err(format!("expected HTTP {status} and no JSON; {}", got()));
             }
             Ok(())
         }
+        Expect::Unanswered => {
+            if reply.status != 204 || !reply.body.is_null() || is_json(&reply) {
+                return Err(format!("expected HTTP 204 and no body; {}", got()));
+            }
+            let now = known_now(agent);
+            if now != *known {
+                return Err(format!("the knowledge changed: {now}"));
+            }
+            Ok(())
+        }
     }
+}
+
+/// Whether a reply says its body is JSON.
+fn is_json(reply: &Reply) -> bool {
+    reply
+        .header("content-type")
+        .any(|value| value.contains("json"))
+}
+
+/// What the agent knows, shown back over HTTP: the entries the catalogue
+/// aims at (86 unknown), each show-back with its collection's version
+/// count (`collectionVersion`), or the refusal.
+fn known_now(agent: &Agent) -> Value {
+    let entries = [
+        ("routing_rules", "85"),
+        ("routing_rules", "86"),
+        ("clearance_limits", "broker-17"),
+    ];
+    entries
+        .iter()
+        .map(|(collection, entry)| {
+            agent
+                .call(SHOW_BACK, json!({"collection": collection, "entry": entry}))
+                .body
+        })
+        .collect()
 }
 
 fn show(agent: &Agent, collection: &str, entry: &str) -> Value {
@@ -1145,10 +1241,27 @@ fn show(agent: &Agent, collection: &str, entry: &str) -> Value {
         .clone()
 }
 
-#[test]
-fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let agent = Agent::start(dir.path());
+/// The catalogue's size, and how many cases expect each kind of answer
+/// (the README states these figures).
+const CASES: usize = 177;
+const KINDS: [(&str, usize); 11] = [
+    ("HTTP 100 without a JSON-RPC body", 1),
+    ("HTTP 400 without a JSON-RPC body", 4),
+    ("HTTP 404 without a JSON-RPC body", 1),
+    ("HTTP 405 without a JSON-RPC body", 4),
+    ("HTTP 431 without a JSON-RPC body", 2),
+    ("a JSON-RPC result, HTTP 200", 13),
+    ("a learnables JSON-RPC error, HTTP 200", 114),
+    ("a learnables JSON-RPC error, HTTP 400", 1),
+    ("a learnables JSON-RPC error, HTTP 413", 4),
+    ("a notification's HTTP 204, the knowledge unchanged", 16),
+    ("the SDK's JSON-RPC error, HTTP 200", 17),
+];
+
+/// An agent on a fresh store taught the known lesson and a clearance
+/// limit, and the known lesson's version id.
+fn taught_agent(dir: &std::path::Path) -> (Agent, String) {
+    let agent = Agent::start(dir);
     let taught = agent.call(TEACH, known_lesson());
     let version_id = taught.result()["versionId"].as_str().unwrap().to_owned();
     agent
@@ -1160,14 +1273,31 @@ fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
             }),
         )
         .result();
-    let before = [
-        show(&agent, "routing_rules", "85"),
-        show(&agent, "clearance_limits", "broker-17"),
-    ];
+    (agent, version_id)
+}
+
+#[test]
+fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (agent, version_id) = taught_agent(dir.path());
+    let before = known_now(&agent);
+    assert_eq!(before[1]["error"]["code"], codes::NOT_FOUND);
 
     let cases = catalogue(&version_id);
-    println!("{} hostile requests", cases.len());
-    assert!(cases.len() >= 40);
+    let mut kinds = std::collections::BTreeMap::new();
+    for case in &cases {
+        *kinds.entry(case.expect.kind()).or_insert(0) += 1;
+    }
+    println!("{} hostile requests: {kinds:#?}", cases.len());
+    assert_eq!(cases.len(), CASES, "the README states the count");
+    assert_eq!(
+        kinds
+            .iter()
+            .map(|(kind, count)| (kind.as_str(), *count))
+            .collect::<Vec<_>>(),
+        KINDS,
+        "the README states the count of each kind"
+    );
     let mut names = std::collections::HashSet::new();
     for case in &cases {
         assert!(names.insert(&case.name), "two cases named {:?}", case.name);
@@ -1177,17 +1307,19 @@ fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
         .filter_map(|case| {
             // A case that panics (no answer in time, say) is one failure
             // among the others, not the end of the catalogue.
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&agent, case)))
-                .unwrap_or_else(|panic| {
-                    Err(format!(
-                        "no reply: {}",
-                        panic
-                            .downcast_ref::<String>()
-                            .map_or("a panic", String::as_str)
-                    ))
-                })
-                .err()
-                .map(|why| format!("{}: {why}", case.name))
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check(&agent, case, &before)
+            }))
+            .unwrap_or_else(|panic| {
+                Err(format!(
+                    "no reply: {}",
+                    panic
+                        .downcast_ref::<String>()
+                        .map_or("a panic", String::as_str)
+                ))
+            })
+            .err()
+            .map(|why| format!("{}: {why}", case.name))
         })
         .collect();
     assert!(
@@ -1201,14 +1333,41 @@ fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
     // The agent still answers, and knows exactly what it knew.
     let task = agent.route(85, None, &[ACTIVATED]);
     assert_eq!(task["status"]["state"], "TASK_STATE_COMPLETED");
-    let after = [
-        show(&agent, "routing_rules", "85"),
-        show(&agent, "clearance_limits", "broker-17"),
-    ];
-    assert_eq!(after, before);
+    assert_eq!(known_now(&agent), before);
     agent.stop();
     let knowledge = Knowledge::open(dir.path()).unwrap();
     assert_eq!(knowledge.pin().position(), 2, "no other version was made");
+}
+
+#[test]
+fn the_notification_check_sees_a_notification_that_teaches() {
+    // The control: each new value the catalogue's notifications carry,
+    // sent with everything a lesson needs, is carried out, and the check
+    // those notifications pass reports the change; so their passing means
+    // that nothing was learned.
+    let dir = tempfile::tempdir().unwrap();
+    let (agent, _) = taught_agent(dir.path());
+    for (i, lesson) in [new_desk_by("alice@example.com"), new_entry(), new_limit()]
+        .into_iter()
+        .enumerate()
+    {
+        let before = known_now(&agent);
+        let case = Case {
+            name: format!("an authenticated, activated notification {i}"),
+            request: post(body(
+                &json!({"jsonrpc": "2.0", "method": TEACH, "params": lesson}),
+            )),
+            expect: Expect::Unanswered,
+        };
+        let why = check(&agent, &case, &before).expect_err("the change is seen");
+        assert!(why.starts_with("the knowledge changed"), "{why}");
+    }
+    let shown = show(&agent, "routing_rules", "85");
+    assert_eq!(shown["lessonFields"][1]["default"], "general");
+    assert_eq!(shown["collectionVersion"], 3, "two routing lessons learned");
+    assert_eq!(show(&agent, "routing_rules", "86")["entry"], "86");
+    let limit = show(&agent, "clearance_limits", "broker-17");
+    assert_eq!(limit["collectionVersion"], 2);
 }
 
 #[test]
