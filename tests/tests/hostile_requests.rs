@@ -723,7 +723,10 @@ fn catalogue(version_id: &str) -> Vec<Case> {
     add(
         "a 60 000-character collection",
         teach(lesson_with("/collection", json!("c".repeat(60_000)))),
-        invalid_params("collection", &format!("`{}…`", "c".repeat(80))),
+        invalid_params(
+            "collection",
+            &format!("`{}…[+59920 chars]`", "c".repeat(80)),
+        ),
     );
     add(
         "a 60 000-character method",

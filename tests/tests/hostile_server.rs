@@ -160,29 +160,22 @@ fn notify(agent: &Agent, method: &str, params: Value, token: &str) -> agent_harn
     )
 }
 
+/// JSON-RPC 2.0: a notification is never answered; it is carried out only
+/// under the same activation and authentication as a request.
 #[test]
-fn notifications_are_neither_answered_nor_carried_out() {
+fn notifications_are_never_answered_and_carried_out_only_when_authorized() {
     let dir = tempfile::tempdir().unwrap();
     let agent = Agent::start(dir.path());
     agent.teach_rule(85, "general").result();
     let before = show_back(&agent, "85").result().clone();
 
-    for token in ["wrong-token", "alice-token"] {
-        let reply = notify(
-            &agent,
-            TEACH,
-            rule("85", "cold chain", "alice@example.com"),
-            token,
-        );
+    for lesson in [
+        rule("85", "cold chain", "alice@example.com"),
+        rule("84", "general", "alice@example.com"),
+    ] {
+        let reply = notify(&agent, TEACH, lesson, "wrong-token");
         assert_eq!(reply.status, 204, "{}", reply.body);
         assert_eq!(reply.body, Value::Null);
-        let reply = notify(
-            &agent,
-            TEACH,
-            rule("84", "general", "alice@example.com"),
-            token,
-        );
-        assert_eq!(reply.status, 204);
     }
     let reply = notify(
         &agent,
@@ -192,9 +185,25 @@ fn notifications_are_neither_answered_nor_carried_out() {
     );
     assert_eq!(reply.status, 204);
     assert_eq!(reply.body, Value::Null);
-
-    assert_eq!(show_back(&agent, "85").result(), &before);
+    assert_eq!(
+        show_back(&agent, "85").result(),
+        &before,
+        "a wrong token teaches nothing"
+    );
     assert_eq!(show_back(&agent, "84").code(), -32042);
+
+    let reply = notify(
+        &agent,
+        TEACH,
+        rule("84", "general", "alice@example.com"),
+        "alice-token",
+    );
+    assert_eq!(reply.status, 204);
+    assert_eq!(reply.body, Value::Null);
+    assert_eq!(
+        show_back(&agent, "84").result()["taughtBy"],
+        "alice@example.com"
+    );
 }
 
 #[test]

@@ -116,26 +116,29 @@ impl LearnablesService {
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
-    /// response, or `None` for a notification (a request without an `id`),
-    /// which is neither answered nor carried out: a lesson is taught only
-    /// by a request whose teacher is told the outcome, and nothing of a
-    /// notification (its token, its activation, its params) is even looked
-    /// at. Blocks while a lesson is made durable.
+    /// response, or `None` for a notification (a request without an `id`).
+    /// A notification is carried out as JSON-RPC 2.0 says, under the same
+    /// activation and authentication as any request, and never answered;
+    /// its refusal is logged. Blocks while a lesson is made durable.
     pub fn call(
         &self,
         request: Request,
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let Some(id) = request.id.clone() else {
-            tracing::warn!(
-                method = %Untrusted::new(&request.method),
-                "a notification (a request without an id) was ignored: the learnables methods \
-                 answer requests only"
-            );
+        let id = request.id.clone();
+        let method = request.method.clone();
+        let outcome = self.answer(request, activation, bearer_token);
+        let Some(id) = id else {
+            if let Err(error) = &outcome {
+                tracing::info!(
+                    method = %Untrusted::new(&method),
+                    code = error.code,
+                    "a notification (a request without an id) was refused, unanswered"
+                );
+            }
             return None;
         };
-        let outcome = self.answer(request, activation, bearer_token);
         Some(match outcome {
             Ok(result) => json_rpc::success(id, result),
             Err(error) => json_rpc::failure(id, error),
@@ -411,52 +414,16 @@ fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
         .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))
 }
 
-/// `text` as an error message may repeat it: shortened, and with the
-/// characters that do not show (controls, zero-width and bidirectional
-/// marks) written as escapes, so that a name that merely looks like another
-/// reads differently from it.
+/// Client text as an error message repeats it: escaped and bounded by the
+/// one path all untrusted text takes ([`Untrusted`](crate::untrusted::Untrusted)).
 fn shown(text: &str) -> String {
-    let short = crate::lesson_error::shortened(text);
-    if !short.chars().any(invisible) {
-        return short;
-    }
-    short
-        .chars()
-        .map(|c| {
-            if invisible(c) {
-                c.escape_unicode().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::untrusted::Untrusted::new(text)
+        .max_chars(SHOWN_CHARS)
+        .to_string()
 }
 
-/// Whether `c` is a control character or one that renders as nothing (or
-/// reorders the text around it).
-fn invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(
-            c,
-            '\u{00AD}'
-                | '\u{034F}'
-                | '\u{061C}'
-                | '\u{115F}'
-                | '\u{1160}'
-                | '\u{17B4}'
-                | '\u{17B5}'
-                | '\u{180B}'..='\u{180F}'
-                | '\u{200B}'..='\u{200F}'
-                | '\u{2028}'..='\u{202E}'
-                | '\u{2060}'..='\u{206F}'
-                | '\u{3164}'
-                | '\u{FE00}'..='\u{FE0F}'
-                | '\u{FEFF}'
-                | '\u{FFA0}'
-                | '\u{FFF9}'..='\u{FFFB}'
-                | '\u{E0000}'..='\u{E0FFF}'
-        )
-}
+/// How many characters of a client's text an error message repeats.
+const SHOWN_CHARS: usize = 80;
 
 /// The JSON-RPC error of a refused lesson.
 fn teach_error(error: &TeachError) -> RpcError {
