@@ -46,7 +46,10 @@ struct Findings {
 /// line, from one line of `strace -f -y` output (`PID name(args) = ret`).
 fn call(line: &str) -> Option<(&str, &str)> {
     let line = line.trim_start();
-    let rest = line.split_once(' ').map_or(line, |(_pid, rest)| rest);
+    // strace pads the pid to a width of five: one space or more follow it.
+    let rest = line
+        .split_once(' ')
+        .map_or(line, |(_pid, rest)| rest.trim_start());
     let open = rest.find('(')?;
     Some((&rest[..open], &rest[open + 1..]))
 }
@@ -288,4 +291,17 @@ fn postgres_commits_every_lesson_synchronously_even_where_the_database_says_not_
         seen.iter().all(|setting| setting != "off"),
         "lessons were committed without waiting for the flush: {seen:?}"
     );
+}
+
+#[test]
+fn a_call_is_read_whatever_the_width_of_its_pid() {
+    for line in [
+        "123456 fdatasync(3</s/knowledge.redb>) = 0",
+        "6789  fdatasync(3</s/knowledge.redb>) = 0",
+        "42    fdatasync(3</s/knowledge.redb>) = 0",
+    ] {
+        let (name, args) = call(line).expect("a call");
+        assert_eq!(name, "fdatasync", "{line}");
+        assert!(on_store(args, "/s"), "{line}");
+    }
 }
