@@ -483,3 +483,22 @@ fn a_question_links_to_the_teachers_page_for_its_task() {
     let link = format!("{}learnables/#task={id}", agent.base_url);
     assert!(text.ends_with(&format!("Teach me on {link}")), "{text}");
 }
+
+/// `GetTask` of an id no task can have (60,000 characters, escapes in it):
+/// "task not found", the id shown escaped and shortened, not echoed whole.
+#[test]
+fn an_overlong_task_id_is_not_echoed_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let agent = Agent::start(dir.path());
+    let id = format!("\u{1b}]52;c;{}", "x".repeat(60_000));
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "GetTask", "params": {"id": id}});
+    let reply = agent.post(body.to_string(), &[]);
+    assert_eq!(reply.body["error"]["code"], -32001, "{}", reply.body);
+    let message = reply.body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("task not found: \\u{1b}]52;c;xxx"),
+        "{message}"
+    );
+    assert!(message.len() < 200, "{} bytes", message.len());
+    assert!(!message.contains('\u{1b}'));
+}

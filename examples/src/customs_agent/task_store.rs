@@ -25,6 +25,11 @@ pub const DEFAULT_TASK_CAPACITY: usize = 10_000;
 /// How many messages of a task's history the example agent keeps.
 pub const DEFAULT_MAX_HISTORY: usize = 100;
 
+/// The longest task id the store looks up (the ids it gives are UUIDs, 36
+/// characters): a longer one is not found, and the error shows it
+/// shortened.
+pub const MAX_TASK_ID_CHARS: usize = 128;
+
 /// An in-memory [`TaskStore`] holding at most `capacity` tasks of at most
 /// `max_history` messages each.
 ///
@@ -154,6 +159,12 @@ impl TaskStore for BoundedTaskStore {
     }
 
     async fn get(&self, task_id: &str) -> Result<Option<Task>, A2AError> {
+        if task_id.chars().count() > MAX_TASK_ID_CHARS {
+            // No task has such an id; answered here so that the error
+            // repeats the client's id escaped and shortened, not whole.
+            let shown = learnables::untrusted::Untrusted::new(task_id).max_chars(64);
+            return Err(A2AError::task_not_found(&shown.to_string()));
+        }
         let tasks = self.tasks.read().await;
         Ok(tasks.by_id.get(task_id).map(|stored| stored.task.clone()))
     }
