@@ -85,3 +85,97 @@ async fn connecting_from_async_code_works_and_a_bad_database_is_an_error() {
     assert!(message.contains("cannot be opened"), "{message}");
     assert!(!message.contains("s3cret"), "{message}");
 }
+
+/// A back end whose appends wait while `closed` is set, as a slow disk
+/// would.
+#[derive(Default)]
+struct Gated {
+    inner: learnables::knowledge::MemoryStorage,
+    closed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl learnables::knowledge::Storage for Gated {
+    fn load(
+        &self,
+    ) -> Result<Vec<learnables::knowledge::VersionRecord>, learnables::knowledge::StoreError> {
+        self.inner.load()
+    }
+
+    fn append(
+        &self,
+        records: &[learnables::knowledge::VersionRecord],
+    ) -> Result<(), learnables::knowledge::StoreError> {
+        while self.closed.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        self.inner.append(records)
+    }
+}
+
+/// While a lesson waits for a slow back end, the task waits, not the
+/// thread: on a one-thread runtime, another task opens the gate the
+/// lesson waits behind. Were the thread blocked, the gate would stay shut
+/// and the lesson would time out.
+#[tokio::test(flavor = "current_thread")]
+async fn teach_async_leaves_the_thread_to_other_tasks_while_it_waits() {
+    use std::sync::atomic::Ordering;
+    let gated = Gated::default();
+    let closed = gated.closed.clone();
+    closed.store(true, Ordering::SeqCst);
+    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
+    knowledge.set_commit_timeout(std::time::Duration::from_secs(30));
+    let opener = tokio::spawn(async move {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        closed.store(false, Ordering::SeqCst);
+    });
+    let started = std::time::Instant::now();
+    let result = knowledge
+        .teach_async(rule_lesson("84", "general"))
+        .await
+        .unwrap();
+    assert!(result.learned);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    opener.await.unwrap();
+    assert_eq!(knowledge.history("routing_rules").len(), 1);
+}
+
+/// A back end that does not answer: the waiting task is told so within the
+/// commit timeout (the lesson in flight: outcome unknown; one still queued
+/// behind it: withdrawn, nothing stored), and teaching goes on once the
+/// back end answers again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn teach_async_of_a_hanging_back_end_ends_at_the_commit_timeout() {
+    use learnables::TeachError;
+    use learnables::knowledge::StoreError;
+    use std::sync::atomic::Ordering;
+    let gated = Gated::default();
+    let closed = gated.closed.clone();
+    closed.store(true, Ordering::SeqCst);
+    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
+    knowledge.set_commit_timeout(std::time::Duration::from_millis(300));
+    let in_flight = knowledge.teach_async(rule_lesson("84", "general")).await;
+    assert!(
+        matches!(
+            in_flight,
+            Err(TeachError::Store(StoreError::OutcomeUnknown(_)))
+        ),
+        "{in_flight:?}"
+    );
+    let queued = knowledge.teach_async(rule_lesson("85", "general")).await;
+    assert!(
+        matches!(queued, Err(TeachError::Store(StoreError::Failed(_)))),
+        "{queued:?}"
+    );
+    closed.store(false, Ordering::SeqCst);
+    knowledge.set_commit_timeout(std::time::Duration::from_secs(30));
+    let next = knowledge
+        .teach_async(rule_lesson("85", "cold chain"))
+        .await
+        .unwrap();
+    assert!(next.learned);
+    // The lesson whose outcome was unknown was stored once the back end
+    // answered; the withdrawn one never was.
+    let history = knowledge.history("routing_rules");
+    assert_eq!(history.len(), 2, "{history:?}");
+    assert_eq!(history[0].entry, "84");
+}

@@ -480,3 +480,59 @@ fn an_unsupported_a2a_version_is_refused_with_32009() {
         .unwrap();
     assert_eq!(unversioned["error"]["code"], codes::VERSION_NOT_SUPPORTED);
 }
+
+/// A teacher policy with a bug: it panics on chapter 85.
+struct PanicsOnChapter85;
+
+impl learnables::a2a::TeacherPolicy for PanicsOnChapter85 {
+    fn allow(&self, _: &Principal, lesson: &learnables::Lesson) -> Result<(), String> {
+        assert_ne!(lesson.entry, "85", "a bug in the host's policy");
+        Ok(())
+    }
+}
+
+#[test]
+fn a_panic_in_the_hosts_policy_is_an_internal_error_and_the_agent_goes_on() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let knowledge = Knowledge::in_memory();
+    knowledge.register::<RoutingRule>().unwrap();
+    let tokens = Tokens::new().with("alice-token", Principal::human("alice@example.com"));
+    let service = LearnablesService::new(knowledge.clone(), declaration(true), tokens)
+        .with_policy(PanicsOnChapter85);
+    let router = Router::new()
+        .route("/health", get(|| async { "host health" }))
+        .layer(LearnablesLayer::new(service));
+    let address: SocketAddr = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        address
+    });
+    let served = Served {
+        url: format!("http://{address}/"),
+        gate: Arc::new(Semaphore::new(0)),
+        _runtime: runtime,
+    };
+    let auth = ("Authorization", "Bearer alice-token");
+    let lesson = |entry: &str| {
+        json!({
+            "collection": "routing_rules", "entry": entry,
+            "value": {"chapter": entry, "desk": "general"}, "taughtBy": "alice@example.com"
+        })
+    };
+    let failed = rpc(&served, TEACH_METHOD, lesson("85"), &[ACTIVATED, auth]);
+    assert_eq!(failed.status(), 500);
+    let failed: Value = failed.json().unwrap();
+    assert_eq!(failed["error"]["code"], codes::INTERNAL_ERROR, "{failed}");
+    assert!(knowledge.history("routing_rules").is_empty());
+    // The same connection pool, the same server: the next lesson is taught.
+    let taught: Value = rpc(&served, TEACH_METHOD, lesson("84"), &[ACTIVATED, auth])
+        .json()
+        .unwrap();
+    assert_eq!(taught["result"]["learned"], true, "{taught}");
+    assert_eq!(knowledge.history("routing_rules").len(), 1);
+}

@@ -279,9 +279,8 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
         _ => None,
     }
     .map(str::to_owned);
-    let service = service.clone();
     let answered =
-        run_blocking(move || service.call(request, &activation, bearer.as_deref())).await;
+        unless_it_panics(service.call_async(request, &activation, bearer.as_deref())).await;
     match answered {
         Some(Some(response)) => rpc_response(StatusCode::OK, &response),
         Some(None) => StatusCode::NO_CONTENT.into_response(),
@@ -298,19 +297,19 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
     }
 }
 
-/// Runs `work`, which may block while a lesson is made durable: in place on
-/// a multi-threaded runtime (its other tasks move to another thread), on
-/// the blocking pool otherwise. `None` if it panicked.
-async fn run_blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    use tokio::runtime::{Handle, RuntimeFlavor};
-    let multi_thread = Handle::try_current()
-        .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
-    if multi_thread {
-        let work = std::panic::AssertUnwindSafe(work);
-        tokio::task::block_in_place(|| std::panic::catch_unwind(work).ok())
-    } else {
-        tokio::task::spawn_blocking(work).await.ok()
-    }
+/// Runs `future` to its end, or to a panic (in an authenticator, a
+/// teacher policy or a learnable's own check): `None` then, and the
+/// future is not polled again.
+async fn unless_it_panics<F: Future>(future: F) -> Option<F::Output> {
+    let mut future = std::pin::pin!(future);
+    std::future::poll_fn(|cx| {
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(output)) => Poll::Ready(Some(output)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(_) => Poll::Ready(None),
+        }
+    })
+    .await
 }
 
 /// The version an `A2A-Version` header asks for, when it is one this agent

@@ -119,46 +119,85 @@ impl LearnablesService {
     /// response, or `None` for a notification (a request without an `id`).
     /// A notification is carried out as JSON-RPC 2.0 says, under the same
     /// activation and authentication as any request, and never answered;
-    /// its refusal is logged. Blocks while a lesson is made durable.
+    /// its refusal is logged. Blocks while a lesson is made durable (see
+    /// [`LearnablesService::call_async`] for async code).
     pub fn call(
         &self,
         request: Request,
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let id = request.id.clone();
-        let method = request.method.clone();
-        let outcome = self.answer(request, activation, bearer_token);
-        let Some(id) = id else {
-            if let Err(error) = &outcome {
-                tracing::info!(
-                    method = %Untrusted::new(&method),
-                    code = error.code,
-                    "a notification (a request without an id) was refused, unanswered"
-                );
-            }
-            return None;
+        let (admitted, next) = self.admit(request, activation, bearer_token);
+        let outcome = match next {
+            Next::Answered(outcome) => outcome,
+            Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
         };
-        Some(match outcome {
-            Ok(result) => json_rpc::success(id, result),
-            Err(error) => json_rpc::failure(id, error),
-        })
+        admitted.respond(outcome)
     }
 
-    fn answer(
+    /// [`LearnablesService::call`] for async code: while a lesson is made
+    /// durable the task waits, not its thread. Needs a tokio runtime with
+    /// its timers enabled.
+    ///
+    /// ```
+    /// use learnables::a2a::{Activation, LearnablesService, Tokens};
+    /// use learnables::{Declaration, Knowledge, TEACH_METHOD};
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// let service = LearnablesService::new(
+    ///     Knowledge::in_memory(),
+    ///     Declaration::new().teach_method(TEACH_METHOD),
+    ///     Tokens::new(),
+    /// );
+    /// let request = learnables::a2a::json_rpc::read_request(
+    ///     br#"{"jsonrpc": "2.0", "id": 1, "method": "rsaxb.learnables.Teach", "params": {}}"#,
+    ///     Default::default(),
+    /// ).unwrap();
+    /// let response = service.call_async(request, &Activation::default(), None).await.unwrap();
+    /// assert_eq!(response["error"]["code"], -32008); // not activated
+    /// # });
+    /// ```
+    pub async fn call_async(
         &self,
         request: Request,
         activation: &Activation,
         bearer_token: Option<&str>,
-    ) -> Result<Value, RpcError> {
+    ) -> Option<Value> {
+        let (admitted, next) = self.admit(request, activation, bearer_token);
+        let outcome = match next {
+            Next::Answered(outcome) => outcome,
+            Next::Teach(lesson) => {
+                let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
+                self.taught(&lesson, result)
+            }
+        };
+        admitted.respond(outcome)
+    }
+
+    /// Everything short of storing a lesson: the method, the activation,
+    /// the teacher; what the response needs, and either the answer or the
+    /// lesson to teach.
+    fn admit(
+        &self,
+        request: Request,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> (Admitted, Next) {
+        let admitted = Admitted {
+            id: request.id.clone(),
+            method: request.method.clone(),
+        };
+        (admitted, self.next(request, activation, bearer_token))
+    }
+
+    fn next(&self, request: Request, activation: &Activation, bearer_token: Option<&str>) -> Next {
         if !self.handles(&request.method) {
-            return Err(RpcError::new(
+            return Next::Answered(Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!("there is no method `{}`", shown(&request.method)),
-            ));
+            )));
         }
         if !activation.learnables() {
-            return Err(RpcError::new(
+            return Next::Answered(Err(RpcError::new(
                 codes::EXTENSION_NOT_ACTIVATED,
                 format!(
                     "`{}` needs the Learnables extension activated: send the header `{}: {}`",
@@ -166,13 +205,19 @@ impl LearnablesService {
                     crate::ACTIVATION_HEADER,
                     crate::EXTENSION_URI
                 ),
-            ));
+            )));
         }
-        let principal = self.authenticate(bearer_token)?;
+        let principal = match self.authenticate(bearer_token) {
+            Ok(principal) => principal,
+            Err(error) => return Next::Answered(Err(error)),
+        };
         if request.method == SHOW_BACK_METHOD {
-            self.show_back(&request.params)
+            Next::Answered(self.show_back(&request.params))
         } else {
-            self.teach(request.params, &principal)
+            match self.lesson(request.params, &principal) {
+                Ok(lesson) => Next::Teach(lesson),
+                Err(error) => Next::Answered(Err(error)),
+            }
         }
     }
 
@@ -189,21 +234,15 @@ impl LearnablesService {
             .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
     }
 
-    fn teach(&self, params: Value, principal: &Principal) -> Result<Value, RpcError> {
+    /// The lesson a teach request carries, once its collection, its
+    /// teacher and the policy allow it.
+    fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
         let mut lesson = read_lesson(params)?;
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
         let refuse = |lesson: &Lesson, code: i64, message: String| {
-            tracing::warn!(
-                collection = %Untrusted::new(&lesson.collection),
-                entry = %Untrusted::new(&lesson.entry),
-                taught_by = %Untrusted::new(&lesson.taught_by),
-                principal = %Untrusted::new(principal.id()),
-                reason = %Untrusted::new(&message),
-                "lesson refused"
-            );
-            RpcError::new(code, message)
+            refused(lesson, principal.id(), code, message)
         };
         if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
             return Err(refuse(
@@ -226,7 +265,16 @@ impl LearnablesService {
         if let Err(reason) = self.inner.policy.allow(principal, &lesson) {
             return Err(refuse(&lesson, codes::FORBIDDEN, reason));
         }
-        match self.inner.knowledge.teach(&lesson) {
+        Ok(lesson)
+    }
+
+    /// The answer to a lesson the knowledge was taught, logged.
+    fn taught(
+        &self,
+        lesson: &Lesson,
+        result: Result<crate::LessonResult, TeachError>,
+    ) -> Result<Value, RpcError> {
+        match result {
             Ok(result) => {
                 tracing::info!(
                     collection = %Untrusted::new(&lesson.collection),
@@ -253,8 +301,10 @@ impl LearnablesService {
             }
             Err(error) => {
                 let rpc = teach_error(&error);
-                Err(refuse(&lesson, rpc.code, rpc.message.clone())
-                    .with_data(rpc.data.unwrap_or(Value::Null)))
+                Err(
+                    refused(lesson, &lesson.taught_by, rpc.code, rpc.message.clone())
+                        .with_data(rpc.data.unwrap_or(Value::Null)),
+                )
             }
         }
     }
@@ -321,6 +371,54 @@ impl LearnablesService {
                 )
             })
     }
+}
+
+/// A request admitted: what its response needs.
+struct Admitted {
+    id: Option<Value>,
+    method: String,
+}
+
+/// What admitting a request leaves to do.
+enum Next {
+    /// The request is answered (or refused) already.
+    Answered(Result<Value, RpcError>),
+    /// A lesson to teach.
+    Teach(Lesson),
+}
+
+impl Admitted {
+    /// The JSON-RPC response to the request, or `None` for a notification,
+    /// whose refusal is logged.
+    fn respond(self, outcome: Result<Value, RpcError>) -> Option<Value> {
+        let Some(id) = self.id else {
+            if let Err(error) = &outcome {
+                tracing::info!(
+                    method = %Untrusted::new(&self.method),
+                    code = error.code,
+                    "a notification (a request without an id) was refused, unanswered"
+                );
+            }
+            return None;
+        };
+        Some(match outcome {
+            Ok(result) => json_rpc::success(id, result),
+            Err(error) => json_rpc::failure(id, error),
+        })
+    }
+}
+
+/// A refusal of `lesson`, logged with the authenticated `principal`.
+fn refused(lesson: &Lesson, principal: &str, code: i64, message: String) -> RpcError {
+    tracing::warn!(
+        collection = %Untrusted::new(&lesson.collection),
+        entry = %Untrusted::new(&lesson.entry),
+        taught_by = %Untrusted::new(&lesson.taught_by),
+        principal = %Untrusted::new(principal),
+        reason = %Untrusted::new(&message),
+        "lesson refused"
+    );
+    RpcError::new(code, message)
 }
 
 /// Reads a `Lesson` from params, naming the field at fault. Keys a

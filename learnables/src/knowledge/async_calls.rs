@@ -4,15 +4,22 @@
 //! Every blocking call of `Knowledge` is already safe from async code (it
 //! never panics there: a back end that needs a runtime of its own runs on a
 //! thread of its own), but it blocks the calling thread until the back end
-//! answers. These run the call on tokio's blocking pool instead.
+//! answers. `teach_async` waits for the commit thread on the task, not the
+//! thread; the others run the call on tokio's blocking pool.
 
+use super::knowledge::late_as_error;
 use super::{Knowledge, KnowledgeError, StoreError, TeachError};
 use crate::{Lesson, LessonResult};
 
 impl Knowledge {
-    /// [`Knowledge::teach`] for async code: the lesson is absorbed and
-    /// stored on tokio's blocking pool, and the task awaits the result.
-    /// Needs a tokio runtime (the `tokio` feature).
+    /// [`Knowledge::teach`] for async code: the lesson is absorbed on the
+    /// calling task, and the task, not its thread, waits while the commit
+    /// thread stores it. A back end that appends without waiting
+    /// ([`Storage::appends_without_waiting`](super::Storage::appends_without_waiting))
+    /// stores it in place, with no wait at all. Needs a tokio runtime with
+    /// its timers enabled (the `tokio` feature), as the wait is bounded by
+    /// the commit timeout. A lesson whose task is dropped while it waits is
+    /// still stored.
     ///
     /// ```
     /// # #[derive(learnables::Learnable, Clone, Debug, PartialEq)]
@@ -30,14 +37,23 @@ impl Knowledge {
     /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
     /// ```
     pub async fn teach_async(&self, lesson: Lesson) -> Result<LessonResult, TeachError> {
-        let knowledge = self.clone();
-        tokio::task::spawn_blocking(move || knowledge.teach(&lesson))
-            .await
-            .unwrap_or_else(|joined| {
-                Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                    "teaching was cut short: {joined}"
-                ))))
-            })
+        self.teach_borrowed_async(&lesson).await
+    }
+
+    /// [`Knowledge::teach_async`] of a lesson the caller keeps.
+    pub(crate) async fn teach_borrowed_async(
+        &self,
+        lesson: &Lesson,
+    ) -> Result<LessonResult, TeachError> {
+        let pending = self.absorb(lesson)?;
+        if self.shared.storage.appends_without_waiting() {
+            return self.commit_in_place(pending);
+        }
+        let timeout = self.commit_timeout();
+        late_as_error(
+            self.shared.committer.submit_async(pending, timeout).await,
+            timeout,
+        )
     }
 
     /// [`Knowledge::catch_up`] for async code, on tokio's blocking pool.

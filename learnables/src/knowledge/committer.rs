@@ -10,7 +10,7 @@
 //! than the knowledge's commit timeout. Reads never go through here.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -54,7 +54,30 @@ struct Waiting<I, R> {
 struct Queued<I, R> {
     ticket: u64,
     item: I,
-    reply: SyncSender<R>,
+    reply: Reply<R>,
+}
+
+/// Where an item's result goes: a thread blocked in
+/// [`Committer::submit`], or a task awaiting [`Committer::submit_async`].
+enum Reply<R> {
+    Blocking(SyncSender<R>),
+    #[cfg(feature = "tokio")]
+    Async(tokio::sync::oneshot::Sender<R>),
+}
+
+impl<R> Reply<R> {
+    /// Hands over the result; a teacher that gave up waiting is not told.
+    fn send(self, result: R) {
+        match self {
+            Reply::Blocking(sender) => {
+                let _ = sender.send(result);
+            }
+            #[cfg(feature = "tokio")]
+            Reply::Async(sender) => {
+                let _ = sender.send(result);
+            }
+        }
+    }
 }
 
 impl<I, R> Queue<I, R> {
@@ -90,6 +113,31 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
     /// the commit thread if it is not running yet.
     pub(crate) fn submit(&self, item: I, timeout: Duration) -> Result<R, Late> {
         let (reply, answer) = sync_channel(1);
+        let ticket = self.enqueue(item, Reply::Blocking(reply))?;
+        match answer.recv_timeout(timeout) {
+            Ok(result) => Ok(result),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                self.withdraw(ticket, || answer.try_recv().ok())
+            }
+        }
+    }
+
+    /// [`Committer::submit`] for async code: the task, not its thread,
+    /// waits for the result. An item whose task is dropped while it waits
+    /// is still committed; no one is told.
+    #[cfg(feature = "tokio")]
+    pub(crate) async fn submit_async(&self, item: I, timeout: Duration) -> Result<R, Late> {
+        let (reply, mut answer) = tokio::sync::oneshot::channel();
+        let ticket = self.enqueue(item, Reply::Async(reply))?;
+        match tokio::time::timeout(timeout, &mut answer).await {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(_)) | Err(_) => self.withdraw(ticket, || answer.try_recv().ok()),
+        }
+    }
+
+    /// Queues `item`, starting the commit thread if it is not running yet:
+    /// the item's ticket.
+    fn enqueue(&self, item: I, reply: Reply<R>) -> Result<u64, Late> {
         let ticket = {
             let mut waiting = self.queue.lock();
             if let Some((commit, panicked)) = waiting.unstarted.take() {
@@ -111,26 +159,23 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
             ticket
         };
         self.queue.ready.notify_one();
-        self.wait(ticket, &answer, timeout)
+        Ok(ticket)
     }
 
-    fn wait(&self, ticket: u64, answer: &Receiver<R>, timeout: Duration) -> Result<R, Late> {
-        match answer.recv_timeout(timeout) {
-            Ok(result) => Ok(result),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                let mut waiting = self.queue.lock();
-                // The answer may have come between the timeout and the lock.
-                if let Ok(result) = answer.try_recv() {
-                    return Ok(result);
-                }
-                match waiting.items.iter().position(|q| q.ticket == ticket) {
-                    Some(index) => {
-                        waiting.items.remove(index);
-                        Err(Late::Withdrawn)
-                    }
-                    None => Err(Late::InFlight),
-                }
+    /// After waiting in vain: the item is withdrawn if it is still queued;
+    /// `answered` is asked once more under the queue's lock, as the answer
+    /// may have come between the timeout and the lock.
+    fn withdraw(&self, ticket: u64, answered: impl FnOnce() -> Option<R>) -> Result<R, Late> {
+        let mut waiting = self.queue.lock();
+        if let Some(result) = answered() {
+            return Ok(result);
+        }
+        match waiting.items.iter().position(|q| q.ticket == ticket) {
+            Some(index) => {
+                waiting.items.remove(index);
+                Err(Late::Withdrawn)
             }
+            None => Err(Late::InFlight),
         }
     }
 }
@@ -180,8 +225,7 @@ fn run<I, R>(queue: &Queue<I, R>, mut commit: CommitFn<I, R>, panicked: Panicked
         let mut results = results.into_iter();
         for reply in replies {
             let result = results.next().unwrap_or_else(|| panicked("no result"));
-            // A teacher that gave up waiting has dropped its receiver.
-            let _ = reply.send(result);
+            reply.send(result);
         }
     }
 }

@@ -14,9 +14,8 @@ use super::committer::{Committer, Late};
 use super::off_runtime::off_runtime;
 use super::registry::{Absorbed, Registration, Registry};
 use super::state::State;
-use super::{
-    KnowledgeError, MemoryStorage, Snapshot, Storage, StoreError, TeachError, VersionRecord,
-};
+use super::storage::StateOnly;
+use super::{KnowledgeError, Snapshot, Storage, StoreError, TeachError, VersionRecord};
 use crate::{Learnable, Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
@@ -58,7 +57,7 @@ pub const DEFAULT_COMMIT_TIMEOUT: Duration = Duration::from_secs(120);
 /// ```
 #[derive(Clone)]
 pub struct Knowledge {
-    shared: Arc<Shared>,
+    pub(super) shared: Arc<Shared>,
 }
 
 pub(crate) struct Shared {
@@ -68,7 +67,7 @@ pub(crate) struct Shared {
     /// versions other processes wrote.
     writer: Mutex<()>,
     registry: RwLock<Registry>,
-    committer: Committer<Pending, Result<LessonResult, TeachError>>,
+    pub(super) committer: Committer<Pending, Result<LessonResult, TeachError>>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
 }
@@ -98,7 +97,7 @@ impl Knowledge {
 
     /// Knowledge kept in memory only, starting empty.
     pub fn in_memory() -> Knowledge {
-        Knowledge::from_state(Box::new(MemoryStorage::default()), State::default())
+        Knowledge::from_state(Box::new(StateOnly::default()), State::default())
     }
 
     /// Knowledge on any back end, with every version it holds. Each stored
@@ -326,6 +325,17 @@ impl Knowledge {
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+        let pending = self.absorb(lesson)?;
+        if self.shared.storage.appends_without_waiting() {
+            return self.commit_in_place(pending);
+        }
+        let timeout = self.commit_timeout();
+        late_as_error(self.shared.committer.submit(pending, timeout), timeout)
+    }
+
+    /// Checks a lesson and has its learnable parse the value: what is left
+    /// to commit.
+    pub(super) fn absorb(&self, lesson: &Lesson) -> Result<Pending, TeachError> {
         if lesson.entry.is_empty() {
             return Err(TeachError::EmptyEntry);
         }
@@ -351,24 +361,46 @@ impl Knowledge {
             }
         };
         let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
-        let pending = Pending {
+        Ok(Pending {
             collection: lesson.collection.clone(),
             entry: lesson.entry.clone(),
             taught_by: lesson.taught_by.clone(),
             reason: lesson.reason.clone(),
             absorbed,
-        };
-        let timeout = Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed));
-        match self.shared.committer.submit(pending, timeout) {
-            Ok(result) => result,
-            Err(Late::Withdrawn) => Err(TeachError::Store(StoreError::Failed(format!(
-                "the knowledge's back end did not take the lesson within {timeout:?}: an \
-                 earlier write has not finished; nothing was stored"
-            )))),
-            Err(Late::InFlight) => Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                "the knowledge's back end did not answer within {timeout:?}"
-            )))),
-        }
+        })
+    }
+
+    /// Commits one lesson on the caller's thread, for a back end that
+    /// appends without waiting: no hand-over to the commit thread.
+    pub(super) fn commit_in_place(&self, pending: Pending) -> Result<LessonResult, TeachError> {
+        commit::commit(&self.shared, std::slice::from_ref(&pending))
+            .pop()
+            .unwrap_or_else(|| {
+                Err(TeachError::Store(StoreError::OutcomeUnknown(
+                    "the commit gave no result".to_owned(),
+                )))
+            })
+    }
+
+    pub(super) fn commit_timeout(&self) -> Duration {
+        Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed))
+    }
+}
+
+/// A lesson's result, or the error for one not answered within `timeout`.
+pub(super) fn late_as_error(
+    outcome: Result<Result<LessonResult, TeachError>, Late>,
+    timeout: Duration,
+) -> Result<LessonResult, TeachError> {
+    match outcome {
+        Ok(result) => result,
+        Err(Late::Withdrawn) => Err(TeachError::Store(StoreError::Failed(format!(
+            "the knowledge's back end did not take the lesson within {timeout:?}: an \
+             earlier write has not finished; nothing was stored"
+        )))),
+        Err(Late::InFlight) => Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+            "the knowledge's back end did not answer within {timeout:?}"
+        )))),
     }
 }
 

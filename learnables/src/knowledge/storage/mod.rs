@@ -5,12 +5,14 @@ mod memory;
 mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod redb_storage;
+mod state_only;
 
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
 #[cfg(feature = "embedded")]
 pub use redb_storage::RedbStorage;
+pub(crate) use state_only::StateOnly;
 
 use super::VersionRecord;
 
@@ -64,6 +66,21 @@ pub trait Storage: Send + Sync + 'static {
                 other => return other,
             }
         }
+    }
+
+    /// Whether [`Storage::append`] returns at once, never waiting on a
+    /// disk, a network or another process (true of [`MemoryStorage`]).
+    /// `Knowledge` then stores each lesson on the teacher's own thread
+    /// instead of handing it to its commit thread: there is no write worth
+    /// sharing between lessons and no wait to guard against. The default,
+    /// `false`, is right for every back end that makes versions durable.
+    ///
+    /// ```
+    /// use learnables::knowledge::{MemoryStorage, Storage};
+    /// assert!(MemoryStorage::default().appends_without_waiting());
+    /// ```
+    fn appends_without_waiting(&self) -> bool {
+        false
     }
 
     /// The stored versions after `position`, in position order: how a
