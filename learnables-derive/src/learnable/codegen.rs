@@ -45,6 +45,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     } else {
         (
             quote! {
+                #[inline]
                 fn __check_defaults() {
                     #(#first_use_checks)*
                 }
@@ -375,6 +376,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         Some(_) => (
             quote!(__lesson_value, ::core::option::Option::None),
             quote! {
+                #[inline]
                 fn from_lesson_entry(
                     __entry: &str,
                     __lesson_value: &#krate::LessonValue,
@@ -386,6 +388,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         None => (quote!(__lesson_value), TokenStream::new()),
     };
     let parse_fn = quote! {
+        #[inline]
         fn __parse(
             __lesson_value: &#krate::LessonValue,
             #entry_param
@@ -446,6 +449,7 @@ fn to_lesson_value(learnable: &Learnable) -> TokenStream {
         quote!((#name, #shown))
     });
     quote! {
+        #[inline]
         fn to_lesson_value(&self) -> #krate::LessonValue {
             #krate::__private::lesson_value(&[#(#fields),*])
         }
@@ -496,6 +500,7 @@ fn describes(learnable: &Learnable) -> TokenStream {
         }
     };
     quote! {
+        #[inline]
         fn describes(&self, __entry: &str) -> ::std::string::String {
             #body
         }
