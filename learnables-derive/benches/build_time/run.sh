@@ -62,6 +62,19 @@ serde_json = "$serde_json_version"
 [workspace]
 TOML
 
+# In `used` mode, a public function that parses a value of type $1 into
+# every struct with the call $2, where RULE stands for the struct.
+parse_all() {
+    [ "$mode" = used ] || return 0
+    echo "pub fn parse_all(value: &$1) -> usize {"
+    echo '    let mut parsed = 0;'
+    for i in $(seq 1 "$n"); do
+        echo "    parsed += usize::from(${2//RULE/Rule$i}(value).is_ok());"
+    done
+    echo '    parsed'
+    echo '}'
+}
+
 # One shape, written for each derive.
 {
     echo '#![allow(dead_code)]'
@@ -87,15 +100,7 @@ pub struct Rule$i {
 }
 RUST
     done
-    if [ "$mode" = used ]; then
-        echo 'pub fn parse_all(value: &learnables::LessonValue) -> usize {'
-        echo '    let mut parsed = 0;'
-        for i in $(seq 1 "$n"); do
-            echo "    parsed += usize::from(<Rule$i as Learnable>::from_lesson_value(value).is_ok());"
-        done
-        echo '    parsed'
-        echo '}'
-    fi
+    parse_all learnables::LessonValue '<RULE as Learnable>::from_lesson_value'
 } >"$work/learnable/src/lib.rs.new"
 
 {
@@ -121,15 +126,7 @@ pub struct Rule$i {
 fn general_$i() -> Desk$i { Desk$i::General }
 RUST
     done
-    if [ "$mode" = used ]; then
-        echo 'pub fn parse_all(value: &serde_json::Value) -> usize {'
-        echo '    let mut parsed = 0;'
-        for i in $(seq 1 "$n"); do
-            echo "    parsed += usize::from(Rule$i::deserialize(value).is_ok());"
-        done
-        echo '    parsed'
-        echo '}'
-    fi
+    parse_all serde_json::Value 'RULE::deserialize'
 } >"$work/serde/src/lib.rs.new"
 
 # Dependencies first, with an empty crate, so that only the crate is timed.
