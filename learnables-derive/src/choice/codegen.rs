@@ -5,7 +5,8 @@ use quote::quote;
 
 use super::model::ChoiceEnum;
 
-/// The impls.
+/// The impls, their methods `#[inline]`: compiled only in a crate that
+/// calls them (see the `Learnable` derive's codegen).
 pub fn generate(choice: &ChoiceEnum) -> TokenStream {
     let ChoiceEnum {
         ident,

@@ -9,6 +9,11 @@ use syn::spanned::Spanned;
 use super::model::{Describes, Field, Learnable, TemplatePiece};
 
 /// The impl, inside a `const _` block that also holds the static spec.
+///
+/// Every generated function is `#[inline]`: rustc compiles a non-generic
+/// `#[inline]` function only in a crate that calls it, so a crate that
+/// derives a learnable and does not use it compiles no machine code for it
+/// (as serde's generic impls), and callers in other crates can inline it.
 pub fn generate(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let ident = &learnable.ident;
