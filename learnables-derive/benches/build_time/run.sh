@@ -6,14 +6,25 @@
 # alone (incremental compilation off), alternating the two, and prints the
 # medians and their ratio.
 #
-#   learnables-derive/benches/build_time/run.sh [N] [RUNS]
+#   learnables-derive/benches/build_time/run.sh [N] [RUNS] [used]
 #
-# N defaults to 200 structs, RUNS to 7 builds of each crate. The crates and
-# their target directory live under target/derive-build-time/.
+# N defaults to 200 structs, RUNS to 7 builds of each crate. With `used`,
+# each crate also parses every struct from a JSON value in one public
+# function (`from_lesson_value` against serde_json's borrowing
+# `deserialize`), so that the parsers are compiled in the crate timed. The
+# crates and their target directory live under target/derive-build-time/.
 set -euo pipefail
 
 n="${1:-200}"
 runs="${2:-7}"
+mode="${3:-defined}"
+case "$mode" in
+defined | used) ;;
+*)
+    echo "usage: $0 [N] [RUNS] [used]" >&2
+    exit 2
+    ;;
+esac
 root="$(cd "$(dirname "$0")/../../.." && pwd)"
 work="$root/target/derive-build-time"
 export CARGO_INCREMENTAL=0
@@ -22,6 +33,7 @@ export CARGO_TARGET_DIR="$work/target"
 mkdir -p "$work/learnable/src" "$work/serde/src"
 
 serde_version="$(sed -n 's/^serde = { version = "\([^"]*\)".*/\1/p' "$root/Cargo.toml")"
+serde_json_version="$(sed -n 's/^serde_json = "\([^"]*\)".*/\1/p' "$root/Cargo.toml")"
 
 cat >"$work/learnable/Cargo.toml" <<TOML
 [package]
@@ -45,9 +57,23 @@ publish = false
 
 [dependencies]
 serde = { version = "$serde_version", features = ["derive"] }
+serde_json = "$serde_json_version"
 
 [workspace]
 TOML
+
+# In `used` mode, a public function that parses a value of type $1 into
+# every struct with the call $2, where RULE stands for the struct.
+parse_all() {
+    [ "$mode" = used ] || return 0
+    echo "pub fn parse_all(value: &$1) -> usize {"
+    echo '    let mut parsed = 0;'
+    for i in $(seq 1 "$n"); do
+        echo "    parsed += usize::from(${2//RULE/Rule$i}(value).is_ok());"
+    done
+    echo '    parsed'
+    echo '}'
+}
 
 # One shape, written for each derive.
 {
@@ -74,6 +100,7 @@ pub struct Rule$i {
 }
 RUST
     done
+    parse_all learnables::LessonValue '<RULE as Learnable>::from_lesson_value'
 } >"$work/learnable/src/lib.rs.new"
 
 {
@@ -99,6 +126,7 @@ pub struct Rule$i {
 fn general_$i() -> Desk$i { Desk$i::General }
 RUST
     done
+    parse_all serde_json::Value 'RULE::deserialize'
 } >"$work/serde/src/lib.rs.new"
 
 # Dependencies first, with an empty crate, so that only the crate is timed.
@@ -154,6 +182,6 @@ report() {
         "median of pair ratios $(echo "$pairs" | median) (pairs: $(echo "$pairs" | tr '\n' ' '))"
 }
 
-echo "structs: $n, runs: $runs each, alternating (CARGO_INCREMENTAL=0, debug profile)"
+echo "structs: $n ($mode), runs: $runs each, alternating (CARGO_INCREMENTAL=0, debug profile)"
 report "cpu (user+sys)" 2
 report "wall" 1

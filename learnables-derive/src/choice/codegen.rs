@@ -5,7 +5,8 @@ use quote::quote;
 
 use super::model::ChoiceEnum;
 
-/// The impls.
+/// The impls, their methods `#[inline]`: compiled only in a crate that
+/// calls them (see the `Learnable` derive's codegen).
 pub fn generate(choice: &ChoiceEnum) -> TokenStream {
     let ChoiceEnum {
         ident,
@@ -19,12 +20,14 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         impl #krate::Choice for #ident {
             const CHOICES: &'static [&'static str] = &[#(#choices),*];
 
+            #[inline]
             fn as_choice(&self) -> &'static str {
                 match self {
                     #(#ident::#idents => #choices,)*
                 }
             }
 
+            #[inline]
             fn from_choice(choice: &str) -> ::core::option::Option<Self> {
                 match choice {
                     #(#choices => ::core::option::Option::Some(#ident::#idents),)*
@@ -35,6 +38,7 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
 
         #[automatically_derived]
         impl ::core::fmt::Display for #ident {
+            #[inline]
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(#krate::Choice::as_choice(self))
             }
@@ -44,6 +48,7 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         impl ::core::str::FromStr for #ident {
             type Err = #krate::ChoiceError;
 
+            #[inline]
             fn from_str(choice: &str) -> ::core::result::Result<Self, #krate::ChoiceError> {
                 <Self as #krate::Choice>::from_choice(choice).ok_or_else(|| {
                     #krate::ChoiceError::new(choice, <Self as #krate::Choice>::CHOICES)

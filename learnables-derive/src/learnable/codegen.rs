@@ -9,6 +9,11 @@ use syn::spanned::Spanned;
 use super::model::{Describes, Field, Learnable, TemplatePiece};
 
 /// The impl, inside a `const _` block that also holds the static spec.
+///
+/// Every generated function is `#[inline]`: rustc compiles a non-generic
+/// `#[inline]` function only in a crate that calls it, so a crate that
+/// derives a learnable and does not use it compiles no machine code for it
+/// (as serde's generic impls), and callers in other crates can inline it.
 pub fn generate(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let ident = &learnable.ident;
@@ -45,6 +50,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     } else {
         (
             quote! {
+                #[inline]
                 fn __check_defaults() {
                     #(#first_use_checks)*
                 }
@@ -375,6 +381,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         Some(_) => (
             quote!(__lesson_value, ::core::option::Option::None),
             quote! {
+                #[inline]
                 fn from_lesson_entry(
                     __entry: &str,
                     __lesson_value: &#krate::LessonValue,
@@ -386,6 +393,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         None => (quote!(__lesson_value), TokenStream::new()),
     };
     let parse_fn = quote! {
+        #[inline]
         fn __parse(
             __lesson_value: &#krate::LessonValue,
             #entry_param
@@ -446,6 +454,7 @@ fn to_lesson_value(learnable: &Learnable) -> TokenStream {
         quote!((#name, #shown))
     });
     quote! {
+        #[inline]
         fn to_lesson_value(&self) -> #krate::LessonValue {
             #krate::__private::lesson_value(&[#(#fields),*])
         }
@@ -496,6 +505,7 @@ fn describes(learnable: &Learnable) -> TokenStream {
         }
     };
     quote! {
+        #[inline]
         fn describes(&self, __entry: &str) -> ::std::string::String {
             #body
         }
