@@ -86,6 +86,13 @@ impl Shared {
     pub(crate) fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
         self.writer.lock().unwrap_or_else(PoisonError::into_inner)
     }
+
+    /// Makes `state` what later pins see, its new versions appended to the
+    /// versions every state shares. The caller holds the writer lock.
+    pub(crate) fn publish(&self, state: &mut State) {
+        state.publish();
+        self.current.store(Arc::new(state.clone()));
+    }
 }
 
 impl Knowledge {
@@ -123,7 +130,8 @@ impl Knowledge {
         Ok(knowledge)
     }
 
-    fn from_state(storage: Box<dyn Storage>, state: State) -> Knowledge {
+    fn from_state(storage: Box<dyn Storage>, mut state: State) -> Knowledge {
+        state.publish();
         Knowledge {
             shared: Arc::new_cyclic(|weak: &Weak<Shared>| {
                 let weak = weak.clone();
@@ -192,7 +200,7 @@ impl Knowledge {
         }
         let mut state = State::clone(&current);
         extend(&mut state, records)?;
-        self.shared.current.store(Arc::new(state));
+        self.shared.publish(&mut state);
         Ok(())
     }
 
@@ -229,11 +237,11 @@ impl Knowledge {
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.current.load();
                 if let Some(stored) = state.collection(&collection) {
-                    for (entry, stored) in stored.entries.iter() {
-                        if let Err(error) = T::from_lesson_value(&stored.record.value) {
+                    for stored in state.entries(stored) {
+                        if let Err(error) = T::from_lesson_value(&stored.value()) {
                             return Err(KnowledgeError::IncompatibleEntry {
                                 collection,
-                                entry: entry.to_string(),
+                                entry: stored.entry().to_owned(),
                                 error,
                             });
                         }

@@ -11,12 +11,15 @@
 //! commit thread (`committer.rs`), the persistent state pins share
 //! (`state.rs`), and the back ends (`storage/`).
 
+mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
+mod change;
 mod commit;
 mod committer;
 #[cfg(feature = "postgres")]
 mod connect;
+mod entry_index;
 mod error;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
