@@ -14,11 +14,14 @@ const LEVELS: usize = 48;
 
 type Chunk<T> = Box<[OnceLock<T>]>;
 
+/// A level of the directory: its chunks, each made when first written.
+type Level<T> = OnceLock<Box<[OnceLock<Chunk<T>>]>>;
+
 /// An append-only list read by index. Appends come from one writer at a time
 /// (the knowledge's writer lock); reads need no lock. Memory grows by one
 /// chunk of `N` items at a time, plus a small directory.
 pub(crate) struct AppendLog<T, const N: usize = CHUNK> {
-    levels: [OnceLock<Box<[OnceLock<Chunk<T>>]>>; LEVELS],
+    levels: [Level<T>; LEVELS],
     len: AtomicUsize,
 }
 

@@ -31,6 +31,11 @@ pub(crate) struct EntryLink {
     pub(crate) depth: u32,
 }
 
+/// The longest entry kept in the change itself.
+const KEY_INLINE: usize = 15;
+/// `key_len` of an entry kept in the text.
+const KEY_IN_TEXT: u8 = u8::MAX;
+
 /// A flag: the record has a reason.
 const REASON: u8 = 1;
 /// A flag: the record is too large or its value too deep to be kept as
@@ -45,12 +50,22 @@ pub(crate) struct Names {
     pub(crate) previous_version_id: Option<String>,
 }
 
-/// One version, compact.
+/// One version, compact. Laid out in order, what a lookup reads first: the
+/// text (to compare keys), the typed value, the position.
 #[derive(Clone)]
+#[repr(C)]
 pub(crate) struct Change {
     /// Version id, entry, reason, description and value (compact JSON), one
     /// after the other.
     text: Box<str>,
+    /// The value as its learnable's type, once read or taught.
+    pub(crate) typed: OnceLock<Typed>,
+    pub(crate) position: u64,
+    /// The entry, when it is short (most are): compared without reading
+    /// `text`. Its first `key_len` bytes; `text` holds it when `key_len`
+    /// is [`KEY_IN_TEXT`].
+    key: [u8; KEY_INLINE],
+    key_len: u8,
     /// Where the first four parts of `text` end.
     ends: [u16; 4],
     flags: u8,
@@ -59,17 +74,14 @@ pub(crate) struct Change {
     /// The teacher's number in its knowledge (teachers are few: each name
     /// is kept once).
     pub(crate) teacher: u32,
-    pub(crate) position: u64,
-    pub(crate) definition_version: u64,
-    taught_at_ms: u64,
     /// The entry's chain: see [`EntryLink`].
+    depth: u32,
     previous: u64,
     jump: u64,
-    depth: u32,
-    /// The full record, once asked for (always, for a `Kept` change).
+    pub(crate) definition_version: u64,
+    taught_at_ms: u64,
+    /// The full record, once asked for (always, for a kept one).
     full: OnceLock<Box<VersionRecord>>,
-    /// The value as its learnable's type, once read or taught.
-    pub(crate) typed: OnceLock<Typed>,
 }
 
 impl Change {
@@ -83,8 +95,18 @@ impl Change {
         teacher: u32,
         link: EntryLink,
     ) -> Change {
+        let inline = (record.entry.len() <= KEY_INLINE).then(|| {
+            let mut key = [0; KEY_INLINE];
+            key[..record.entry.len()].copy_from_slice(record.entry.as_bytes());
+            key
+        });
         let mut change = Change {
             text: Box::default(),
+            key: inline.unwrap_or_default(),
+            key_len: match inline {
+                Some(_) => u8::try_from(record.entry.len()).unwrap_or(KEY_IN_TEXT),
+                None => KEY_IN_TEXT,
+            },
             ends: [0; 4],
             flags: if record.reason.is_some() { REASON } else { 0 },
             collection,
@@ -98,7 +120,7 @@ impl Change {
             full: OnceLock::new(),
             typed: OnceLock::new(),
         };
-        match compact(&record) {
+        match compact(&record, inline.is_none()) {
             Some((text, ends)) => {
                 change.text = text;
                 change.ends = ends;
@@ -148,10 +170,26 @@ impl Change {
 
     /// The entry the version changed.
     pub(crate) fn entry(&self) -> &str {
+        if let Some(key) = self.inline_key() {
+            // Copied from a `str` at a length that ends it.
+            return std::str::from_utf8(key).unwrap_or_default();
+        }
         match self.part(1) {
             Some(entry) => entry,
             None => self.kept().map_or("", |full| &full.entry),
         }
+    }
+
+    /// Whether the version changed the entry `key`.
+    pub(crate) fn is_entry(&self, key: &str) -> bool {
+        match self.inline_key() {
+            Some(inline) => inline == key.as_bytes(),
+            None => self.entry() == key,
+        }
+    }
+
+    fn inline_key(&self) -> Option<&[u8]> {
+        self.key.get(..usize::from(self.key_len))
     }
 
     /// The entry's value from this version on.
@@ -183,7 +221,7 @@ impl Change {
             definition_version: self.definition_version,
             version_id: part(0),
             previous_version_id: names.previous_version_id,
-            entry: part(1),
+            entry: self.entry().to_owned(),
             value: self.value(),
             taught_by: names.taught_by,
             reason: (self.flags & REASON != 0).then(|| part(2)),
@@ -193,9 +231,10 @@ impl Change {
     }
 }
 
-/// The compact form of `record` (its text and where the parts end), `None`
-/// when it is too large or its value too deep to be kept as text.
-fn compact(record: &VersionRecord) -> Option<(Box<str>, [u16; 4])> {
+/// The compact form of `record` (its text and where the parts end, the
+/// entry in the text if `with_entry`), `None` when it is too large or its
+/// value too deep to be kept as text.
+fn compact(record: &VersionRecord, with_entry: bool) -> Option<(Box<str>, [u16; 4])> {
     let value = serde_json::to_string(&record.value).ok()?;
     if record
         .value
@@ -206,7 +245,7 @@ fn compact(record: &VersionRecord) -> Option<(Box<str>, [u16; 4])> {
     }
     let parts = [
         record.version_id.as_str(),
-        &record.entry,
+        if with_entry { &record.entry } else { "" },
         record.reason.as_deref().unwrap_or_default(),
         &record.describes,
     ];
@@ -234,5 +273,66 @@ fn nesting_exceeds(value: &Value, limit: usize) -> bool {
                     .any(|field| nesting_exceeds(field, limit - 1))
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(entry: &str, value: Value, reason: Option<&str>) -> VersionRecord {
+        VersionRecord {
+            position: 7,
+            collection: "routing_rules".to_owned(),
+            definition_version: 3,
+            version_id: uuid::Uuid::now_v7().to_string(),
+            previous_version_id: Some("before".to_owned()),
+            entry: entry.to_owned(),
+            value: LessonValue::try_from(value).unwrap(),
+            taught_by: "alice@example.com".to_owned(),
+            reason: reason.map(str::to_owned),
+            describes: "Chapter 85 goes to the général desk".to_owned(),
+            taught_at_ms: 1_700_000_000_000,
+        }
+    }
+
+    fn names(record: &VersionRecord) -> Names {
+        Names {
+            collection: record.collection.clone(),
+            taught_by: record.taught_by.clone(),
+            previous_version_id: record.previous_version_id.clone(),
+        }
+    }
+
+    #[test]
+    fn a_change_gives_back_the_record_it_was_made_from() {
+        let mut deep = serde_json::json!("bottom");
+        for _ in 0..DEEPEST_AS_TEXT + 5 {
+            deep = serde_json::json!([deep]);
+        }
+        let records = [
+            record(
+                "85",
+                serde_json::json!({"desk": "general", "note": null}),
+                None,
+            ),
+            record(
+                "a key longer than fifteen bytes, ü",
+                serde_json::json!({"n": 1.5}),
+                Some(""),
+            ),
+            record("", serde_json::json!({}), Some("because")),
+            record("deep", serde_json::json!({ "deep": deep }), Some("deep")),
+        ];
+        for original in records {
+            let change = Change::new(original.clone(), 0, 0, EntryLink::default());
+            assert_eq!(change.entry(), original.entry);
+            assert!(change.is_entry(&original.entry));
+            assert!(!change.is_entry("86"));
+            assert_eq!(change.version_id(), original.version_id);
+            assert_eq!(change.value(), original.value);
+            assert_eq!(change.to_record(names(&original)), original);
+            assert_eq!(change.record(|| names(&original)), &original);
+        }
     }
 }

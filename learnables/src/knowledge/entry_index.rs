@@ -38,7 +38,7 @@ impl EntryIndex {
         self.table.find(hash, |slot| {
             found = store
                 .change(slot.load(Ordering::Acquire))
-                .filter(|change| change.entry() == key);
+                .filter(|change| change.is_entry(key));
             found.is_some()
         });
         if found.is_none() && !self.recent.is_empty() {

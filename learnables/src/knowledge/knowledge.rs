@@ -5,13 +5,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
-use arc_swap::ArcSwap;
-
 #[cfg(feature = "embedded")]
 use super::RedbStorage;
 use super::commit::{self, Results, extend};
 use super::committer::{Committer, Late};
 use super::off_runtime::off_runtime;
+use super::pin_cache::Current;
 use super::registry::{Absorbed, Registration, Registry};
 use super::state::State;
 use super::{
@@ -63,7 +62,7 @@ pub struct Knowledge {
 
 pub(crate) struct Shared {
     pub(crate) storage: Box<dyn Storage>,
-    pub(crate) current: ArcSwap<State>,
+    pub(crate) current: Current,
     /// Held by whoever moves `current` forward: a commit, or a catch-up on
     /// versions other processes wrote.
     writer: Mutex<()>,
@@ -149,7 +148,7 @@ impl Knowledge {
                 };
                 Shared {
                     storage,
-                    current: ArcSwap::from_pointee(state),
+                    current: Current::new(state),
                     writer: Mutex::new(()),
                     registry: RwLock::new(Registry::new()),
                     committer: Committer::new(commit, panicked),
@@ -286,7 +285,7 @@ impl Knowledge {
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
         Snapshot {
-            state: self.shared.current.load_full(),
+            state: self.shared.current.pin(),
         }
     }
 

@@ -8,8 +8,11 @@
 //!
 //! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the commit loop
 //! that decides and stores each batch of lessons (`commit.rs`) on the
-//! commit thread (`committer.rs`), the persistent state pins share
-//! (`state.rs`), and the back ends (`storage/`).
+//! commit thread (`committer.rs`), the state pins share (`state.rs`: every
+//! version once, compact (`change.rs`), in an append-only log
+//! (`append_log.rs`), each collection's entries indexed by key
+//! (`entry_index.rs`)), a thread's last pin (`pin_cache.rs`), and the back
+//! ends (`storage/`).
 
 mod append_log;
 #[cfg(feature = "tokio")]
@@ -25,6 +28,7 @@ mod error;
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
+mod pin_cache;
 mod registry;
 mod snapshot;
 mod state;

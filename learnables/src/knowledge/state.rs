@@ -513,7 +513,9 @@ mod tests {
             entry: entry.to_string(),
             value: LessonValue::try_from(serde_json::json!({"n": position})).unwrap(),
             taught_by: "alice@example.com".to_owned(),
-            reason: (position % 2 == 0).then(|| format!("reason {position}")),
+            reason: position
+                .is_multiple_of(2)
+                .then(|| format!("reason {position}")),
             describes: String::new(),
             taught_at_ms: position,
         }
