@@ -48,20 +48,24 @@ impl Current {
     /// The current state, for a reader.
     pub(crate) fn pin(&self) -> Arc<State> {
         let before = self.publications.load(Ordering::Acquire);
-        let cached = LAST.with(|last| {
-            let last = last.try_borrow().ok()?;
-            let last = last.as_ref()?;
-            (last.id == self.id && last.publications == before)
-                .then(|| last.state.upgrade())
-                .flatten()
-        });
+        // (No cache while the thread's locals are being destroyed.)
+        let cached = LAST
+            .try_with(|last| {
+                let last = last.try_borrow().ok()?;
+                let last = last.as_ref()?;
+                (last.id == self.id && last.publications == before)
+                    .then(|| last.state.upgrade())
+                    .flatten()
+            })
+            .ok()
+            .flatten();
         if let Some(state) = cached {
             return state;
         }
         let state = self.state.load_full();
         let after = self.publications.load(Ordering::Acquire);
         if before == after && before.is_multiple_of(2) {
-            LAST.with(|last| {
+            let _ = LAST.try_with(|last| {
                 if let Ok(mut last) = last.try_borrow_mut() {
                     *last = Some(Last {
                         id: self.id,
