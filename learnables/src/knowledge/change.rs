@@ -204,6 +204,17 @@ impl Change {
             .unwrap_or_default()
     }
 
+    /// Whether the entry's value from this version on is `value`: compared
+    /// as compact JSON, so that a number is compared as it was written
+    /// (0.0 and -0.0 differ), never as parsed back.
+    pub(crate) fn value_is(&self, value: &LessonValue) -> bool {
+        if let Some(full) = self.kept() {
+            return full.value == *value;
+        }
+        let stored = self.part(4).unwrap_or_default();
+        serde_json::to_string(value).is_ok_and(|json| json == stored)
+    }
+
     /// The full record, made once, of a version of `names.collection`.
     pub(crate) fn record(&self, names: impl FnOnce() -> Names) -> &VersionRecord {
         self.full.get_or_init(|| Box::new(self.to_record(names())))
@@ -331,6 +342,8 @@ mod tests {
             assert!(!change.is_entry("86"));
             assert_eq!(change.version_id(), original.version_id);
             assert_eq!(change.value(), original.value);
+            assert!(change.value_is(&original.value));
+            assert!(!change.value_is(&LessonValue::try_from(serde_json::json!({"n": 2})).unwrap()));
             assert_eq!(change.to_record(names(&original)), original);
             assert_eq!(change.record(|| names(&original)), &original);
         }

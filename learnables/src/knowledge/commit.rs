@@ -66,7 +66,7 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
         // holds that value, not the collection's latest.
         let unchanged = working
             .entry(&pending.collection, &pending.entry)
-            .filter(|stored| stored.value() == pending.absorbed.value);
+            .filter(|stored| stored.value_is(&pending.absorbed.value));
         if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,

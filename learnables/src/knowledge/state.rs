@@ -351,6 +351,7 @@ impl State {
         for change in tail.changes {
             let position = change.position;
             let number = change.collection;
+            let key: Box<str> = change.entry().into();
             let Some(index) = self.collections.iter().position(|c| c.number == number) else {
                 continue;
             };
@@ -377,8 +378,13 @@ impl State {
                         id_hash(&store, store.change(*at).map_or("", Change::version_id))
                     });
             }
-            let key = store.key_at(position);
-            self.collections[index].entries.set(&store, key, position);
+            // Indexed only once the store holds it (a copy of this state
+            // may have published it).
+            if let Some(published) = store.change(position).filter(|c| c.is_entry(&key)) {
+                self.collections[index]
+                    .entries
+                    .set(&store, published.entry(), position);
+            }
         }
     }
 
