@@ -649,3 +649,78 @@ mod tests {
         assert!(steps < 40, "{steps} steps back through 667 versions");
     }
 }
+
+#[cfg(test)]
+mod concurrency_tests {
+    use super::*;
+    use crate::LessonValue;
+    use crate::knowledge::pin_cache::Current;
+
+    /// The entry the version at `position` changes: a new entry at every
+    /// third position (so that the index is rebuilt as it grows), one of 7
+    /// otherwise.
+    fn key(position: u64) -> String {
+        if position.is_multiple_of(3) {
+            format!("new-{position}")
+        } else {
+            format!("k{}", position % 7)
+        }
+    }
+
+    fn record(position: u64, state: &State) -> VersionRecord {
+        let head = state.head("c");
+        VersionRecord {
+            position,
+            collection: "c".to_owned(),
+            definition_version: head.map_or(0, |h| h.definition_version) + 1,
+            version_id: uuid::Uuid::now_v7().to_string(),
+            previous_version_id: head.map(|h| h.version_id().to_owned()),
+            entry: key(position),
+            value: LessonValue::try_from(serde_json::json!({"n": position})).unwrap(),
+            taught_by: "alice@example.com".to_owned(),
+            reason: None,
+            describes: String::new(),
+            taught_at_ms: 0,
+        }
+    }
+
+    #[test]
+    fn readers_pinning_while_versions_are_published_see_exactly_their_position() {
+        let total = 6000;
+        let current = Arc::new(Current::new(State::default()));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (current, done) = (current.clone(), done.clone());
+                std::thread::spawn(move || {
+                    let mut checked = 0;
+                    while !done.load(std::sync::atomic::Ordering::Acquire) || checked == 0 {
+                        let state = current.pin();
+                        let at = state.position;
+                        for probe in [at, at.saturating_sub(1), at / 2, 1] {
+                            let key = key(probe.max(1));
+                            let expected = (1..=at).rev().find(|p| self::key(*p) == key);
+                            let found = state.entry("c", &key).map(|change| change.position);
+                            assert_eq!(found, expected, "{key} at {at}");
+                        }
+                        assert_eq!(state.collection("c").map_or(0, |c| c.version), at);
+                        checked += 1;
+                    }
+                })
+            })
+            .collect();
+        let mut state = State::default();
+        for position in 1..=total {
+            let next = record(position, &state);
+            state.apply(next, None);
+            if position % 3 != 1 {
+                state.publish();
+                current.store(Arc::new(state.clone()));
+            }
+        }
+        done.store(true, std::sync::atomic::Ordering::Release);
+        for reader in readers {
+            reader.join().unwrap();
+        }
+    }
+}
