@@ -2,8 +2,6 @@
 //! against the latest versions and stored in one durable append before
 //! anyone sees it. Runs on the commit thread (see `committer.rs`).
 
-use std::sync::Arc;
-
 use super::knowledge::{Pending, Shared};
 use super::state::State;
 use super::{StoreError, TeachError, VersionRecord, version_record};
@@ -27,7 +25,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
     }
     let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
         extend(&mut base, others)?;
-        shared.current.store(Arc::new(base.clone()));
+        shared.publish(&mut base);
         let (again, records, decided) = decide(&base, batch);
         working = again;
         results = decided;
@@ -35,7 +33,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
     };
     match shared.storage.append_decided(records, &mut redecide) {
         Ok(()) => {
-            shared.current.store(Arc::new(working));
+            shared.publish(&mut working);
             results
         }
         Err(error) => batch
@@ -49,7 +47,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
     for record in records {
         state.follows_on(&record).map_err(StoreError::Damaged)?;
-        state.apply(Arc::new(record));
+        state.apply(record, None);
     }
     Ok(())
 }
@@ -61,29 +59,30 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
     let mut records = Vec::new();
     let mut results = Vec::with_capacity(batch.len());
     for pending in batch {
-        let collection = working.collection(&pending.collection);
-        let head = collection.and_then(|collection| collection.head.clone());
+        let head = working
+            .head(&pending.collection)
+            .map(|head| (head.definition_version, head.version_id().to_owned()));
         // A lesson repeating the entry's value reports the version that
         // holds that value, not the collection's latest.
-        let unchanged = collection
-            .and_then(|collection| collection.entries.get(pending.entry.as_str()))
-            .filter(|stored| stored.record.value == pending.absorbed.value);
+        let unchanged = working
+            .entry(&pending.collection, &pending.entry)
+            .filter(|stored| stored.value_is(&pending.absorbed.value));
         if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,
                 describes: pending.absorbed.describes.clone(),
-                definition_version: stored.record.definition_version,
-                version_id: Some(stored.record.version_id.clone()),
-                previous_version_id: stored.record.previous_version_id.clone(),
+                definition_version: stored.definition_version,
+                version_id: Some(stored.version_id().to_owned()),
+                previous_version_id: working.previous_version_id(stored),
             }));
             continue;
         }
         let record = VersionRecord {
             position: working.position + 1,
             collection: pending.collection.clone(),
-            definition_version: head.as_ref().map_or(0, |head| head.definition_version) + 1,
+            definition_version: head.as_ref().map_or(0, |head| head.0) + 1,
             version_id: new_version_id(),
-            previous_version_id: head.map(|head| head.version_id.clone()),
+            previous_version_id: head.map(|head| head.1),
             entry: pending.entry.clone(),
             value: pending.absorbed.value.clone(),
             taught_by: pending.taught_by.clone(),
@@ -98,14 +97,7 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             version_id: Some(record.version_id.clone()),
             previous_version_id: record.previous_version_id.clone(),
         }));
-        let shared = Arc::new(record.clone());
-        working.apply(shared.clone());
-        if let Some(stored) = working
-            .collection(&shared.collection)
-            .and_then(|collection| collection.entries.get(shared.entry.as_str()))
-        {
-            let _ = stored.typed.set(pending.absorbed.typed.clone());
-        }
+        working.apply(record.clone(), Some(pending.absorbed.typed.clone()));
         records.push(record);
     }
     (working, records, results)

@@ -5,13 +5,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
-use arc_swap::ArcSwap;
-
 #[cfg(feature = "embedded")]
 use super::RedbStorage;
 use super::commit::{self, Results, extend};
 use super::committer::{Committer, Late};
 use super::off_runtime::off_runtime;
+use super::pin_cache::Current;
 use super::registry::{Absorbed, Registration, Registry};
 use super::state::State;
 use super::storage::StateOnly;
@@ -62,7 +61,7 @@ pub struct Knowledge {
 
 pub(crate) struct Shared {
     pub(crate) storage: Box<dyn Storage>,
-    pub(crate) current: ArcSwap<State>,
+    pub(crate) current: Current,
     /// Held by whoever moves `current` forward: a commit, or a catch-up on
     /// versions other processes wrote.
     writer: Mutex<()>,
@@ -84,6 +83,13 @@ pub(crate) struct Pending {
 impl Shared {
     pub(crate) fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
         self.writer.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes `state` what later pins see, its new versions appended to the
+    /// versions every state shares. The caller holds the writer lock.
+    pub(crate) fn publish(&self, state: &mut State) {
+        state.publish();
+        self.current.store(Arc::new(state.clone()));
     }
 }
 
@@ -122,7 +128,8 @@ impl Knowledge {
         Ok(knowledge)
     }
 
-    fn from_state(storage: Box<dyn Storage>, state: State) -> Knowledge {
+    fn from_state(storage: Box<dyn Storage>, mut state: State) -> Knowledge {
+        state.publish();
         Knowledge {
             shared: Arc::new_cyclic(|weak: &Weak<Shared>| {
                 let weak = weak.clone();
@@ -140,7 +147,7 @@ impl Knowledge {
                 };
                 Shared {
                     storage,
-                    current: ArcSwap::from_pointee(state),
+                    current: Current::new(state),
                     writer: Mutex::new(()),
                     registry: RwLock::new(Registry::new()),
                     committer: Committer::new(commit, panicked),
@@ -191,7 +198,7 @@ impl Knowledge {
         }
         let mut state = State::clone(&current);
         extend(&mut state, records)?;
-        self.shared.current.store(Arc::new(state));
+        self.shared.publish(&mut state);
         Ok(())
     }
 
@@ -228,11 +235,11 @@ impl Knowledge {
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.current.load();
                 if let Some(stored) = state.collection(&collection) {
-                    for (entry, stored) in stored.entries.iter() {
-                        if let Err(error) = T::from_lesson_value(&stored.record.value) {
+                    for stored in state.entries(stored) {
+                        if let Err(error) = T::from_lesson_value(&stored.value()) {
                             return Err(KnowledgeError::IncompatibleEntry {
                                 collection,
-                                entry: entry.to_string(),
+                                entry: stored.entry().to_owned(),
                                 error,
                             });
                         }
@@ -277,7 +284,7 @@ impl Knowledge {
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
         Snapshot {
-            state: self.shared.current.load_full(),
+            state: self.shared.current.pin(),
         }
     }
 

@@ -8,20 +8,27 @@
 //!
 //! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the commit loop
 //! that decides and stores each batch of lessons (`commit.rs`) on the
-//! commit thread (`committer.rs`), the persistent state pins share
-//! (`state.rs`), and the back ends (`storage/`).
+//! commit thread (`committer.rs`), the state pins share (`state.rs`: every
+//! version once, compact (`change.rs`), in an append-only log
+//! (`append_log.rs`), each collection's entries indexed by key
+//! (`entry_index.rs`)), a thread's last pin (`pin_cache.rs`), and the back
+//! ends (`storage/`).
 
+mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
+mod change;
 mod commit;
 mod committer;
 #[cfg(feature = "postgres")]
 mod connect;
+mod entry_index;
 mod error;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
+mod pin_cache;
 mod registry;
 mod snapshot;
 mod state;

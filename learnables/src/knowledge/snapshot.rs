@@ -1,7 +1,8 @@
 use std::sync::Arc;
 
 use super::VersionRecord;
-use super::state::{Entry, State};
+use super::change::Change;
+use super::state::State;
 use crate::{Learnable, LessonValue};
 
 /// The knowledge as it was when pinned: it never changes, whatever is taught
@@ -50,7 +51,7 @@ impl Snapshot {
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
-        let stored = self.entry(&T::descriptor().collection, entry)?;
+        let stored = self.state.entry(&T::descriptor().collection, entry)?;
         typed::<T>(stored)
     }
 
@@ -59,43 +60,38 @@ impl Snapshot {
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
-        self.state
-            .collection(&T::descriptor().collection)
-            .map(|collection| collection.sorted_entries())
-            .unwrap_or_default()
+        self.sorted_entries(&T::descriptor().collection)
             .into_iter()
-            .filter_map(|(key, stored)| Some((key, typed::<T>(stored)?)))
+            .filter_map(|stored| Some((stored.entry(), typed::<T>(stored)?)))
     }
 
     /// The keys of a collection's entries, in order.
     pub fn entry_keys(&self, collection: &str) -> impl Iterator<Item = &str> {
-        self.state
-            .collection(collection)
-            .map(|collection| collection.sorted_entries())
-            .unwrap_or_default()
+        self.sorted_entries(collection)
             .into_iter()
-            .map(|(key, _)| key)
+            .map(Change::entry)
     }
 
     /// An entry's stored lesson value, for carrying (to show it back), not
     /// for reading: only its learnable reads it.
     pub fn lesson_value(&self, collection: &str, entry: &str) -> Option<&LessonValue> {
-        self.entry(collection, entry)
-            .map(|stored| &stored.record.value)
+        self.entry_record(collection, entry)
+            .map(|record| &record.value)
     }
 
     /// The record of the version that gave an entry its value.
     pub fn entry_record(&self, collection: &str, entry: &str) -> Option<&VersionRecord> {
-        self.entry(collection, entry).map(|stored| &*stored.record)
+        let stored = self.state.entry(collection, entry)?;
+        Some(self.state.record(stored))
     }
 
     /// A collection's version, `None` before its first lesson.
     pub fn version(&self, collection: &str) -> Option<CollectionVersion> {
-        let head = self.state.collection(collection)?.head.as_ref()?;
+        let head = self.state.head(collection)?;
         Some(CollectionVersion {
             definition_version: head.definition_version,
-            version_id: head.version_id.clone(),
-            previous_version_id: head.previous_version_id.clone(),
+            version_id: head.version_id().to_owned(),
+            previous_version_id: self.state.previous_version_id(head),
         })
     }
 
@@ -106,12 +102,14 @@ impl Snapshot {
         self.state.position
     }
 
-    fn entry(&self, collection: &str, entry: &str) -> Option<&Entry> {
-        self.state
-            .collection(collection)?
-            .entries
-            .get(entry)
-            .map(|stored| &**stored)
+    /// A collection's entries, in key order.
+    fn sorted_entries(&self, collection: &str) -> Vec<&Change> {
+        let Some(collection) = self.state.collection(collection) else {
+            return Vec::new();
+        };
+        let mut sorted: Vec<&Change> = self.state.entries(collection).collect();
+        sorted.sort_unstable_by_key(|stored| stored.entry());
+        sorted
     }
 }
 
@@ -126,7 +124,7 @@ impl std::fmt::Debug for Snapshot {
 
 /// The entry as `T`: the cached typed value when it is a `T`, else parsed
 /// from the stored value (and cached when the cache is empty).
-fn typed<T>(stored: &Entry) -> Option<T>
+fn typed<T>(stored: &Change) -> Option<T>
 where
     T: Learnable + Clone + Send + Sync + 'static,
 {
@@ -134,9 +132,9 @@ where
         if let Some(value) = cached.downcast_ref::<T>() {
             return Some(value.clone());
         }
-        return T::from_lesson_value(&stored.record.value).ok();
+        return T::from_lesson_value(&stored.value()).ok();
     }
-    let value = T::from_lesson_value(&stored.record.value).ok()?;
+    let value = T::from_lesson_value(&stored.value()).ok()?;
     let cached = stored.typed.get_or_init(|| Arc::new(value.clone()));
     cached.downcast_ref::<T>().cloned().or(Some(value))
 }

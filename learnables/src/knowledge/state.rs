@@ -1,135 +1,391 @@
-//! The knowledge at one position: every collection's entries and version,
-//! held in persistent maps so that a new version shares all but a path of
-//! nodes with the one before, and a snapshot is one reference count.
+//! The knowledge at one position. Every version is kept once, compact, in
+//! an append-only log that all states of a knowledge share ([`Store`]); a
+//! state is a position in it, with each collection's latest version and
+//! index of entries. A snapshot is one reference count; a state of the past
+//! is the same log read at an earlier position: each entry's versions are
+//! chained, so the version an entry had at any position is a few steps
+//! back from its latest.
 
-use std::any::Any;
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use imbl::shared_ptr::DefaultSharedPtr;
-use imbl::{GenericHashMap, OrdMap, Vector};
+use hashbrown::HashTable;
 
 use super::VersionRecord;
+use super::append_log::{AppendLog, PositionLog};
+use super::change::{Change, EntryLink, Names, Typed};
+use super::entry_index::EntryIndex;
 
-/// An entry as one version left it, with its typed form once a reader has
-/// asked for it.
-pub(crate) struct Entry {
-    /// The record that gave the entry its value.
-    pub(crate) record: Arc<VersionRecord>,
-    pub(crate) typed: OnceLock<Arc<dyn Any + Send + Sync>>,
+/// What every state of one knowledge shares, appended to as versions are
+/// published.
+#[derive(Default)]
+pub(crate) struct Store {
+    /// Every published version: position `p` at index `p - 1`.
+    log: AppendLog<Change>,
+    /// Every collection by number: its name and its versions' positions.
+    collections: AppendLog<CollectionLog>,
+    /// The position of every published version, by id.
+    ids: RwLock<HashTable<u64>>,
+    /// Every teacher's name, by number.
+    teachers: AppendLog<Box<str>, 64>,
+    /// Every teacher's number, by name.
+    teacher_numbers: Mutex<HashMap<Box<str>, u32>>,
+    pub(crate) hasher: foldhash::fast::RandomState,
 }
 
-/// A record as applied: what it replaced, so that it can be undone.
-pub(crate) struct Change {
-    pub(crate) record: Arc<VersionRecord>,
-    replaced: Option<Arc<Entry>>,
-    previous_head: Option<Arc<VersionRecord>>,
+/// A collection's name and the positions of its versions, oldest first.
+struct CollectionLog {
+    name: Arc<str>,
+    versions: PositionLog,
 }
 
-/// A collection's entries by key: a hash trie, so that a lookup touches a
-/// few nodes and compares one key, and a new version copies one path.
-pub(crate) type Entries =
-    GenericHashMap<Arc<str>, Arc<Entry>, foldhash::fast::RandomState, DefaultSharedPtr>;
+impl Store {
+    /// The published version at `position`.
+    pub(crate) fn change(&self, position: u64) -> Option<&Change> {
+        let index = usize::try_from(position.checked_sub(1)?).ok()?;
+        self.log.get(index)
+    }
 
-/// One collection at one version.
-#[derive(Clone, Default)]
+    /// The entry of the published version at `position` ("" for none).
+    pub(crate) fn key_at(&self, position: u64) -> &str {
+        self.change(position).map_or("", Change::entry)
+    }
+
+    /// The number of the teacher `name`, given it if new.
+    fn teacher_number(&self, name: &str) -> u32 {
+        let mut numbers = self
+            .teacher_numbers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(number) = numbers.get(name) {
+            return *number;
+        }
+        let number = self.teachers.push(name.into()).unwrap_or_default();
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
+        numbers.insert(name.into(), number);
+        number
+    }
+
+    fn teacher(&self, number: u32) -> &str {
+        self.teachers.get(number as usize).map_or("", |name| name)
+    }
+
+    fn published(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    /// The position of version `number` (1 for the first) of collection
+    /// `collection`, once published.
+    fn version_position(&self, collection: u32, number: u64) -> Option<u64> {
+        let versions = &self.collections.get(collection as usize)?.versions;
+        versions.get(usize::try_from(number.checked_sub(1)?).ok()?)
+    }
+}
+
+/// The key the id index hashes and compares: a UUID by its value (in any
+/// spelling), any other id by its text.
+fn id_hash(store: &Store, id: &str) -> u64 {
+    match uuid::Uuid::parse_str(id) {
+        Ok(uuid) => store.hasher.hash_one(uuid.as_u128()),
+        Err(_) => store.hasher.hash_one(id),
+    }
+}
+
+fn same_id(stored: &str, id: &str) -> bool {
+    stored == id
+        || matches!(
+            (uuid::Uuid::parse_str(stored), uuid::Uuid::parse_str(id)),
+            (Ok(a), Ok(b)) if a == b
+        )
+}
+
+/// One collection as a state sees it.
+#[derive(Clone)]
 pub(crate) struct CollectionState {
-    /// The latest record, `None` before the first lesson.
-    pub(crate) head: Option<Arc<VersionRecord>>,
-    pub(crate) entries: Entries,
+    pub(crate) name: Arc<str>,
+    /// Its number in the store.
+    number: u32,
+    /// The position of its latest version.
+    head: u64,
+    /// How many versions it has (`definitionVersion` of the latest).
+    version: u64,
+    entries: EntryIndex,
 }
-
-impl CollectionState {
-    /// The entries in key order.
-    pub(crate) fn sorted_entries(&self) -> Vec<(&str, &Entry)> {
-        let mut sorted: Vec<(&str, &Entry)> = self
-            .entries
-            .iter()
-            .map(|(key, entry)| (&**key, &**entry))
-            .collect();
-        sorted.sort_unstable_by_key(|(key, _)| *key);
-        sorted
-    }
-}
-
-impl CollectionState {
-    pub(crate) fn version(&self) -> u64 {
-        self.head.as_ref().map_or(0, |head| head.definition_version)
-    }
-
-    pub(crate) fn version_id(&self) -> Option<&str> {
-        self.head.as_ref().map(|head| head.version_id.as_str())
-    }
-}
-
-/// How many versions apart the kept checkpoints are: a past version is
-/// reached by replaying at most this many changes from the nearest one
-/// (or undoing them from the present, whichever is fewer).
-pub(crate) const CHECKPOINT_EVERY: u64 = 256;
 
 /// All collections at one position.
 #[derive(Clone, Default)]
 pub(crate) struct State {
+    store: Arc<Store>,
     /// How many versions the knowledge has (the position of the latest).
     pub(crate) position: u64,
-    pub(crate) collections: OrdMap<Arc<str>, CollectionState>,
-    /// Every change, in position order: the change at index `i` made
-    /// position `i + 1`.
-    pub(crate) log: Vector<Arc<Change>>,
-    /// The collections at every multiple of [`CHECKPOINT_EVERY`] up to
-    /// `position`: index `i` is position `(i + 1) * CHECKPOINT_EVERY`. They
-    /// share all but what changed since with each other and the present.
-    checkpoints: Vector<OrdMap<Arc<str>, CollectionState>>,
-    /// The position of each version whose id is a UUID (all this crate
-    /// makes), by id.
-    positions: GenericHashMap<u128, u64, foldhash::fast::RandomState, DefaultSharedPtr>,
+    /// The collections with at least one version.
+    pub(crate) collections: Vec<CollectionState>,
+    /// Versions applied after the store's, not published yet (none in a
+    /// published state, so that a pin stays small).
+    tail: Option<Box<Tail>>,
+}
+
+/// Versions applied but not published yet.
+#[derive(Clone, Default)]
+struct Tail {
+    /// In position order.
+    changes: Vec<Change>,
+    /// The latest position in `changes` of each entry they change, by
+    /// collection number.
+    entries: HashMap<u32, HashMap<Box<str>, u64>>,
 }
 
 impl State {
     pub(crate) fn collection(&self, name: &str) -> Option<&CollectionState> {
-        self.collections.get(name)
+        self.collections
+            .iter()
+            .find(|collection| *collection.name == *name)
+    }
+
+    /// The version at `position`, published or in the tail.
+    pub(crate) fn change(&self, position: u64) -> Option<&Change> {
+        let tail = self.tail.as_deref().map_or(&[][..], |tail| &tail.changes);
+        match tail.first() {
+            Some(first) if position >= first.position => {
+                tail.get(usize::try_from(position - first.position).ok()?)
+            }
+            _ => self.store.change(position),
+        }
+    }
+
+    /// The latest version of `collection`.
+    pub(crate) fn head(&self, collection: &str) -> Option<&Change> {
+        self.change(self.collection(collection)?.head)
+    }
+
+    /// The version that gave `key` of `collection` its value at this
+    /// state's position.
+    pub(crate) fn entry(&self, collection: &str, key: &str) -> Option<&Change> {
+        self.entry_in(self.collection(collection)?, key)
+    }
+
+    /// [`State::entry`] of a collection of this state.
+    pub(crate) fn entry_in(&self, collection: &CollectionState, key: &str) -> Option<&Change> {
+        if let Some(tail) = &self.tail {
+            let in_tail = tail
+                .entries
+                .get(&collection.number)
+                .and_then(|entries| entries.get(key));
+            if let Some(position) = in_tail {
+                return self.change(*position);
+            }
+        }
+        let latest = collection.entries.latest(&self.store, key)?;
+        if latest.position <= self.position {
+            return Some(latest);
+        }
+        self.change(self.at_or_before(latest.position, self.position)?)
+    }
+
+    /// The entries of `collection` at this state's position (of a published
+    /// state), in no order.
+    pub(crate) fn entries<'a>(
+        &'a self,
+        collection: &'a CollectionState,
+    ) -> impl Iterator<Item = &'a Change> + 'a {
+        collection
+            .entries
+            .positions()
+            .filter_map(|latest| self.change(self.at_or_before(latest, self.position)?))
+    }
+
+    /// The position of the version of the entry whose version is at
+    /// `latest` that was its latest at `position`: back along the entry's
+    /// chain, in a number of steps logarithmic in the versions skipped.
+    fn at_or_before(&self, latest: u64, position: u64) -> Option<u64> {
+        let mut at = latest;
+        while at > position {
+            let link = self.change(at)?.link();
+            at = if link.jump > position {
+                link.jump
+            } else {
+                link.previous
+            };
+        }
+        (at != 0).then_some(at)
+    }
+
+    /// The link of a new version of the entry whose latest version is at
+    /// `previous` (0 for a new entry): the jump pointers of an applicative
+    /// random-access stack (Myers, 1983).
+    fn link_after(&self, previous: u64) -> EntryLink {
+        let link_at = |position: u64| {
+            self.change(position)
+                .filter(|_| position != 0)
+                .map_or(EntryLink::default(), |change| change.link())
+        };
+        if previous == 0 {
+            return EntryLink {
+                previous: 0,
+                jump: 0,
+                depth: 1,
+            };
+        }
+        let parent = link_at(previous);
+        let jumped = link_at(parent.jump);
+        let jumped_twice = link_at(jumped.jump);
+        let jump = if parent.depth.wrapping_sub(jumped.depth)
+            == jumped.depth.wrapping_sub(jumped_twice.depth)
+        {
+            jumped.jump
+        } else {
+            previous
+        };
+        EntryLink {
+            previous,
+            jump,
+            depth: parent.depth.saturating_add(1),
+        }
+    }
+
+    /// The record of a version of this state, made once and kept.
+    pub(crate) fn record<'a>(&'a self, change: &'a Change) -> &'a VersionRecord {
+        change.record(|| self.names(change))
+    }
+
+    /// What `change` needs to make its full record.
+    fn names(&self, change: &Change) -> Names {
+        let collection = match self.store.collections.get(change.collection as usize) {
+            Some(published) => published.name.to_string(),
+            None => self
+                .collections
+                .iter()
+                .find(|collection| collection.number == change.collection)
+                .map(|collection| collection.name.to_string())
+                .unwrap_or_default(),
+        };
+        Names {
+            collection,
+            taught_by: self.store.teacher(change.teacher).to_owned(),
+            previous_version_id: self.previous_version_id(change),
+        }
+    }
+
+    /// The id of the version of `change`'s collection before it.
+    pub(crate) fn previous_version_id(&self, change: &Change) -> Option<String> {
+        let number = change
+            .definition_version
+            .checked_sub(1)
+            .filter(|n| *n > 0)?;
+        let position = self
+            .store
+            .version_position(change.collection, number)
+            .or_else(|| {
+                self.tail
+                    .as_deref()?
+                    .changes
+                    .iter()
+                    .find(|t| t.collection == change.collection && t.definition_version == number)
+                    .map(|t| t.position)
+            })?;
+        Some(self.change(position)?.version_id().to_owned())
     }
 
     /// Applies the next record; [`State::follows_on`] has checked it.
-    pub(crate) fn apply(&mut self, record: Arc<VersionRecord>) {
-        let name: Arc<str> = Arc::from(record.collection.as_str());
-        let mut collection = self.collections.get(&name).cloned().unwrap_or_default();
-        let entry = Arc::new(Entry {
-            record: record.clone(),
-            typed: OnceLock::new(),
-        });
-        let replaced = collection
-            .entries
-            .insert(Arc::from(record.entry.as_str()), entry);
-        let previous_head = collection.head.replace(record.clone());
-        self.collections.insert(name, collection);
-        self.position = record.position;
-        if let Ok(id) = uuid::Uuid::parse_str(&record.version_id) {
-            self.positions.insert(id.as_u128(), record.position);
+    /// `typed` is its value as its learnable's type, when known.
+    pub(crate) fn apply(&mut self, record: VersionRecord, typed: Option<Typed>) {
+        let index = match self
+            .collections
+            .iter()
+            .position(|c| *c.name == *record.collection)
+        {
+            Some(index) => index,
+            None => {
+                let number = self
+                    .collections
+                    .iter()
+                    .map(|c| c.number + 1)
+                    .max()
+                    .unwrap_or(0)
+                    .max(u32::try_from(self.store.collections.len()).unwrap_or(u32::MAX));
+                self.collections.push(CollectionState {
+                    name: Arc::from(record.collection.as_str()),
+                    number,
+                    head: 0,
+                    version: 0,
+                    entries: EntryIndex::default(),
+                });
+                self.collections.len() - 1
+            }
+        };
+        let number = self.collections[index].number;
+        let previous = self
+            .entry_in(&self.collections[index], &record.entry)
+            .map_or(0, |change| change.position);
+        let link = self.link_after(previous);
+        let position = record.position;
+        let definition_version = record.definition_version;
+        let key: Box<str> = record.entry.as_str().into();
+        let teacher = self.store.teacher_number(&record.taught_by);
+        let change = Change::new(record, number, teacher, link);
+        if let Some(typed) = typed {
+            let _ = change.typed.set(typed);
         }
-        self.log.push_back(Arc::new(Change {
-            record,
-            replaced,
-            previous_head,
-        }));
-        if self.position.is_multiple_of(CHECKPOINT_EVERY) {
-            self.checkpoints.push_back(self.collections.clone());
-        }
+        let tail = self.tail.get_or_insert_default();
+        tail.changes.push(change);
+        tail.entries
+            .entry(number)
+            .or_default()
+            .insert(key, position);
+        let collection = &mut self.collections[index];
+        collection.head = position;
+        collection.version = definition_version;
+        self.position = position;
     }
 
-    /// Applies a logged change again, to the collections only.
-    fn redo(collections: &mut OrdMap<Arc<str>, CollectionState>, change: &Change) {
-        let record = &change.record;
-        let name: Arc<str> = Arc::from(record.collection.as_str());
-        let mut collection = collections.get(&name).cloned().unwrap_or_default();
-        let entry = Arc::new(Entry {
-            record: record.clone(),
-            typed: OnceLock::new(),
-        });
-        collection
-            .entries
-            .insert(Arc::from(record.entry.as_str()), entry);
-        collection.head = Some(record.clone());
-        collections.insert(name, collection);
+    /// Appends the tail to the store, where pins of this state read it.
+    /// For the writer only (it holds the knowledge's writer lock); versions
+    /// the store already has (published from a copy of this state) are
+    /// only indexed.
+    pub(crate) fn publish(&mut self) {
+        let store = self.store.clone();
+        let Some(tail) = self.tail.take() else {
+            return;
+        };
+        for change in tail.changes {
+            let position = change.position;
+            let number = change.collection;
+            let key: Box<str> = change.entry().into();
+            let Some(index) = self.collections.iter().position(|c| c.number == number) else {
+                continue;
+            };
+            if position == store.published() + 1 {
+                if number as usize >= store.collections.len() {
+                    let name = self.collections[index].name.clone();
+                    let _ = store.collections.push(CollectionLog {
+                        name,
+                        versions: PositionLog::default(),
+                    });
+                }
+                if let Some(collection) = store.collections.get(number as usize) {
+                    collection.versions.push(position);
+                }
+                let hash = id_hash(&store, change.version_id());
+                if store.log.push(change).is_err() {
+                    continue;
+                }
+                store
+                    .ids
+                    .write()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert_unique(hash, position, |at| {
+                        id_hash(&store, store.change(*at).map_or("", Change::version_id))
+                    });
+            }
+            // Indexed only once the store holds it (a copy of this state
+            // may have published it).
+            if let Some(published) = store.change(position).filter(|c| c.is_entry(&key)) {
+                self.collections[index]
+                    .entries
+                    .set(&store, published.entry(), position);
+            }
+        }
     }
 
     /// Whether `record` is the next version: the next position, and the
@@ -141,9 +397,9 @@ impl State {
                 record.version_id, record.position, self.position
             ));
         }
-        let collection = self.collection(&record.collection);
-        let head_version = collection.map_or(0, CollectionState::version);
-        let head_id = collection.and_then(CollectionState::version_id);
+        let head = self.head(&record.collection);
+        let head_version = head.map_or(0, |head| head.definition_version);
+        let head_id = head.map(Change::version_id);
         if record.definition_version != head_version + 1
             || record.previous_version_id.as_deref() != head_id
         {
@@ -159,111 +415,82 @@ impl State {
         Ok(())
     }
 
-    /// The knowledge as it was at `position`: replayed from the nearest
-    /// checkpoint at or before it, or, if the present is nearer, later
-    /// changes undone. Costs at most [`CHECKPOINT_EVERY`] changes, whatever
-    /// the size and age of the knowledge.
+    /// The knowledge as it was at `position` (of a published state): each
+    /// collection's latest version then, found by a binary search of its
+    /// versions; entries are read back along their chains. Costs a few
+    /// steps per collection whatever the size and age of the knowledge.
     pub(crate) fn as_of(&self, position: u64) -> State {
         let position = position.min(self.position);
-        let checkpoint = position / CHECKPOINT_EVERY;
-        let from = checkpoint * CHECKPOINT_EVERY;
-        let index = |position: u64| usize::try_from(position).unwrap_or(usize::MAX);
-        let nearest = match checkpoint {
-            0 => Some(OrdMap::new()),
-            n => self.checkpoints.get(index(n - 1)).cloned(),
-        };
-        let replay = nearest.filter(|_| self.position - position > position - from);
-        let Some(mut collections) = replay else {
-            let mut past = self.clone();
-            while past.position > position {
-                let Some(change) = past.log.pop_back() else {
-                    break;
-                };
-                past.undo(&change);
-            }
-            past.truncate_indexes();
-            return past;
-        };
-        for change in self
-            .log
-            .skip(index(from))
+        let collections = self
+            .collections
             .iter()
-            .take(index(position - from))
-        {
-            State::redo(&mut collections, change);
-        }
-        let mut past = State {
+            .filter_map(|collection| {
+                let versions = &self
+                    .store
+                    .collections
+                    .get(collection.number as usize)?
+                    .versions;
+                let known = usize::try_from(collection.version).unwrap_or(usize::MAX);
+                let (mut low, mut high) = (0, known.min(versions.len()));
+                while low < high {
+                    let middle = low + (high - low) / 2;
+                    if versions.get(middle).is_some_and(|at| at <= position) {
+                        low = middle + 1;
+                    } else {
+                        high = middle;
+                    }
+                }
+                let head = versions.get(low.checked_sub(1)?)?;
+                Some(CollectionState {
+                    head,
+                    version: low as u64,
+                    ..collection.clone()
+                })
+            })
+            .collect();
+        State {
+            store: self.store.clone(),
             position,
             collections,
-            log: self.log.take(index(position)),
-            checkpoints: self.checkpoints.take(index(checkpoint)),
-            positions: self.positions.clone(),
-        };
-        past.truncate_indexes();
-        past
-    }
-
-    /// Drops the checkpoints after `position`. (The id index keeps later
-    /// versions; [`State::position_of`] ignores them.)
-    fn truncate_indexes(&mut self) {
-        let kept = usize::try_from(self.position / CHECKPOINT_EVERY).unwrap_or(usize::MAX);
-        if self.checkpoints.len() > kept {
-            self.checkpoints.truncate(kept);
+            tail: None,
         }
-    }
-
-    fn undo(&mut self, change: &Change) {
-        let record = &change.record;
-        let name: &str = &record.collection;
-        if let Some(mut collection) = self.collections.get(name).cloned() {
-            match &change.replaced {
-                Some(entry) => {
-                    collection
-                        .entries
-                        .insert(Arc::from(record.entry.as_str()), entry.clone());
-                }
-                None => {
-                    collection.entries.remove(record.entry.as_str());
-                }
-            }
-            collection.head = change.previous_head.clone();
-            if collection.head.is_none() {
-                self.collections.remove(name);
-            } else {
-                self.collections.insert(Arc::from(name), collection);
-            }
-        }
-        self.position = record.position - 1;
     }
 
     /// The records of `collection`, oldest first.
     pub(crate) fn history(&self, collection: &str) -> Vec<VersionRecord> {
-        self.log
-            .iter()
-            .filter(|change| change.record.collection == collection)
-            .map(|change| (*change.record).clone())
+        let Some(state) = self.collection(collection) else {
+            return Vec::new();
+        };
+        let mut previous: Option<String> = None;
+        (1..=state.version)
+            .filter_map(|number| {
+                let position = self.store.version_position(state.number, number)?;
+                let change = self.change(position)?;
+                let record = change.to_record(Names {
+                    collection: collection.to_owned(),
+                    taught_by: self.store.teacher(change.teacher).to_owned(),
+                    previous_version_id: previous.take(),
+                });
+                previous = Some(record.version_id.clone());
+                Some(record)
+            })
             .collect()
     }
 
-    /// The position of the version `version_id`: through the index for
-    /// the UUIDs this crate makes, by a scan for any other id.
+    /// The position of the version `version_id`, through the index of ids.
     pub(crate) fn position_of(&self, version_id: &str) -> Option<u64> {
-        if let Ok(id) = uuid::Uuid::parse_str(version_id) {
-            let position = self
-                .positions
-                .get(&id.as_u128())
-                .copied()
-                .filter(|at| *at <= self.position);
-            // Only a stored id that names the same UUID in another spelling
-            // (upper case, say) is missed by the index and found below.
-            if let Some(position) = position {
-                return Some(position);
-            }
-        }
-        self.log
-            .iter()
-            .find(|change| change.record.version_id == version_id)
-            .map(|change| change.record.position)
+        let ids = self
+            .store
+            .ids
+            .read()
+            .unwrap_or_else(PoisonError::into_inner);
+        ids.find(id_hash(&self.store, version_id), |at| {
+            self.store
+                .change(*at)
+                .is_some_and(|change| same_id(change.version_id(), version_id))
+        })
+        .copied()
+        .filter(|at| *at <= self.position)
     }
 }
 
@@ -272,16 +499,183 @@ mod tests {
     use super::*;
     use crate::LessonValue;
 
+    /// The next record after `state`: collection "b" every third position,
+    /// "a" otherwise; entry "0" changes at every fifth position, the others
+    /// in turn among 17.
     fn record(position: u64, state: &State) -> VersionRecord {
         let collection = if position.is_multiple_of(3) { "b" } else { "a" };
-        let head = state.collection(collection).and_then(|c| c.head.clone());
+        let head = state.head(collection);
+        let entry = if position.is_multiple_of(5) {
+            0
+        } else {
+            position % 17
+        };
         VersionRecord {
             position,
             collection: collection.to_owned(),
-            definition_version: head.as_ref().map_or(0, |h| h.definition_version) + 1,
+            definition_version: head.map_or(0, |h| h.definition_version) + 1,
             version_id: uuid::Uuid::now_v7().to_string(),
-            previous_version_id: head.map(|h| h.version_id.clone()),
-            entry: (position % 17).to_string(),
+            previous_version_id: head.map(|h| h.version_id().to_owned()),
+            entry: entry.to_string(),
+            value: LessonValue::try_from(serde_json::json!({"n": position})).unwrap(),
+            taught_by: "alice@example.com".to_owned(),
+            reason: position
+                .is_multiple_of(2)
+                .then(|| format!("reason {position}")),
+            describes: String::new(),
+            taught_at_ms: position,
+        }
+    }
+
+    /// A collection as compared: its name, head, version and entries'
+    /// positions and values.
+    type Contents = (
+        String,
+        Option<VersionRecord>,
+        u64,
+        Vec<(String, u64, LessonValue)>,
+    );
+
+    /// What a state holds, to compare two.
+    fn contents(state: &State) -> Vec<Contents> {
+        let mut all: Vec<Contents> = state
+            .collections
+            .iter()
+            .map(|collection| {
+                let mut entries: Vec<(String, u64, LessonValue)> = state
+                    .entries(collection)
+                    .map(|change| (change.entry().to_owned(), change.position, change.value()))
+                    .collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                for (key, position, _) in &entries {
+                    let found = state.entry(&collection.name, key).map(|c| c.position);
+                    assert_eq!(found, Some(*position));
+                }
+                let head = state
+                    .head(&collection.name)
+                    .map(|head| state.record(head).clone());
+                (
+                    collection.name.to_string(),
+                    head,
+                    collection.version,
+                    entries,
+                )
+            })
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+
+    #[test]
+    fn every_past_position_is_what_applying_up_to_it_made() {
+        let total = 1500;
+        let mut present = State::default();
+        let mut built = vec![(State::default(), Vec::new())];
+        for position in 1..=total {
+            let next = record(position, &present);
+            present.follows_on(&next).unwrap();
+            present.apply(next, None);
+            if position % 7 != 0 {
+                // Some states publish several versions at once.
+                present.publish();
+            }
+            if position % 7 != 6 {
+                let mut published = present.clone();
+                published.publish();
+                let seen = contents(&published);
+                built.push((published, seen));
+            }
+        }
+        present.publish();
+        for (state, seen) in &built {
+            // A state never sees what was published after it.
+            assert_eq!(&contents(state), seen, "at {}", state.position);
+            let past = present.as_of(state.position);
+            assert_eq!(past.position, state.position);
+            assert_eq!(&contents(&past), seen, "as of {}", state.position);
+            // A past state carries on as if it were the present then.
+            let next = record(past.position + 1, &past);
+            assert!(past.follows_on(&next).is_ok());
+        }
+        assert_eq!(present.as_of(total + 5).position, total);
+        let history = present.history("a");
+        assert_eq!(
+            history.len() as u64,
+            present.collection("a").unwrap().version
+        );
+        for pair in history.windows(2) {
+            assert_eq!(
+                pair[1].previous_version_id.as_ref(),
+                Some(&pair[0].version_id)
+            );
+            assert_eq!(pair[1].definition_version, pair[0].definition_version + 1);
+        }
+        let id = &history[99].version_id;
+        let position = history[99].position;
+        assert_eq!(present.position_of(id), Some(position));
+        assert_eq!(present.position_of(&id.to_uppercase()), Some(position));
+        assert_eq!(present.as_of(position - 1).position_of(id), None);
+        assert_eq!(present.position_of("not-a-uuid"), None);
+    }
+
+    #[test]
+    fn an_entry_changed_many_times_is_read_at_any_position_in_few_steps() {
+        let mut state = State::default();
+        for position in 1..=5000 {
+            let next = record(position, &state);
+            state.apply(next, None);
+        }
+        state.publish();
+        let entry = |at: u64| state.as_of(at).entry("a", "0").map(|c| c.position);
+        assert_eq!(entry(4), None);
+        assert_eq!(entry(5), Some(5));
+        assert_eq!(entry(9), Some(5));
+        // Entry "0" of "a" changes at multiples of 5 that are not of 3.
+        for at in [11, 777, 2999, 3001, 4999, 5000] {
+            let expected = (1..=at).rev().find(|p| p % 5 == 0 && p % 3 != 0);
+            assert_eq!(entry(at), expected, "at {at}");
+        }
+        let mut steps = 0;
+        let mut at = state.entry("a", "0").unwrap().position;
+        while at > 20 {
+            let link = state.change(at).unwrap().link();
+            at = if link.jump > 20 {
+                link.jump
+            } else {
+                link.previous
+            };
+            steps += 1;
+        }
+        assert!(steps < 40, "{steps} steps back through 667 versions");
+    }
+}
+
+#[cfg(test)]
+mod concurrency_tests {
+    use super::*;
+    use crate::LessonValue;
+    use crate::knowledge::pin_cache::Current;
+
+    /// The entry the version at `position` changes: a new entry at every
+    /// third position (so that the index is rebuilt as it grows), one of 7
+    /// otherwise.
+    fn key(position: u64) -> String {
+        if position.is_multiple_of(3) {
+            format!("new-{position}")
+        } else {
+            format!("k{}", position % 7)
+        }
+    }
+
+    fn record(position: u64, state: &State) -> VersionRecord {
+        let head = state.head("c");
+        VersionRecord {
+            position,
+            collection: "c".to_owned(),
+            definition_version: head.map_or(0, |h| h.definition_version) + 1,
+            version_id: uuid::Uuid::now_v7().to_string(),
+            previous_version_id: head.map(|h| h.version_id().to_owned()),
+            entry: key(position),
             value: LessonValue::try_from(serde_json::json!({"n": position})).unwrap(),
             taught_by: "alice@example.com".to_owned(),
             reason: None,
@@ -290,51 +684,43 @@ mod tests {
         }
     }
 
-    /// A collection as compared: its name, head and entries' positions.
-    type Contents = (String, Option<String>, Vec<(String, u64)>);
-
-    /// What a state holds, to compare two.
-    fn contents(state: &State) -> Vec<Contents> {
-        state
-            .collections
-            .iter()
-            .map(|(name, collection)| {
-                let mut entries: Vec<(String, u64)> = collection
-                    .entries
-                    .iter()
-                    .map(|(key, entry)| (key.to_string(), entry.record.position))
-                    .collect();
-                entries.sort();
-                let head = collection.version_id().map(str::to_owned);
-                (name.to_string(), head, entries)
-            })
-            .collect()
-    }
-
     #[test]
-    fn every_past_position_is_what_applying_up_to_it_made() {
-        let total = 3 * CHECKPOINT_EVERY + 40;
-        let mut present = State::default();
-        let mut built = vec![State::default()];
+    fn readers_pinning_while_versions_are_published_see_exactly_their_position() {
+        let total = 6000;
+        let current = Arc::new(Current::new(State::default()));
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                let (current, done) = (current.clone(), done.clone());
+                std::thread::spawn(move || {
+                    let mut checked = 0;
+                    while !done.load(std::sync::atomic::Ordering::Acquire) || checked == 0 {
+                        let state = current.pin();
+                        let at = state.position;
+                        for probe in [at, at.saturating_sub(1), at / 2, 1] {
+                            let key = key(probe.max(1));
+                            let expected = (1..=at).rev().find(|p| self::key(*p) == key);
+                            let found = state.entry("c", &key).map(|change| change.position);
+                            assert_eq!(found, expected, "{key} at {at}");
+                        }
+                        assert_eq!(state.collection("c").map_or(0, |c| c.version), at);
+                        checked += 1;
+                    }
+                })
+            })
+            .collect();
+        let mut state = State::default();
         for position in 1..=total {
-            let next = record(position, &present);
-            present.follows_on(&next).unwrap();
-            present.apply(Arc::new(next));
-            built.push(present.clone());
+            let next = record(position, &state);
+            state.apply(next, None);
+            if position % 3 != 1 {
+                state.publish();
+                current.store(Arc::new(state.clone()));
+            }
         }
-        for position in (0..=total).chain([total + 5]) {
-            let past = present.as_of(position);
-            let expected = &built[usize::try_from(position.min(total)).unwrap()];
-            assert_eq!(past.position, expected.position);
-            assert_eq!(contents(&past), contents(expected), "at {position}");
-            assert_eq!(past.log.len(), expected.log.len());
-            // A past state carries on as if it were the present then.
-            let next = record(past.position + 1, &past);
-            assert!(past.follows_on(&next).is_ok());
+        done.store(true, std::sync::atomic::Ordering::Release);
+        for reader in readers {
+            reader.join().unwrap();
         }
-        let id = &built[100].log[99].record.version_id;
-        assert_eq!(present.position_of(id), Some(100));
-        assert_eq!(present.as_of(50).position_of(id), None);
-        assert_eq!(present.position_of("not-a-uuid"), None);
     }
 }
