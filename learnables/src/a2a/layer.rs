@@ -323,10 +323,12 @@ fn unsupported_version(headers: &HeaderMap) -> Option<String> {
 }
 
 fn rpc_response(status: StatusCode, body: &Value) -> Response {
+    // Straight into bytes: a `Value`'s `Display` goes through a formatter.
+    let bytes = serde_json::to_vec(body).unwrap_or_default();
     (
         status,
         [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-        body.to_string(),
+        Bytes::from(bytes),
     )
         .into_response()
 }

@@ -90,7 +90,7 @@ impl Change {
     /// `previous_version_id` is not kept: it is the id of the collection's
     /// version before, which the knowledge holds.)
     pub(crate) fn new(
-        record: VersionRecord,
+        record: &VersionRecord,
         collection: u32,
         teacher: u32,
         link: EntryLink,
@@ -120,14 +120,14 @@ impl Change {
             full: OnceLock::new(),
             typed: OnceLock::new(),
         };
-        match compact(&record, inline.is_none()) {
+        match compact(record, inline.is_none()) {
             Some((text, ends)) => {
                 change.text = text;
                 change.ends = ends;
             }
             None => {
                 change.flags |= KEPT;
-                let _ = change.full.set(Box::new(record));
+                let _ = change.full.set(Box::new(record.clone()));
             }
         }
         change
@@ -336,7 +336,7 @@ mod tests {
             record("deep", serde_json::json!({ "deep": deep }), Some("deep")),
         ];
         for original in records {
-            let change = Change::new(original.clone(), 0, 0, EntryLink::default());
+            let change = Change::new(&original, 0, 0, EntryLink::default());
             assert_eq!(change.entry(), original.entry);
             assert!(change.is_entry(&original.entry));
             assert!(!change.is_entry("86"));

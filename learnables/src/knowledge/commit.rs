@@ -47,7 +47,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
     for record in records {
         state.follows_on(&record).map_err(StoreError::Damaged)?;
-        state.apply(record, None);
+        state.apply(&record, None);
     }
     Ok(())
 }
@@ -97,7 +97,7 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             version_id: Some(record.version_id.clone()),
             previous_version_id: record.previous_version_id.clone(),
         }));
-        working.apply(record.clone(), Some(pending.absorbed.typed.clone()));
+        working.apply(&record, Some(pending.absorbed.typed.clone()));
         records.push(record);
     }
     (working, records, results)

@@ -289,7 +289,7 @@ impl State {
 
     /// Applies the next record; [`State::follows_on`] has checked it.
     /// `typed` is its value as its learnable's type, when known.
-    pub(crate) fn apply(&mut self, record: VersionRecord, typed: Option<Typed>) {
+    pub(crate) fn apply(&mut self, record: &VersionRecord, typed: Option<Typed>) {
         let index = match self
             .collections
             .iter()
@@ -574,7 +574,7 @@ mod tests {
         for position in 1..=total {
             let next = record(position, &present);
             present.follows_on(&next).unwrap();
-            present.apply(next, None);
+            present.apply(&next, None);
             if position % 7 != 0 {
                 // Some states publish several versions at once.
                 present.publish();
@@ -623,7 +623,7 @@ mod tests {
         let mut state = State::default();
         for position in 1..=5000 {
             let next = record(position, &state);
-            state.apply(next, None);
+            state.apply(&next, None);
         }
         state.publish();
         let entry = |at: u64| state.as_of(at).entry("a", "0").map(|c| c.position);
@@ -712,7 +712,7 @@ mod concurrency_tests {
         let mut state = State::default();
         for position in 1..=total {
             let next = record(position, &state);
-            state.apply(next, None);
+            state.apply(&next, None);
             if position % 3 != 1 {
                 state.publish();
                 current.store(Arc::new(state.clone()));
