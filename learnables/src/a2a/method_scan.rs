@@ -51,7 +51,8 @@ impl MethodScan {
         MethodScan {
             state: State::BeforeObject,
             escaped: false,
-            text: Vec::new(),
+            // Room for the keys and the method name of a usual request.
+            text: Vec::with_capacity(32),
             overflow: false,
             is_method_key: false,
         }
@@ -201,23 +202,35 @@ impl MethodScan {
     }
 
     fn end_text(&mut self) -> Option<Verdict> {
-        let decoded = if self.overflow {
-            None
-        } else if self.text.contains(&b'\\') {
-            let mut quoted = Vec::with_capacity(self.text.len() + 2);
-            quoted.push(b'"');
-            quoted.extend_from_slice(&self.text);
-            quoted.push(b'"');
-            serde_json::from_slice::<String>(&quoted).ok()
-        } else {
-            String::from_utf8(self.text.clone()).ok()
-        };
+        let escapes = self.text.contains(&b'\\');
         if self.state == State::MethodValue {
+            let decoded = if self.overflow {
+                None
+            } else if escapes {
+                self.unescaped()
+            } else {
+                String::from_utf8(std::mem::take(&mut self.text)).ok()
+            };
             return Some(decoded.map_or(Verdict::NoMethod, Verdict::Method));
         }
-        self.is_method_key = decoded.as_deref() == Some("method");
+        // A key: compared in place unless it has escapes to decode.
+        self.is_method_key = !self.overflow
+            && if escapes {
+                self.unescaped().as_deref() == Some("method")
+            } else {
+                self.text == b"method"
+            };
         self.state = State::BeforeColon;
         None
+    }
+
+    /// The text read, its JSON escapes decoded.
+    fn unescaped(&self) -> Option<String> {
+        let mut quoted = Vec::with_capacity(self.text.len() + 2);
+        quoted.push(b'"');
+        quoted.extend_from_slice(&self.text);
+        quoted.push(b'"');
+        serde_json::from_slice::<String>(&quoted).ok()
     }
 }
 

@@ -18,14 +18,15 @@ pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
 /// and the batch is decided again on top of them.
 pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
     let _writer = shared.lock_writer();
-    let mut base = State::clone(&shared.current.load_full());
+    let mut base = shared.current.load_full();
     let (mut working, records, mut results) = decide(&base, batch);
     if records.is_empty() {
         return results;
     }
     let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
-        extend(&mut base, others)?;
-        shared.publish(&mut base);
+        let mut caught_up = State::clone(&base);
+        extend(&mut caught_up, others)?;
+        base = shared.publish(caught_up);
         let (again, records, decided) = decide(&base, batch);
         working = again;
         results = decided;
@@ -33,7 +34,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
     };
     match shared.storage.append_decided(records, &mut redecide) {
         Ok(()) => {
-            shared.publish(&mut working);
+            shared.publish(working);
             results
         }
         Err(error) => batch

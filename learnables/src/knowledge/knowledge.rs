@@ -87,9 +87,11 @@ impl Shared {
 
     /// Makes `state` what later pins see, its new versions appended to the
     /// versions every state shares. The caller holds the writer lock.
-    pub(crate) fn publish(&self, state: &mut State) {
+    pub(crate) fn publish(&self, mut state: State) -> Arc<State> {
         state.publish();
-        self.current.store(Arc::new(state.clone()));
+        let published = Arc::new(state);
+        self.current.store(published.clone());
+        published
     }
 }
 
@@ -198,7 +200,7 @@ impl Knowledge {
         }
         let mut state = State::clone(&current);
         extend(&mut state, records)?;
-        self.shared.publish(&mut state);
+        self.shared.publish(state);
         Ok(())
     }
 
