@@ -162,7 +162,8 @@
 //! | `derive` | yes | `#[derive(Learnable)]` and `#[derive(Choice)]` |
 //! | `embedded` | yes | `Knowledge::open`: the durable embedded store (redb) |
 //! | `postgres` | no | `Knowledge::connect`: knowledge in PostgreSQL, shared by replicas |
-//! | `server` | no | [`a2a::LearnablesLayer`] and `LearnablesService::router` (axum, tower, tokio) |
+//! | `tokio` | no | `Knowledge::teach_async` (the task waits for the store, not its thread), `catch_up_async` |
+//! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`] and `LearnablesService::router` (axum, tower) |
 //! | `a2a-lf` | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
 //! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, and teach blocks attached from an `AgentExecutor` only with activation |
 

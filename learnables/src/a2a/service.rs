@@ -120,7 +120,7 @@ impl LearnablesService {
     /// A notification is carried out as JSON-RPC 2.0 says, under the same
     /// activation and authentication as any request, and never answered;
     /// its refusal is logged. Blocks while a lesson is made durable (see
-    /// [`LearnablesService::call_async`] for async code).
+    /// `call_async`, with the `tokio` feature, for async code).
     pub fn call(
         &self,
         request: Request,
@@ -136,8 +136,8 @@ impl LearnablesService {
     }
 
     /// [`LearnablesService::call`] for async code: while a lesson is made
-    /// durable the task waits, not its thread. Needs a tokio runtime with
-    /// its timers enabled.
+    /// durable the task waits, not its thread. Needs the `tokio` feature
+    /// and a tokio runtime with its timers enabled.
     ///
     /// ```
     /// use learnables::a2a::{Activation, LearnablesService, Tokens};
@@ -156,6 +156,7 @@ impl LearnablesService {
     /// assert_eq!(response["error"]["code"], -32008); // not activated
     /// # });
     /// ```
+    #[cfg(feature = "tokio")]
     pub async fn call_async(
         &self,
         request: Request,
