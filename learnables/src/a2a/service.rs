@@ -164,14 +164,13 @@ impl LearnablesService {
         bearer_token: Option<&str>,
     ) -> Option<Value> {
         let (admitted, next) = self.admit(request, activation, bearer_token);
-        let outcome = match next {
-            Next::Answered(outcome) => outcome,
+        admitted.respond(match next {
             Next::Teach(lesson) => {
                 let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
                 self.taught(&lesson, result)
             }
-        };
-        admitted.respond(outcome)
+            Next::Answered(outcome) => outcome,
+        })
     }
 
     /// Everything short of storing a lesson: the method, the activation,
