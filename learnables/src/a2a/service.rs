@@ -182,26 +182,29 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> (Admitted, Next) {
-        let admitted = Admitted {
-            id: request.id.clone(),
-            method: request.method.clone(),
-        };
-        (admitted, self.next(request, activation, bearer_token))
+        let Request { id, method, params } = request;
+        let next = self.next(&method, params, activation, bearer_token);
+        (Admitted { id, method }, next)
     }
 
-    fn next(&self, request: Request, activation: &Activation, bearer_token: Option<&str>) -> Next {
-        if !self.handles(&request.method) {
+    fn next(
+        &self,
+        method: &str,
+        params: Value,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> Next {
+        if !self.handles(method) {
             return Next::Answered(Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
-                format!("there is no method `{}`", shown(&request.method)),
+                format!("there is no method `{}`", shown(method)),
             )));
         }
         if !activation.learnables() {
             return Next::Answered(Err(RpcError::new(
                 codes::EXTENSION_NOT_ACTIVATED,
                 format!(
-                    "`{}` needs the Learnables extension activated: send the header `{}: {}`",
-                    request.method,
+                    "`{method}` needs the Learnables extension activated: send the header `{}: {}`",
                     crate::ACTIVATION_HEADER,
                     crate::EXTENSION_URI
                 ),
@@ -211,10 +214,10 @@ impl LearnablesService {
             Ok(principal) => principal,
             Err(error) => return Next::Answered(Err(error)),
         };
-        if request.method == SHOW_BACK_METHOD {
-            Next::Answered(self.show_back(&request.params))
+        if method == SHOW_BACK_METHOD {
+            Next::Answered(self.show_back(&params))
         } else {
-            match self.lesson(request.params, &principal) {
+            match self.lesson(params, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
                 Err(error) => Next::Answered(Err(error)),
             }

@@ -1,6 +1,6 @@
 use std::sync::Mutex;
 
-use super::{Storage, StoreError};
+use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
 
 /// Versions kept in memory only: for tests, and agents whose knowledge may
@@ -30,11 +30,7 @@ impl Storage for MemoryStorage {
             .records
             .lock()
             .map_err(|_| StoreError::Failed("a writer panicked".into()))?;
-        let found = stored.last().map_or(0, |last| last.position);
-        let expected = records.first().map_or(found + 1, |first| first.position);
-        if expected != found + 1 {
-            return Err(StoreError::Conflict { expected, found });
-        }
+        check_follows_on(stored.last().map_or(0, |last| last.position), records)?;
         stored.extend_from_slice(records);
         Ok(())
     }

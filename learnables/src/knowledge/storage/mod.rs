@@ -107,6 +107,19 @@ pub trait Storage: Send + Sync + 'static {
     }
 }
 
+/// Refuses a group whose first position is not one past `found`, the
+/// position of the last version a back end holds; an empty group follows
+/// on from anything.
+pub(crate) fn check_follows_on(found: u64, records: &[VersionRecord]) -> Result<(), StoreError> {
+    match records.first() {
+        Some(first) if first.position != found + 1 => Err(StoreError::Conflict {
+            expected: first.position,
+            found,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// What [`Storage::append_decided`] calls when other writers stored
 /// versions first: given them, it returns the group to store instead.
 pub type Redecide<'a> =

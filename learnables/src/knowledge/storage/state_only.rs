@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Storage, StoreError};
+use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
 
 /// Keeps only the position of the last version appended, to refuse a
@@ -21,16 +21,10 @@ impl Storage for StateOnly {
     }
 
     fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError> {
-        let (Some(first), Some(last)) = (records.first(), records.last()) else {
+        let Some(last) = records.last() else {
             return Ok(());
         };
-        let found = self.last.load(Ordering::Acquire);
-        if first.position != found + 1 {
-            return Err(StoreError::Conflict {
-                expected: first.position,
-                found,
-            });
-        }
+        check_follows_on(self.last.load(Ordering::Acquire), records)?;
         // Appends come one group at a time, under the knowledge's writer
         // lock: nothing moves `last` between the check and the store.
         self.last.store(last.position, Ordering::Release);
