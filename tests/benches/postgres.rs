@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
-use learnables::knowledge::{PostgresStorage, RedbStorage, Storage};
+use learnables::knowledge::{LogStorage, PostgresStorage, Storage};
 use learnables_examples::RoutingRule;
 use routing_entries::{lesson, teach_concurrently};
 
@@ -64,7 +64,7 @@ fn durable_teaching(c: &mut Criterion) {
 fn pin_and_get(c: &mut Criterion) {
     let (records, map) = routing_entries::entries(ENTRIES, |position| format!("v{position}"));
     let dir = tempfile::tempdir().unwrap();
-    RedbStorage::open(dir.path())
+    LogStorage::open(dir.path())
         .unwrap()
         .append(&records)
         .unwrap();

@@ -209,8 +209,8 @@ fn the_check_catches_a_store_that_syncs_before_it_writes() {
 fn the_check_reads_interrupted_calls_in_order() {
     let dir = "/data/store";
     let synced = "\
-7 pwrite64(3</data/store/knowledge.redb>, \"x\"..., 4096, 0) = 4096
-7 fdatasync(3</data/store/knowledge.redb> <unfinished ...>
+7 pwrite64(3</data/store/knowledge.log>, \"x\"..., 4096, 0) = 4096
+7 fdatasync(3</data/store/knowledge.log> <unfinished ...>
 8 write(2<pipe:[1]>, \"noise\", 5) = 5
 7 <... fdatasync resumed>) = 0
 7 write(1<pipe:[9]>, \"ack 1 01\"..., 43) = 43
@@ -222,10 +222,10 @@ fn the_check_reads_interrupted_calls_in_order() {
     // The same, but the write lands while the sync is in flight, and the
     // sync fails: neither covers it.
     let racing = "\
-7 fdatasync(3</data/store/knowledge.redb> <unfinished ...>
-8 pwrite64(3</data/store/knowledge.redb>, \"x\"..., 4096, 0) = 4096
+7 fdatasync(3</data/store/knowledge.log> <unfinished ...>
+8 pwrite64(3</data/store/knowledge.log>, \"x\"..., 4096, 0) = 4096
 7 <... fdatasync resumed>) = 0
-7 fdatasync(3</data/store/knowledge.redb>) = -1 EIO (Input/output error)
+7 fdatasync(3</data/store/knowledge.log>) = -1 EIO (Input/output error)
 7 write(1<pipe:[9]>, \"ack 1 01\"..., 43) = 43
 ";
     assert_eq!(check(racing, dir).violations.len(), 1);
@@ -296,9 +296,9 @@ fn postgres_commits_every_lesson_synchronously_even_where_the_database_says_not_
 #[test]
 fn a_call_is_read_whatever_the_width_of_its_pid() {
     for line in [
-        "123456 fdatasync(3</s/knowledge.redb>) = 0",
-        "6789  fdatasync(3</s/knowledge.redb>) = 0",
-        "42    fdatasync(3</s/knowledge.redb>) = 0",
+        "123456 fdatasync(3</s/knowledge.log>) = 0",
+        "6789  fdatasync(3</s/knowledge.log>) = 0",
+        "42    fdatasync(3</s/knowledge.log>) = 0",
     ] {
         let (name, args) = call(line).expect("a call");
         assert_eq!(name, "fdatasync", "{line}");

@@ -105,7 +105,7 @@ fn client_text_reaches_the_log_escaped_one_line_per_event() {
 /// A store that fails every write, with a message naming its file.
 struct FailingStorage;
 
-const SECRET_PATH: &str = "/srv/customs/secret-dir/knowledge.redb";
+const SECRET_PATH: &str = "/srv/customs/secret-dir/knowledge.log";
 
 impl Storage for FailingStorage {
     fn load(&self) -> Result<Vec<VersionRecord>, StoreError> {

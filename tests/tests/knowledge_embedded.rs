@@ -1,16 +1,17 @@
 //! The back-end suite on the durable embedded store, plus what only a
-//! durable store must do: reopen with every version, and refuse a damaged
-//! file clearly.
+//! durable store must do: reopen with every version, cut off a write a
+//! crash cut short, refuse a damaged file clearly, let one process at a
+//! time open it, and convert a store of the earlier format.
 
 mod backend_suite;
 
-use learnables::knowledge::{RedbStorage, Storage, StoreError, VersionRecord, Wake};
+use learnables::knowledge::{LogStorage, RedbStorage, Storage, StoreError, VersionRecord, Wake};
 
 /// The embedded store in a temporary directory of its own, which is
 /// removed when the knowledge lets go of the store (after the store is
 /// closed: fields drop in order), even when the test failed.
 struct InTempDir {
-    storage: RedbStorage,
+    storage: LogStorage,
     _dir: tempfile::TempDir,
 }
 
@@ -35,7 +36,7 @@ impl Storage for InTempDir {
 /// `Knowledge::open` on a fresh directory, removed with the knowledge.
 fn in_a_fresh_dir() -> Knowledge {
     let dir = tempfile::tempdir().unwrap();
-    let storage = RedbStorage::open(dir.path()).unwrap();
+    let storage = LogStorage::open(dir.path()).unwrap();
     Knowledge::with_storage(InTempDir { storage, _dir: dir }).unwrap()
 }
 
@@ -61,7 +62,7 @@ fn a_damaged_store_is_refused_with_a_clear_error() {
                 .unwrap();
         }
     }
-    let file = dir.path().join("knowledge.redb");
+    let file = dir.path().join("knowledge.log");
     let mut bytes = std::fs::read(&file).unwrap();
     let len = bytes.len();
     for byte in &mut bytes[len / 4..len / 2] {
@@ -103,7 +104,7 @@ fn a_flipped_byte_anywhere_is_refused_or_harmless_never_silent_loss() {
         }
         knowledge.history("routing_rules")
     };
-    let file = dir.path().join("knowledge.redb");
+    let file = dir.path().join("knowledge.log");
     let pristine = std::fs::read(&file).unwrap();
     let step = (pristine.len() / 24).max(1);
     let mut refused = 0;
@@ -127,4 +128,94 @@ fn a_flipped_byte_anywhere_is_refused_or_harmless_never_silent_loss() {
         }
     }
     assert!(refused > 0, "some flipped bytes must be detected");
+}
+
+/// Knowledge in `dir` with `lessons` routing rules taught, closed again:
+/// the history it acknowledged.
+fn taught(dir: &std::path::Path, lessons: usize) -> Vec<VersionRecord> {
+    let knowledge = registered(Knowledge::open(dir).unwrap());
+    for i in 0..lessons {
+        knowledge
+            .teach(&rule_lesson(
+                &learnables_examples::Chapter::nth(i).to_string(),
+                "general",
+            ))
+            .unwrap();
+    }
+    knowledge.history("routing_rules")
+}
+
+#[test]
+fn a_write_a_crash_cut_short_is_cut_off_and_the_store_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let before = taught(dir.path(), 3);
+    let file = dir.path().join("knowledge.log");
+    let intact = std::fs::read(&file).unwrap();
+    let with_fourth = {
+        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+        knowledge.teach(&rule_lesson("04", "cold chain")).unwrap();
+        std::fs::read(&file).unwrap()
+    };
+    assert!(with_fourth.len() > intact.len() + 16);
+    // The file cut anywhere from inside the seal closing the third
+    // lesson's group (the last 16 bytes of `intact`) to just before the
+    // fourth group's last byte: what a crash leaves of a write.
+    let fourth_end = with_fourth.len() - 16;
+    for cut in (intact.len() - 16..fourth_end)
+        .step_by(7)
+        .chain([fourth_end - 1])
+    {
+        std::fs::write(&file, &with_fourth[..cut]).unwrap();
+        let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+        assert_eq!(knowledge.history("routing_rules"), before, "cut at {cut}");
+        assert!(std::fs::metadata(&file).unwrap().len() <= cut as u64);
+        let result = knowledge.teach(&rule_lesson("05", "general")).unwrap();
+        assert_eq!(result.definition_version, 4, "cut at {cut}");
+        drop(knowledge);
+        let reopened = registered(Knowledge::open(dir.path()).unwrap());
+        assert_eq!(reopened.history("routing_rules").len(), 4, "cut at {cut}");
+    }
+}
+
+#[test]
+fn a_store_open_already_is_refused_until_it_is_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Knowledge::open(dir.path()).unwrap();
+    let error = Knowledge::open(dir.path()).expect_err("one opener at a time");
+    let message = error.to_string();
+    assert!(message.contains("is open already"), "{message}");
+    assert!(
+        message.contains(&dir.path().join("knowledge.log").display().to_string()),
+        "{message}"
+    );
+    drop(first);
+    Knowledge::open(dir.path()).expect("free once closed");
+}
+
+#[test]
+fn a_store_of_the_earlier_format_is_converted_once_with_every_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let earlier = {
+        let knowledge =
+            registered(Knowledge::with_storage(RedbStorage::open(dir.path()).unwrap()).unwrap());
+        for (entry, desk) in [
+            ("84", "general"),
+            ("85", "cold chain"),
+            ("84", "cold chain"),
+        ] {
+            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
+        }
+        knowledge.history("routing_rules")
+    };
+    assert_eq!(earlier.len(), 3);
+    let converted = registered(Knowledge::open(dir.path()).unwrap());
+    assert_eq!(converted.history("routing_rules"), earlier);
+    assert!(!dir.path().join("knowledge.redb").exists());
+    assert!(dir.path().join("knowledge.redb.converted").exists());
+    converted.teach(&rule_lesson("86", "general")).unwrap();
+    drop(converted);
+    let reopened = registered(Knowledge::open(dir.path()).unwrap());
+    let history = reopened.history("routing_rules");
+    assert_eq!(history[..3], earlier[..]);
+    assert_eq!(history.len(), 4);
 }

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use agent_harness::{ACTIVATED, AS_ALICE, Agent};
 use learnables::a2a::json_rpc::codes;
-use learnables::knowledge::{RedbStorage, Storage, StoreError, VersionRecord};
+use learnables::knowledge::{LogStorage, Storage, StoreError, VersionRecord};
 use learnables::{Knowledge, Lesson, LessonValue, TeachError};
 use learnables_examples::customs_agent::register;
 use serde_json::{Value, json};
@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 /// The embedded store, whose writes are refused (before reaching the file)
 /// while `failing` is set, as a failing back end refuses them.
 struct Switchable {
-    inner: Arc<RedbStorage>,
+    inner: Arc<LogStorage>,
     failing: Arc<AtomicBool>,
 }
 
@@ -61,10 +61,10 @@ struct Seen {
     histories: Vec<Vec<VersionRecord>>,
 }
 
-fn seen(knowledge: &Knowledge, storage: &RedbStorage, dir: &Path) -> Seen {
+fn seen(knowledge: &Knowledge, storage: &LogStorage, dir: &Path) -> Seen {
     Seen {
         records: storage.load().expect("the store reads"),
-        file: std::fs::read(dir.join("knowledge.redb")).expect("the store file reads"),
+        file: std::fs::read(dir.join("knowledge.log")).expect("the store file reads"),
         position: knowledge.pin().position(),
         histories: ["routing_rules", "clearance_limits"]
             .into_iter()
@@ -77,7 +77,7 @@ fn seen(knowledge: &Knowledge, storage: &RedbStorage, dir: &Path) -> Seen {
 fn every_refusal_leaves_the_store_exactly_as_it_was() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("knowledge");
-    let inner = Arc::new(RedbStorage::open(&store).unwrap());
+    let inner = Arc::new(LogStorage::open(&store).unwrap());
     let failing = Arc::new(AtomicBool::new(false));
     let knowledge = Knowledge::with_storage(Switchable {
         inner: inner.clone(),
@@ -166,7 +166,7 @@ fn every_refusal_leaves_the_store_exactly_as_it_was() {
     // Reopened, the store holds exactly that.
     drop(knowledge);
     drop(inner);
-    let reopened = RedbStorage::open(&store).unwrap().load().unwrap();
+    let reopened = LogStorage::open(&store).unwrap().load().unwrap();
     assert_eq!(reopened, after);
 }
 
@@ -178,12 +178,12 @@ fn refused_requests_leave_the_agents_store_exactly_as_it_was() {
     assert!(agent.teach_rule(84, "general").result()["learned"] == json!(true));
     assert!(agent.teach_rule(85, "cold chain").result()["learned"] == json!(true));
     agent.stop();
-    let stored = || RedbStorage::open(&data).unwrap().load().unwrap();
+    let stored = || LogStorage::open(&data).unwrap().load().unwrap();
     let before = stored();
     assert_eq!(before.len(), 2);
 
     let agent = Agent::start(&data);
-    let file = || std::fs::read(data.join("knowledge.redb")).unwrap();
+    let file = || std::fs::read(data.join("knowledge.log")).unwrap();
     let bytes = file();
     let teach = |value: Value, taught_by: &str| {
         json!({

@@ -238,7 +238,7 @@ fn a_store_file_made_unwritable_while_open_refuses_lessons_then_recovers() {
     let knowledge = open(&store);
     teach(&knowledge, &rule("84", "before"), &mut acknowledged);
     teach(&knowledge, &rule("85", "before"), &mut acknowledged);
-    let file = store.join("knowledge.redb");
+    let file = store.join("knowledge.log");
     let marked = Immutable::mark(&file).expect("the store file is marked immutable");
 
     let refused = store_error(knowledge.teach(&rule("86", "refused")).unwrap_err());
@@ -287,7 +287,7 @@ fn a_full_disk_refuses_the_lesson_keeps_every_acknowledged_one_and_recovers() {
     let ballast = tmpfs.path().join("ballast");
     std::fs::write(&ballast, vec![0u8; 512 * 1024]).unwrap();
     let store = tmpfs.path().join("knowledge");
-    let file = store.join("knowledge.redb");
+    let file = store.join("knowledge.log");
     let knowledge = open(&store);
 
     let note = "n".repeat(4000);
@@ -321,7 +321,7 @@ fn a_full_disk_refuses_the_lesson_keeps_every_acknowledged_one_and_recovers() {
         message,
         format!(
             "the lesson was not absorbed: the knowledge store failed: {} could not be written: \
-             I/O error: No space left on device (os error 28); nothing of this write was stored",
+             No space left on device (os error 28); nothing of this write was stored",
             file.display()
         )
     );
@@ -376,7 +376,7 @@ fn a_file_size_limit_refuses_the_lesson_and_keeps_every_acknowledged_one() {
         "the child stops on a refusal"
     );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    let file = store.join("knowledge.redb");
+    let file = store.join("knowledge.log");
     assert!(
         stderr.starts_with(&format!(
             "the lesson was not absorbed: the knowledge store failed: {} could not be written: ",

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
 use std::time::Duration;
 
 #[cfg(feature = "embedded")]
-use super::RedbStorage;
+use super::LogStorage;
 use super::commit::{self, Results, extend};
 use super::committer::{Committer, Late};
 use super::off_runtime::off_runtime;
@@ -100,7 +100,7 @@ impl Knowledge {
     /// version it holds.
     #[cfg(feature = "embedded")]
     pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Knowledge, KnowledgeError> {
-        Knowledge::with_storage(RedbStorage::open(dir)?)
+        Knowledge::with_storage(LogStorage::open(dir)?)
     }
 
     /// Knowledge kept in memory only, starting empty.

@@ -38,9 +38,11 @@ mod version_record;
 pub use error::{KnowledgeError, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
+#[cfg(feature = "embedded")]
+pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-#[cfg(feature = "embedded")]
+#[cfg(feature = "redb")]
 pub use storage::RedbStorage;
 pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
 pub use version_record::VersionRecord;

@@ -1,16 +1,24 @@
 //! Where versions are kept: the [`Storage`] trait and its back ends.
 
+#[cfg(feature = "embedded")]
+mod earlier_format;
+#[cfg(feature = "embedded")]
+mod log_frame;
+#[cfg(feature = "embedded")]
+mod log_storage;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres_storage;
-#[cfg(feature = "embedded")]
+#[cfg(feature = "redb")]
 mod redb_storage;
 mod state_only;
 
+#[cfg(feature = "embedded")]
+pub use log_storage::LogStorage;
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
-#[cfg(feature = "embedded")]
+#[cfg(feature = "redb")]
 pub use redb_storage::RedbStorage;
 pub(crate) use state_only::StateOnly;
 

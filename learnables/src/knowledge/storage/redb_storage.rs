@@ -10,12 +10,16 @@ use crate::knowledge::VersionRecord;
 const VERSIONS: TableDefinition<u64, &[u8]> = TableDefinition::new("versions");
 
 /// The name of the database file inside the knowledge directory.
-const FILE_NAME: &str = "knowledge.redb";
+const FILE_NAME: &str = super::earlier_format::EARLIER_FILE_NAME;
 
-/// The durable embedded back end: one directory holding a
-/// [redb](https://docs.rs/redb) database, crash-safe (copy-on-write B-trees
-/// with checksummed commits), each group of versions committed and synced
-/// to disk before it is acknowledged.
+/// The embedded back end of earlier releases (the `redb` feature): one
+/// directory holding a [redb](https://docs.rs/redb) database, crash-safe
+/// (copy-on-write B-trees with checksummed commits), each group of versions
+/// committed and synced to disk before it is acknowledged.
+/// [`Knowledge::open`](crate::Knowledge::open) uses
+/// [`LogStorage`](super::LogStorage), which writes a fraction of the bytes
+/// a commit here does, and converts a store of this kind the first time it
+/// opens one.
 ///
 /// A write that fails (a full disk, a file that became read-only) is
 /// refused with nothing of it stored, and the database is reopened, so
