@@ -4,10 +4,15 @@
 //! Under load many lessons share one sync to disk; alone, a lesson pays for
 //! exactly one.
 //!
-//! The back end only ever runs on the commit thread, so a teacher is never
-//! the one stuck in it: a back end that panics answers every lesson of its
-//! batch with an error, and one that hangs leaves teachers waiting no longer
-//! than the knowledge's commit timeout. Reads never go through here.
+//! The back end runs on the commit thread, so a teacher is never the one
+//! stuck in it: a back end that panics answers every lesson of its batch
+//! with an error, and one that hangs leaves teachers waiting no longer than
+//! the knowledge's commit timeout. The one exception is asked for by the
+//! caller ([`Committer::submit_here_when_idle`], for back ends that only
+//! write local files): a teacher that finds nothing being committed and
+//! nothing waiting commits its item on its own thread, sparing it two
+//! thread hand-overs; items arriving meanwhile wait for the commit thread
+//! as usual. Reads never go through here.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
@@ -31,24 +36,30 @@ pub(crate) struct Committer<I, R> {
 
 /// Commits a batch: one result per item, in order, or `None` when the
 /// knowledge it commits to is gone.
-type CommitFn<I, R> = Box<dyn FnMut(Vec<I>) -> Option<Vec<R>> + Send>;
+type CommitFn<I, R> = Box<dyn Fn(Vec<I>) -> Option<Vec<R>> + Send + Sync>;
 
 /// The result for an item of a batch whose commit panicked, from the
 /// panic's message.
-type PanickedFn<R> = Box<dyn Fn(&str) -> R + Send>;
+type PanickedFn<R> = Box<dyn Fn(&str) -> R + Send + Sync>;
 
 struct Queue<I, R> {
     state: Mutex<Waiting<I, R>>,
     ready: Condvar,
+    commit: CommitFn<I, R>,
+    panicked: PanickedFn<R>,
 }
 
 struct Waiting<I, R> {
     next_ticket: u64,
     items: Vec<Queued<I, R>>,
+    /// Set while a batch is being committed, by the commit thread or by a
+    /// teacher on its own thread: the commit thread waits until it is
+    /// cleared, so that one batch is committed at a time.
+    busy: bool,
     /// Set when the committer is dropped: the thread ends.
     closed: bool,
-    /// What the commit thread runs, until it is started.
-    unstarted: Option<(CommitFn<I, R>, PanickedFn<R>)>,
+    /// Whether the commit thread was started (by the first queued item).
+    started: bool,
 }
 
 struct Queued<I, R> {
@@ -93,20 +104,49 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
     /// on every batch and answers every item of a batch whose commit
     /// panicked with `panicked(message)`.
     pub(crate) fn new(
-        commit: impl FnMut(Vec<I>) -> Option<Vec<R>> + Send + 'static,
-        panicked: impl Fn(&str) -> R + Send + 'static,
+        commit: impl Fn(Vec<I>) -> Option<Vec<R>> + Send + Sync + 'static,
+        panicked: impl Fn(&str) -> R + Send + Sync + 'static,
     ) -> Committer<I, R> {
         Committer {
             queue: Arc::new(Queue {
                 state: Mutex::new(Waiting {
                     next_ticket: 0,
                     items: Vec::new(),
+                    busy: false,
                     closed: false,
-                    unstarted: Some((Box::new(commit), Box::new(panicked))),
+                    started: false,
                 }),
                 ready: Condvar::new(),
+                commit: Box::new(commit),
+                panicked: Box::new(panicked),
             }),
         }
+    }
+
+    /// [`Committer::submit`], except that when nothing is being committed
+    /// and nothing waits, the item is committed at once on the caller's
+    /// thread (no timeout applies to it then). Only for a commit that ends
+    /// by itself: writing a local file, not waiting on a network.
+    pub(crate) fn submit_here_when_idle(&self, item: I, timeout: Duration) -> Result<R, Late> {
+        {
+            let mut waiting = self.queue.lock();
+            if waiting.busy || !waiting.items.is_empty() {
+                drop(waiting);
+                return self.submit(item, timeout);
+            }
+            waiting.busy = true;
+        }
+        let mut results = self.queue.commit_batch(vec![item]).into_iter();
+        let result = results
+            .next()
+            .unwrap_or_else(|| (self.queue.panicked)("no result"));
+        let mut waiting = self.queue.lock();
+        waiting.busy = false;
+        if !waiting.items.is_empty() {
+            drop(waiting);
+            self.queue.ready.notify_one();
+        }
+        Ok(result)
     }
 
     /// Queues `item` and waits up to `timeout` for its result, starting
@@ -140,14 +180,15 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
     fn enqueue(&self, item: I, reply: Reply<R>) -> Result<u64, Late> {
         let ticket = {
             let mut waiting = self.queue.lock();
-            if let Some((commit, panicked)) = waiting.unstarted.take() {
+            if !waiting.started {
                 let queue = Arc::clone(&self.queue);
                 let spawned = std::thread::Builder::new()
                     .name("learnables-commit".into())
-                    .spawn(move || run(&queue, commit, panicked));
+                    .spawn(move || run(&queue));
                 if spawned.is_err() {
                     return Err(Late::Withdrawn);
                 }
+                waiting.started = true;
             }
             let ticket = waiting.next_ticket;
             waiting.next_ticket += 1;
@@ -187,12 +228,34 @@ impl<I, R> Drop for Committer<I, R> {
     }
 }
 
+impl<I, R> Queue<I, R> {
+    /// Commits `items`: one result each, in order (each an error from
+    /// `panicked` if the commit panicked), or none when the knowledge is
+    /// gone.
+    fn commit_batch(&self, items: Vec<I>) -> Vec<R> {
+        let count = items.len();
+        match catch_unwind(AssertUnwindSafe(|| (self.commit)(items))) {
+            Ok(Some(results)) => results,
+            // The knowledge is gone: its teachers are gone too.
+            Ok(None) => Vec::new(),
+            Err(panic) => {
+                let message = panic
+                    .downcast_ref::<&str>()
+                    .map(|text| (*text).to_owned())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".to_owned());
+                (0..count).map(|_| (self.panicked)(&message)).collect()
+            }
+        }
+    }
+}
+
 /// The commit thread: takes every item waiting, commits them, answers each.
-fn run<I, R>(queue: &Queue<I, R>, mut commit: CommitFn<I, R>, panicked: PanickedFn<R>) {
+fn run<I, R>(queue: &Queue<I, R>) {
     loop {
         let batch = {
             let mut waiting = queue.lock();
-            while waiting.items.is_empty() && !waiting.closed {
+            while (waiting.items.is_empty() || waiting.busy) && !waiting.closed {
                 waiting = queue
                     .ready
                     .wait(waiting)
@@ -201,6 +264,7 @@ fn run<I, R>(queue: &Queue<I, R>, mut commit: CommitFn<I, R>, panicked: Panicked
             if waiting.items.is_empty() {
                 return;
             }
+            waiting.busy = true;
             std::mem::take(&mut waiting.items)
         };
         let mut replies = Vec::with_capacity(batch.len());
@@ -209,24 +273,18 @@ fn run<I, R>(queue: &Queue<I, R>, mut commit: CommitFn<I, R>, panicked: Panicked
             replies.push(queued.reply);
             items.push(queued.item);
         }
-        let results = match catch_unwind(AssertUnwindSafe(|| commit(items))) {
-            Ok(Some(results)) => results,
-            // The knowledge is gone: its teachers are gone too.
-            Ok(None) => return,
-            Err(panic) => {
-                let message = panic
-                    .downcast_ref::<&str>()
-                    .map(|text| (*text).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "no message".to_owned());
-                replies.iter().map(|_| panicked(&message)).collect()
-            }
-        };
+        let results = queue.commit_batch(items);
+        if results.is_empty() {
+            return; // The knowledge is gone.
+        }
         let mut results = results.into_iter();
         for reply in replies {
-            let result = results.next().unwrap_or_else(|| panicked("no result"));
+            let result = results
+                .next()
+                .unwrap_or_else(|| (queue.panicked)("no result"));
             reply.send(result);
         }
+        queue.lock().busy = false;
     }
 }
 
@@ -282,12 +340,71 @@ mod tests {
     }
 
     #[test]
+    fn an_idle_committer_commits_on_the_callers_thread_and_a_busy_one_queues() {
+        let (entered, in_commit) = std::sync::mpsc::channel::<u64>();
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Mutex::new(gate);
+        let committer = Arc::new(Committer::<u64, (u64, std::thread::ThreadId)>::new(
+            move |items: Vec<u64>| {
+                let _ = entered.send(items[0]);
+                if items[0] == 1 {
+                    // The first item waits until the test lets it go.
+                    let _ = gate.lock().unwrap().recv();
+                }
+                let here = std::thread::current().id();
+                Some(items.into_iter().map(|item| (item, here)).collect())
+            },
+            |_| (0, std::thread::current().id()),
+        ));
+        let first = {
+            let committer = committer.clone();
+            std::thread::spawn(move || {
+                let caller = std::thread::current().id();
+                let (item, committed_on) = committer.submit_here_when_idle(1, LONG).ok().unwrap();
+                assert_eq!((item, committed_on), (1, caller));
+            })
+        };
+        assert_eq!(in_commit.recv().unwrap(), 1);
+        // While the first is committed, a second is queued for the commit
+        // thread, which waits for the first to finish.
+        let second = {
+            let committer = committer.clone();
+            std::thread::spawn(move || {
+                let caller = std::thread::current().id();
+                let (item, committed_on) = committer.submit_here_when_idle(2, LONG).ok().unwrap();
+                assert_eq!(item, 2);
+                assert_ne!(committed_on, caller);
+            })
+        };
+        assert!(in_commit.recv_timeout(Duration::from_millis(200)).is_err());
+        release.send(()).unwrap();
+        assert_eq!(in_commit.recv().unwrap(), 2);
+        first.join().unwrap();
+        second.join().unwrap();
+    }
+
+    #[test]
+    fn a_commit_panicking_on_the_callers_thread_answers_it_and_the_next_commits() {
+        let committer = Committer::<u64, Result<u64, String>>::new(
+            |items: Vec<u64>| {
+                assert!(items[0] != 13, "unlucky");
+                Some(items.into_iter().map(Ok).collect())
+            },
+            |message: &str| Err(message.to_owned()),
+        );
+        let answer = committer.submit_here_when_idle(13, LONG);
+        assert_eq!(answer.ok(), Some(Err("unlucky".to_owned())));
+        assert_eq!(committer.submit_here_when_idle(14, LONG).ok(), Some(Ok(14)));
+    }
+
+    #[test]
     fn a_hanging_commit_times_out_every_waiting_item() {
         let (release, hang) = std::sync::mpsc::channel::<()>();
+        let hang = Mutex::new(hang);
         let committer = Committer::<u64, u64>::new(
             move |items: Vec<u64>| {
                 // Hangs until the sender is dropped.
-                let _ = hang.recv();
+                let _ = hang.lock().unwrap().recv();
                 Some(items)
             },
             |_| 0,

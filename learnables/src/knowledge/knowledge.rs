@@ -327,7 +327,10 @@ impl Knowledge {
     /// Lessons are stored on the knowledge's commit thread, which takes
     /// every lesson waiting when it starts writing (group commit); the
     /// caller waits at most the commit timeout
-    /// ([`Knowledge::set_commit_timeout`]). A lesson whose write was sent
+    /// ([`Knowledge::set_commit_timeout`]). (A back end that only writes
+    /// local files, such as the embedded store, stores a lesson that finds
+    /// nothing else being stored on the teacher's own thread:
+    /// [`Storage::may_append_on_teachers_thread`](super::Storage::may_append_on_teachers_thread).) A lesson whose write was sent
     /// but not confirmed (a lost connection, a back end that panicked or
     /// did not answer in time) is answered with
     /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
@@ -339,7 +342,13 @@ impl Knowledge {
             return self.commit_in_place(pending);
         }
         let timeout = self.commit_timeout();
-        late_as_error(self.shared.committer.submit(pending, timeout), timeout)
+        let committer = &self.shared.committer;
+        let outcome = if self.shared.storage.may_append_on_teachers_thread() {
+            committer.submit_here_when_idle(pending, timeout)
+        } else {
+            committer.submit(pending, timeout)
+        };
+        late_as_error(outcome, timeout)
     }
 
     /// Checks a lesson and has its learnable parse the value: what is left
