@@ -56,6 +56,10 @@ struct Waiting<I, R> {
     /// teacher on its own thread: the commit thread waits until it is
     /// cleared, so that one batch is committed at a time.
     busy: bool,
+    /// How many items the last batch held: more than one means teachers
+    /// are arriving together, and they do better waiting for the commit
+    /// thread, which stores them in one write, than each storing its own.
+    last_batch: usize,
     /// Set when the committer is dropped: the thread ends.
     closed: bool,
     /// Whether the commit thread was started (by the first queued item).
@@ -113,6 +117,7 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
                     next_ticket: 0,
                     items: Vec::new(),
                     busy: false,
+                    last_batch: 0,
                     closed: false,
                     started: false,
                 }),
@@ -123,18 +128,20 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
         }
     }
 
-    /// [`Committer::submit`], except that when nothing is being committed
-    /// and nothing waits, the item is committed at once on the caller's
-    /// thread (no timeout applies to it then). Only for a commit that ends
-    /// by itself: writing a local file, not waiting on a network.
+    /// [`Committer::submit`], except that when nothing is being committed,
+    /// nothing waits and the last batch held one item (no other teacher is
+    /// about), the item is committed at once on the caller's thread (no
+    /// timeout applies to it then). Only for a commit that ends by itself:
+    /// writing a local file, not waiting on a network.
     pub(crate) fn submit_here_when_idle(&self, item: I, timeout: Duration) -> Result<R, Late> {
         {
             let mut waiting = self.queue.lock();
-            if waiting.busy || !waiting.items.is_empty() {
+            if waiting.busy || !waiting.items.is_empty() || waiting.last_batch > 1 {
                 drop(waiting);
                 return self.submit(item, timeout);
             }
             waiting.busy = true;
+            waiting.last_batch = 1;
         }
         let mut results = self.queue.commit_batch(vec![item]).into_iter();
         let result = results
@@ -265,6 +272,7 @@ fn run<I, R>(queue: &Queue<I, R>) {
                 return;
             }
             waiting.busy = true;
+            waiting.last_batch = waiting.items.len();
             std::mem::take(&mut waiting.items)
         };
         let mut replies = Vec::with_capacity(batch.len());
@@ -381,6 +389,44 @@ mod tests {
         assert_eq!(in_commit.recv().unwrap(), 2);
         first.join().unwrap();
         second.join().unwrap();
+    }
+
+    #[test]
+    fn after_a_batch_of_several_the_commit_thread_keeps_the_next_item() {
+        let (release, gate) = std::sync::mpsc::channel::<()>();
+        let gate = Mutex::new(gate);
+        let committer = Arc::new(Committer::<u64, std::thread::ThreadId>::new(
+            move |items: Vec<u64>| {
+                if items[0] == 1 {
+                    let _ = gate.lock().unwrap().recv();
+                }
+                Some(items.iter().map(|_| std::thread::current().id()).collect())
+            },
+            |_| std::thread::current().id(),
+        ));
+        let submitted = |item: u64| {
+            let committer = committer.clone();
+            std::thread::spawn(move || committer.submit(item, LONG).ok().unwrap())
+        };
+        let first = submitted(1);
+        while committer.queue.lock().last_batch == 0 {
+            std::thread::yield_now();
+        }
+        // 2 and 3 queue behind the first and are stored together.
+        let (second, third) = (submitted(2), submitted(3));
+        while committer.queue.lock().items.len() < 2 {
+            std::thread::yield_now();
+        }
+        release.send(()).unwrap();
+        let thread = first.join().unwrap();
+        assert_eq!(second.join().unwrap(), thread);
+        assert_eq!(third.join().unwrap(), thread);
+        assert_eq!(committer.queue.lock().last_batch, 2);
+        // Teachers came together: the next item goes to the commit thread,
+        // and after that batch of one, the one after is stored here.
+        assert_eq!(committer.submit_here_when_idle(4, LONG).ok(), Some(thread));
+        let here = std::thread::current().id();
+        assert_eq!(committer.submit_here_when_idle(5, LONG).ok(), Some(here));
     }
 
     #[test]
