@@ -1,5 +1,5 @@
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -262,10 +262,19 @@ impl Drop for LogStorage {
     }
 }
 
-/// Writes all of `bytes` at `offset`.
-fn write_at(mut file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
-    file.seek(SeekFrom::Start(offset))?;
-    file.write_all(bytes)
+/// Writes all of `bytes` at `offset` (one `pwrite` on Unix).
+fn write_at(file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::FileExt::write_all_at(file, bytes, offset)
+    }
+    #[cfg(not(unix))]
+    {
+        use std::io::Write;
+        let mut file = file;
+        file.seek(SeekFrom::Start(offset))?;
+        file.write_all(bytes)
+    }
 }
 
 /// Makes a new file's name in `dir` durable.
