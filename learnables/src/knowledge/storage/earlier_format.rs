@@ -61,10 +61,7 @@ fn write_converted(dir: &Path, earlier: &Path, log: &Path) -> Result<(), StoreEr
         ),
     };
     let converting = log.with_extension("log.converting");
-    let mut options = std::fs::OpenOptions::new();
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
+    let mut file = super::private_files::file_options()
         .write(true)
         .create(true)
         .truncate(true)

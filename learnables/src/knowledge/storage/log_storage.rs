@@ -1,9 +1,10 @@
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::log_frame::{self, MAGIC};
+use super::private_files;
 use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
 
@@ -65,23 +66,12 @@ impl LogStorage {
             location: dir.display().to_string(),
             reason,
         };
-        // Lessons name their teachers: the directory and the file are the
-        // owner's alone (0700, 0600) when this creates them.
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder
-            .recursive(true)
-            .create(dir)
-            .map_err(|error| open_error(error.to_string()))?;
+        private_files::create_dir(dir).map_err(|error| open_error(error.to_string()))?;
         let path = dir.join(FILE_NAME);
         if !path.exists() {
             super::earlier_format::convert(dir, &path)?;
         }
-        let mut options = OpenOptions::new();
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-        let mut file = options
+        let mut file = private_files::file_options()
             .read(true)
             .write(true)
             .create(true)

@@ -9,6 +9,8 @@ mod log_storage;
 mod memory;
 #[cfg(feature = "postgres")]
 mod postgres_storage;
+#[cfg(feature = "embedded")]
+mod private_files;
 #[cfg(feature = "redb")]
 mod redb_storage;
 mod state_only;

@@ -48,21 +48,10 @@ impl RedbStorage {
             location: dir.display().to_string(),
             reason,
         };
-        // Lessons name their teachers: on Unix, the directory and the file
-        // are the owner's alone (0700, 0600) when this creates them.
-        let mut builder = std::fs::DirBuilder::new();
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder
-            .recursive(true)
-            .create(dir)
-            .map_err(|error| open_error(error.to_string()))?;
+        super::private_files::create_dir(dir).map_err(|error| open_error(error.to_string()))?;
         let path = dir.join(FILE_NAME);
-        #[cfg(unix)]
         if !path.exists() {
-            let mut options = std::fs::OpenOptions::new();
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            options
+            super::private_files::file_options()
                 .write(true)
                 .create(true)
                 .truncate(false)
