@@ -280,7 +280,7 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
     }
     .map(str::to_owned);
     let answered =
-        unless_it_panics(service.call_async(request, &activation, bearer.as_deref())).await;
+        unless_it_panics(service.answer_async(request, &activation, bearer.as_deref())).await;
     match answered {
         Some(Some(response)) => rpc_response(StatusCode::OK, &response),
         Some(None) => StatusCode::NO_CONTENT.into_response(),
@@ -322,15 +322,18 @@ fn unsupported_version(headers: &HeaderMap) -> Option<String> {
     (major != Some(1)).then_some(text)
 }
 
-fn rpc_response(status: StatusCode, body: &Value) -> Response {
-    // Straight into bytes: a `Value`'s `Display` goes through a formatter.
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    (
-        status,
-        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-        Bytes::from(bytes),
-    )
-        .into_response()
+/// A JSON response: `body` written straight into its bytes.
+fn rpc_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    // Room for a usual answer, so that writing it rarely grows the buffer.
+    let mut bytes = Vec::with_capacity(256);
+    // Cannot fail: every map a response holds has string keys.
+    let _ = serde_json::to_writer(&mut bytes, body);
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// A refusal sent before the body was read to its end: the rest of the

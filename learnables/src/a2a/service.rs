@@ -4,15 +4,16 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Activation;
-use super::json_rpc::{self, Limits, Request, RpcError, codes};
+use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{StoreError, TeachError};
 use crate::untrusted::Untrusted;
-use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD};
+use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -132,7 +133,7 @@ impl LearnablesService {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
         };
-        admitted.respond(outcome)
+        admitted.respond(outcome).map(|answer| answer.to_value())
     }
 
     /// [`LearnablesService::call`] for async code: while a lesson is made
@@ -163,6 +164,19 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
+        let answer = self.answer_async(request, activation, bearer_token).await;
+        answer.map(|answer| answer.to_value())
+    }
+
+    /// [`LearnablesService::call_async`] before the response is made a
+    /// [`Value`]: for the layer, which writes it straight into the body.
+    #[cfg(feature = "tokio")]
+    pub(crate) async fn answer_async(
+        &self,
+        request: Request,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> Option<Answer<Reply>> {
         let (admitted, next) = self.admit(request, activation, bearer_token);
         admitted.respond(match next {
             Next::Teach(lesson) => {
@@ -215,7 +229,7 @@ impl LearnablesService {
             Err(error) => return Next::Answered(Err(error)),
         };
         if method == SHOW_BACK_METHOD {
-            Next::Answered(self.show_back(&params))
+            Next::Answered(self.show_back(&params).map(Reply::Shown))
         } else {
             match self.lesson(params, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
@@ -275,8 +289,8 @@ impl LearnablesService {
     fn taught(
         &self,
         lesson: &Lesson,
-        result: Result<crate::LessonResult, TeachError>,
-    ) -> Result<Value, RpcError> {
+        result: Result<LessonResult, TeachError>,
+    ) -> Result<Reply, RpcError> {
         match result {
             Ok(result) => {
                 tracing::info!(
@@ -287,8 +301,7 @@ impl LearnablesService {
                     version = result.definition_version,
                     "lesson accepted"
                 );
-                serde_json::to_value(result)
-                    .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
+                Ok(Reply::Taught(result))
             }
             Err(TeachError::Store(error)) => {
                 // The full error, which may name the store's files or
@@ -385,15 +398,25 @@ struct Admitted {
 /// What admitting a request leaves to do.
 enum Next {
     /// The request is answered (or refused) already.
-    Answered(Result<Value, RpcError>),
+    Answered(Result<Reply, RpcError>),
     /// A lesson to teach.
     Teach(Lesson),
+}
+
+/// The result of a learnables method, before it is written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Reply {
+    /// A lesson's result.
+    Taught(LessonResult),
+    /// Show-back's result.
+    Shown(Value),
 }
 
 impl Admitted {
     /// The JSON-RPC response to the request, or `None` for a notification,
     /// whose refusal is logged.
-    fn respond(self, outcome: Result<Value, RpcError>) -> Option<Value> {
+    fn respond(self, outcome: Result<Reply, RpcError>) -> Option<Answer<Reply>> {
         let Some(id) = self.id else {
             if let Err(error) = &outcome {
                 tracing::info!(
@@ -404,10 +427,7 @@ impl Admitted {
             }
             return None;
         };
-        Some(match outcome {
-            Ok(result) => json_rpc::success(id, result),
-            Err(error) => json_rpc::failure(id, error),
-        })
+        Some(Answer::new(id, outcome))
     }
 }
 
