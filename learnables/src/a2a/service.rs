@@ -13,7 +13,10 @@ use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{StoreError, TeachError};
 use crate::untrusted::Untrusted;
-use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD};
+use crate::{
+    Declaration, Knowledge, LearnableDescriptor, Lesson, LessonResult, LessonValue,
+    SHOW_BACK_METHOD,
+};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -446,59 +449,67 @@ fn refused(lesson: &Lesson, principal: &str, code: i64, message: String) -> RpcE
 
 /// Reads a `Lesson` from params, naming the field at fault. Keys a
 /// lesson does not have are allowed (the spec's schema allows them) and
-/// ignored: they are never stored.
+/// ignored: they are never stored. The lesson's fields are moved out of
+/// the params, not copied.
 fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
-    let Value::Object(object) = &params else {
+    let Value::Object(mut object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
             "the params of a teach request are a Lesson object",
         ));
     };
-    for (field, kind) in [
-        ("collection", "a string"),
-        ("entry", "a string"),
-        ("value", "an object"),
-        ("taughtBy", "a string"),
-    ] {
-        let fits = match object.get(field) {
-            None => false,
-            Some(Value::String(_)) => kind == "a string",
-            Some(Value::Object(_)) => kind == "an object",
-            Some(_) => false,
-        };
-        if !fits {
-            return Err(RpcError::invalid_params(
-                field,
-                format!("the lesson's `{field}` must be {kind}"),
-            ));
-        }
-    }
-    if let Some(reason) = object.get("reason")
-        && !reason.is_string()
-    {
-        return Err(RpcError::invalid_params(
-            "reason",
-            "the lesson's `reason` must be a string",
-        ));
-    }
+    let mut take = |field| object.remove(field);
+    let (collection, entry, value, taught_by, reason) = (
+        take("collection"),
+        take("entry"),
+        take("value"),
+        take("taughtBy"),
+        take("reason"),
+    );
+    let wrong = |field: &str, kind: &str| {
+        RpcError::invalid_params(field, format!("the lesson's `{field}` must be {kind}"))
+    };
+    let text = |field: &str, value: Option<Value>| match value {
+        Some(Value::String(text)) => Ok(text),
+        _ => Err(wrong(field, "a string")),
+    };
+    let collection = text("collection", collection)?;
+    let entry = text("entry", entry)?;
+    let value = match value {
+        Some(Value::Object(value)) => LessonValue::from(value),
+        _ => return Err(wrong("value", "an object")),
+    };
+    let taught_by = text("taughtBy", taught_by)?;
+    let reason = match reason {
+        None => None,
+        Some(Value::String(reason)) => Some(reason),
+        Some(_) => return Err(wrong("reason", "a string")),
+    };
+    let lesson = Lesson {
+        collection,
+        entry,
+        value,
+        taught_by,
+        reason,
+    };
     // Bounded before any other work: the lengths the `Lesson` documents.
-    for field in ["collection", "entry", "taughtBy", "reason"] {
-        if let (Some(Value::String(text)), Some(limit)) =
-            (object.get(field), Lesson::max_chars(field))
-            && crate::wire::exceeds(text, limit)
-        {
-            return Err(RpcError::invalid_params(
-                field,
-                format!(
-                    "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
-                    shown(text)
-                ),
-            )
-            .with_data(json!({ "maxChars": limit })));
-        }
+    if let Some((field, limit)) = lesson.too_long() {
+        let text = match field {
+            "collection" => &lesson.collection,
+            "entry" => &lesson.entry,
+            "taughtBy" => &lesson.taught_by,
+            _ => lesson.reason.as_deref().unwrap_or_default(),
+        };
+        return Err(RpcError::invalid_params(
+            field,
+            format!(
+                "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
+                shown(text)
+            ),
+        )
+        .with_data(json!({ "maxChars": limit })));
     }
-    serde_json::from_value(params)
-        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
+    Ok(lesson)
 }
 
 /// Reads the params of a show-back, naming the field at fault.
