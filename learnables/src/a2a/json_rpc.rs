@@ -6,6 +6,7 @@ use std::cell::Cell;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::map::Entry;
 use serde_json::{Map, Value, json};
 
 /// Error codes: JSON-RPC 2.0's, A2A v1.0's where one fits, and this
@@ -302,11 +303,14 @@ impl<'de> Visitor<'de> for Checked<'_> {
         let inner = self.nested()?;
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if object.contains_key(&key) {
-                return Err(self.refuse(Refusal::Twice(key)));
+            match object.entry(key) {
+                Entry::Occupied(given) => {
+                    return Err(self.refuse(Refusal::Twice(given.key().clone())));
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(map.next_value_seed(inner)?);
+                }
             }
-            let value = map.next_value_seed(inner)?;
-            object.insert(key, value);
         }
         Ok(Value::Object(object))
     }
