@@ -2,6 +2,8 @@
 //! against the latest versions and stored in one durable append before
 //! anyone sees it. Runs on the commit thread (see `committer.rs`).
 
+use std::sync::MutexGuard;
+
 use super::change::{Taught, value_json};
 use super::knowledge::{Pending, Shared};
 use super::state::State;
@@ -18,7 +20,15 @@ pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
 /// (holding its write lock, for a shared back end); they are published,
 /// and the batch is decided again on top of them.
 pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
-    let _writer = shared.lock_writer();
+    commit_holding(&shared.lock_writer(), shared, batch)
+}
+
+/// [`commit`] by the holder of the knowledge's writer lock, `_writer`.
+pub(crate) fn commit_holding(
+    _writer: &MutexGuard<'_, ()>,
+    shared: &Shared,
+    batch: &[Pending],
+) -> Results {
     let mut base = shared.current.load_full();
     let (mut working, records, mut results) = decide(&base, batch);
     if records.is_empty() {
