@@ -6,6 +6,7 @@ use std::cell::Cell;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use serde_json::map::Entry;
 use serde_json::{Map, Value, json};
 
 /// Error codes: JSON-RPC 2.0's, A2A v1.0's where one fits, and this
@@ -110,12 +111,48 @@ impl RpcError {
 
 /// A response: the JSON to send.
 pub fn success(id: Id, result: Value) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "result": result })
+    Answer::new(id, Ok(result)).to_value()
 }
 
 /// An error response.
 pub fn failure(id: Id, error: RpcError) -> Value {
-    json!({ "jsonrpc": "2.0", "id": id, "error": error })
+    Answer::<Value>::new(id, Err(error)).to_value()
+}
+
+/// A JSON-RPC 2.0 response before it is written: the request's id and its
+/// result or error. It serializes as the response object, so that it can be
+/// written straight into a body without building a [`Value`] first.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Answer<R> {
+    id: Id,
+    outcome: Result<R, RpcError>,
+}
+
+impl<R: Serialize> Answer<R> {
+    /// The response to the request `id`.
+    pub(crate) fn new(id: Id, outcome: Result<R, RpcError>) -> Answer<R> {
+        Answer { id, outcome }
+    }
+
+    /// The response as a JSON value.
+    pub(crate) fn to_value(&self) -> Value {
+        // Cannot fail: every map the response holds has string keys.
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+impl<R: Serialize> Serialize for Answer<R> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut response = serializer.serialize_struct("Response", 3)?;
+        response.serialize_field("jsonrpc", "2.0")?;
+        response.serialize_field("id", &self.id)?;
+        match &self.outcome {
+            Ok(result) => response.serialize_field("result", result)?,
+            Err(error) => response.serialize_field("error", error)?,
+        }
+        response.end()
+    }
 }
 
 /// Reads a request body in one pass: its size, then the JSON with its
@@ -266,11 +303,14 @@ impl<'de> Visitor<'de> for Checked<'_> {
         let inner = self.nested()?;
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if object.contains_key(&key) {
-                return Err(self.refuse(Refusal::Twice(key)));
+            match object.entry(key) {
+                Entry::Occupied(given) => {
+                    return Err(self.refuse(Refusal::Twice(given.key().clone())));
+                }
+                Entry::Vacant(slot) => {
+                    slot.insert(map.next_value_seed(inner)?);
+                }
             }
-            let value = map.next_value_seed(inner)?;
-            object.insert(key, value);
         }
         Ok(Value::Object(object))
     }

@@ -23,8 +23,9 @@ use super::method_scan::{MethodScan, Verdict};
 use super::replay::Replay;
 use super::scrub::scrub_json;
 use super::scrubbed_events::ScrubbedEvents;
+use super::server::ACTIVATION_HEADER_NAME;
 use super::{Activation, LearnablesService};
-use crate::{ACTIVATION_HEADER, EXTENSION_URI};
+use crate::EXTENSION_URI;
 
 /// The header naming the A2A version a request speaks.
 const VERSION_HEADER: &str = "a2a-version";
@@ -133,17 +134,19 @@ where
         let inner = std::mem::replace(&mut self.inner, clone);
         let shared = self.shared.clone();
         Box::pin(async move {
-            let activated = Activation::from_headers(request.headers()).learnables();
+            let activation = Activation::from_headers(request.headers());
             let response =
                 if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
                     match read_method(&shared.service, request).await {
-                        Found::Ours(parts, read) => answer(&shared.service, parts, read).await,
+                        Found::Ours(parts, read) => {
+                            answer(&shared.service, parts, read, &activation).await
+                        }
                         Found::Other(request) => inner.oneshot(request).await?,
                     }
                 } else {
                     inner.oneshot(request).await?
                 };
-            Ok(if activated {
+            Ok(if activation.learnables() {
                 echo(response)
             } else {
                 scrub_response(response).await
@@ -216,8 +219,14 @@ async fn next_frame<B: HttpBody + Unpin>(body: &mut B) -> Option<Result<Frame<B:
     std::future::poll_fn(|cx| Pin::new(&mut *body).poll_frame(cx)).await
 }
 
-/// Answers a request for one of the learnables methods.
-async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay) -> Response {
+/// Answers a request for one of the learnables methods, which activated
+/// the extensions `activation` lists.
+async fn answer(
+    service: &LearnablesService,
+    parts: request::Parts,
+    body: Replay,
+    activation: &Activation,
+) -> Response {
     let limit = service.limits().max_body_bytes;
     let too_large = || {
         refusal_unread(
@@ -270,7 +279,6 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
             None => StatusCode::NO_CONTENT.into_response(),
         };
     }
-    let activation = Activation::from_headers(&parts.headers);
     // Two `Authorization` headers are ambiguous (a proxy may have checked
     // the other one): neither counts.
     let mut authorizations = parts.headers.get_all(AUTHORIZATION).iter();
@@ -280,7 +288,7 @@ async fn answer(service: &LearnablesService, parts: request::Parts, body: Replay
     }
     .map(str::to_owned);
     let answered =
-        unless_it_panics(service.call_async(request, &activation, bearer.as_deref())).await;
+        unless_it_panics(service.answer_async(request, activation, bearer.as_deref())).await;
     match answered {
         Some(Some(response)) => rpc_response(StatusCode::OK, &response),
         Some(None) => StatusCode::NO_CONTENT.into_response(),
@@ -322,15 +330,18 @@ fn unsupported_version(headers: &HeaderMap) -> Option<String> {
     (major != Some(1)).then_some(text)
 }
 
-fn rpc_response(status: StatusCode, body: &Value) -> Response {
-    // Straight into bytes: a `Value`'s `Display` goes through a formatter.
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    (
-        status,
-        [(CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-        Bytes::from(bytes),
-    )
-        .into_response()
+/// A JSON response: `body` written straight into its bytes.
+fn rpc_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
+    // Room for a usual answer, so that writing it rarely grows the buffer.
+    let mut bytes = Vec::with_capacity(256);
+    // Cannot fail: every map a response holds has string keys.
+    let _ = serde_json::to_writer(&mut bytes, body);
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// A refusal sent before the body was read to its end: the rest of the
@@ -392,11 +403,17 @@ fn bearer_token(value: &str) -> Option<&str> {
 fn echo(mut response: Response) -> Response {
     let headers = response.headers_mut();
     let echoed = Activation::from_headers(headers);
-    if !echoed.learnables() {
+    if echoed.uris().next().is_none() {
+        // The usual case, without a copy of the URI.
+        headers.insert(
+            ACTIVATION_HEADER_NAME.clone(),
+            HeaderValue::from_static(EXTENSION_URI),
+        );
+    } else if !echoed.learnables() {
         let mut uris: Vec<&str> = echoed.uris().collect();
         uris.push(EXTENSION_URI);
         if let Ok(value) = HeaderValue::from_str(&uris.join(", ")) {
-            headers.insert(ACTIVATION_HEADER, value);
+            headers.insert(ACTIVATION_HEADER_NAME.clone(), value);
         }
     }
     response

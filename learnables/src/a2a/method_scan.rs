@@ -60,12 +60,39 @@ impl MethodScan {
 
     /// Scans the next bytes of the body.
     pub(crate) fn feed(&mut self, bytes: &[u8]) -> Verdict {
-        for &byte in bytes {
+        let mut at = 0;
+        while at < bytes.len() {
+            at += self.plain_text(&bytes[at..]);
+            let Some(&byte) = bytes.get(at) else {
+                break;
+            };
             if let Some(verdict) = self.step(byte) {
                 return verdict;
             }
+            at += 1;
         }
         Verdict::NeedMore
+    }
+
+    /// Inside a string, takes the bytes before its next quote or escape in
+    /// one go (kept as [`MethodScan::step`] would keep them one by one);
+    /// returns how many there were.
+    fn plain_text(&mut self, bytes: &[u8]) -> usize {
+        let keeps = match self.state {
+            State::Key | State::MethodValue => true,
+            State::Skip { string: true, .. } => false,
+            _ => return 0,
+        };
+        if self.escaped {
+            return 0;
+        }
+        let plain = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
+        if keeps {
+            let room = MAX_TEXT - self.text.len().min(MAX_TEXT);
+            self.text.extend_from_slice(&bytes[..plain.min(room)]);
+            self.overflow |= plain > room;
+        }
+        plain
     }
 
     fn step(&mut self, byte: u8) -> Option<Verdict> {
@@ -277,6 +304,38 @@ mod tests {
         assert_eq!(scan(r#"{"id":1,"params":{"method":"#), Verdict::NeedMore);
         let long = format!(r#"{{"method":"{}"}}"#, "m".repeat(MAX_TEXT + 1));
         assert_eq!(scan(&long), Verdict::NoMethod);
+    }
+
+    #[test]
+    fn any_split_into_two_chunks_gives_the_same_answer() {
+        let longest = "m".repeat(MAX_TEXT);
+        let too_long = "m".repeat(MAX_TEXT + 1);
+        let bodies = [
+            r#"{"params":{"s":"a\"}\\"},"id":"x\\\"y","m\u0065thod":"rsaxb.learnables.Teach"}"#
+                .to_owned(),
+            format!(r#"{{"id":"{too_long}","method":"{longest}"}}"#),
+            format!(r#"{{"{too_long}":1,"method":"{too_long}"}}"#),
+            r#"{"method":"a\"b"}"#.to_owned(),
+        ];
+        let verdicts: Vec<Verdict> = bodies.iter().map(|body| scan(body)).collect();
+        assert_eq!(
+            verdicts[0],
+            Verdict::Method("rsaxb.learnables.Teach".into())
+        );
+        assert_eq!(verdicts[1], Verdict::Method(longest.clone()));
+        assert_eq!(verdicts[2], Verdict::NoMethod);
+        assert_eq!(verdicts[3], Verdict::Method("a\"b".into()));
+        for (body, whole) in bodies.iter().zip(&verdicts) {
+            let bytes = body.as_bytes();
+            for split in 0..=bytes.len() {
+                let mut scanner = MethodScan::new();
+                let verdict = match scanner.feed(&bytes[..split]) {
+                    Verdict::NeedMore => scanner.feed(&bytes[split..]),
+                    verdict => verdict,
+                };
+                assert_eq!(&verdict, whole, "{body} split at {split}");
+            }
+        }
     }
 
     #[test]

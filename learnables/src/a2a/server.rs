@@ -2,9 +2,11 @@
 //! them to any agent's service, and [`LearnablesService::router`], a whole
 //! router for an agent without a card route of its own.
 
+use std::sync::LazyLock;
+
 use axum::Router;
 use axum::http::header::CONTENT_TYPE;
-use axum::http::{HeaderMap, HeaderValue};
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::Value;
@@ -16,12 +18,18 @@ use crate::ACTIVATION_HEADER;
 /// The path of the agent card.
 pub const CARD_PATH: &str = "/.well-known/agent-card.json";
 
+/// [`ACTIVATION_HEADER`] as a header name, read once: looked up by it, a
+/// header map need not check and lower-case the name on every request.
+pub(crate) static ACTIVATION_HEADER_NAME: LazyLock<HeaderName> = LazyLock::new(|| {
+    HeaderName::from_bytes(ACTIVATION_HEADER.as_bytes()).expect("a valid header name")
+});
+
 impl Activation {
     /// The extensions a request's headers activate.
     pub fn from_headers(headers: &HeaderMap) -> Activation {
         Activation::from_header_values(
             headers
-                .get_all(ACTIVATION_HEADER)
+                .get_all(&*ACTIVATION_HEADER_NAME)
                 .iter()
                 .filter_map(|value| value.to_str().ok()),
         )

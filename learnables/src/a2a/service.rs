@@ -4,15 +4,19 @@
 
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::Activation;
-use super::json_rpc::{self, Limits, Request, RpcError, codes};
+use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{StoreError, TeachError};
 use crate::untrusted::Untrusted;
-use crate::{Declaration, Knowledge, LearnableDescriptor, Lesson, SHOW_BACK_METHOD};
+use crate::{
+    Declaration, Knowledge, LearnableDescriptor, Lesson, LessonResult, LessonValue,
+    SHOW_BACK_METHOD,
+};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -132,7 +136,7 @@ impl LearnablesService {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
         };
-        admitted.respond(outcome)
+        admitted.respond(outcome).map(|answer| answer.to_value())
     }
 
     /// [`LearnablesService::call`] for async code: while a lesson is made
@@ -163,6 +167,19 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
+        let answer = self.answer_async(request, activation, bearer_token).await;
+        answer.map(|answer| answer.to_value())
+    }
+
+    /// [`LearnablesService::call_async`] before the response is made a
+    /// [`Value`]: for the layer, which writes it straight into the body.
+    #[cfg(feature = "tokio")]
+    pub(crate) async fn answer_async(
+        &self,
+        request: Request,
+        activation: &Activation,
+        bearer_token: Option<&str>,
+    ) -> Option<Answer<Reply>> {
         let (admitted, next) = self.admit(request, activation, bearer_token);
         admitted.respond(match next {
             Next::Teach(lesson) => {
@@ -215,7 +232,7 @@ impl LearnablesService {
             Err(error) => return Next::Answered(Err(error)),
         };
         if method == SHOW_BACK_METHOD {
-            Next::Answered(self.show_back(&params))
+            Next::Answered(self.show_back(&params).map(Reply::Shown))
         } else {
             match self.lesson(params, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
@@ -275,8 +292,8 @@ impl LearnablesService {
     fn taught(
         &self,
         lesson: &Lesson,
-        result: Result<crate::LessonResult, TeachError>,
-    ) -> Result<Value, RpcError> {
+        result: Result<LessonResult, TeachError>,
+    ) -> Result<Reply, RpcError> {
         match result {
             Ok(result) => {
                 tracing::info!(
@@ -287,8 +304,7 @@ impl LearnablesService {
                     version = result.definition_version,
                     "lesson accepted"
                 );
-                serde_json::to_value(result)
-                    .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
+                Ok(Reply::Taught(result))
             }
             Err(TeachError::Store(error)) => {
                 // The full error, which may name the store's files or
@@ -385,15 +401,25 @@ struct Admitted {
 /// What admitting a request leaves to do.
 enum Next {
     /// The request is answered (or refused) already.
-    Answered(Result<Value, RpcError>),
+    Answered(Result<Reply, RpcError>),
     /// A lesson to teach.
     Teach(Lesson),
+}
+
+/// The result of a learnables method, before it is written.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub(crate) enum Reply {
+    /// A lesson's result.
+    Taught(LessonResult),
+    /// Show-back's result.
+    Shown(Value),
 }
 
 impl Admitted {
     /// The JSON-RPC response to the request, or `None` for a notification,
     /// whose refusal is logged.
-    fn respond(self, outcome: Result<Value, RpcError>) -> Option<Value> {
+    fn respond(self, outcome: Result<Reply, RpcError>) -> Option<Answer<Reply>> {
         let Some(id) = self.id else {
             if let Err(error) = &outcome {
                 tracing::info!(
@@ -404,10 +430,7 @@ impl Admitted {
             }
             return None;
         };
-        Some(match outcome {
-            Ok(result) => json_rpc::success(id, result),
-            Err(error) => json_rpc::failure(id, error),
-        })
+        Some(Answer::new(id, outcome))
     }
 }
 
@@ -426,59 +449,67 @@ fn refused(lesson: &Lesson, principal: &str, code: i64, message: String) -> RpcE
 
 /// Reads a `Lesson` from params, naming the field at fault. Keys a
 /// lesson does not have are allowed (the spec's schema allows them) and
-/// ignored: they are never stored.
+/// ignored: they are never stored. The lesson's fields are moved out of
+/// the params, not copied.
 fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
-    let Value::Object(object) = &params else {
+    let Value::Object(mut object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
             "the params of a teach request are a Lesson object",
         ));
     };
-    for (field, kind) in [
-        ("collection", "a string"),
-        ("entry", "a string"),
-        ("value", "an object"),
-        ("taughtBy", "a string"),
-    ] {
-        let fits = match object.get(field) {
-            None => false,
-            Some(Value::String(_)) => kind == "a string",
-            Some(Value::Object(_)) => kind == "an object",
-            Some(_) => false,
-        };
-        if !fits {
-            return Err(RpcError::invalid_params(
-                field,
-                format!("the lesson's `{field}` must be {kind}"),
-            ));
-        }
-    }
-    if let Some(reason) = object.get("reason")
-        && !reason.is_string()
-    {
-        return Err(RpcError::invalid_params(
-            "reason",
-            "the lesson's `reason` must be a string",
-        ));
-    }
+    let mut take = |field| object.remove(field);
+    let (collection, entry, value, taught_by, reason) = (
+        take("collection"),
+        take("entry"),
+        take("value"),
+        take("taughtBy"),
+        take("reason"),
+    );
+    let wrong = |field: &str, kind: &str| {
+        RpcError::invalid_params(field, format!("the lesson's `{field}` must be {kind}"))
+    };
+    let text = |field: &str, value: Option<Value>| match value {
+        Some(Value::String(text)) => Ok(text),
+        _ => Err(wrong(field, "a string")),
+    };
+    let collection = text("collection", collection)?;
+    let entry = text("entry", entry)?;
+    let value = match value {
+        Some(Value::Object(value)) => LessonValue::from(value),
+        _ => return Err(wrong("value", "an object")),
+    };
+    let taught_by = text("taughtBy", taught_by)?;
+    let reason = match reason {
+        None => None,
+        Some(Value::String(reason)) => Some(reason),
+        Some(_) => return Err(wrong("reason", "a string")),
+    };
+    let lesson = Lesson {
+        collection,
+        entry,
+        value,
+        taught_by,
+        reason,
+    };
     // Bounded before any other work: the lengths the `Lesson` documents.
-    for field in ["collection", "entry", "taughtBy", "reason"] {
-        if let (Some(Value::String(text)), Some(limit)) =
-            (object.get(field), Lesson::max_chars(field))
-            && crate::wire::exceeds(text, limit)
-        {
-            return Err(RpcError::invalid_params(
-                field,
-                format!(
-                    "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
-                    shown(text)
-                ),
-            )
-            .with_data(json!({ "maxChars": limit })));
-        }
+    if let Some((field, limit)) = lesson.too_long() {
+        let text = match field {
+            "collection" => &lesson.collection,
+            "entry" => &lesson.entry,
+            "taughtBy" => &lesson.taught_by,
+            _ => lesson.reason.as_deref().unwrap_or_default(),
+        };
+        return Err(RpcError::invalid_params(
+            field,
+            format!(
+                "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
+                shown(text)
+            ),
+        )
+        .with_data(json!({ "maxChars": limit })));
     }
-    serde_json::from_value(params)
-        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, error.to_string()))
+    Ok(lesson)
 }
 
 /// Reads the params of a show-back, naming the field at fault.

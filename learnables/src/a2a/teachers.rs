@@ -5,6 +5,7 @@
 //! the default policy, [`HumansOnly`], refuses identities that look like
 //! service accounts.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::Lesson;
@@ -238,7 +239,16 @@ impl TeacherPolicy for HumansOnly {
 /// assert_eq!(service_account_sign("roberta.botha@example.com"), None);
 /// ```
 pub fn service_account_sign(id: &str) -> Option<&'static str> {
-    let lower = id.trim().to_lowercase();
+    let id = id.trim();
+    // Most identities are in lower-case ASCII already: used as they are.
+    let lower: Cow<'_, str> = if id
+        .bytes()
+        .any(|byte| !byte.is_ascii() || byte.is_ascii_uppercase())
+    {
+        Cow::Owned(id.to_lowercase())
+    } else {
+        Cow::Borrowed(id)
+    };
     const CONTAINS: &[(&str, &str)] = &[
         ("gserviceaccount.com", "a Google service account"),
         ("system:serviceaccount:", "a Kubernetes service account"),
@@ -249,14 +259,13 @@ pub fn service_account_sign(id: &str) -> Option<&'static str> {
         ("service-account", "a service account name"),
         ("service_account", "a service account name"),
     ];
-    if let Some((_, sign)) = CONTAINS.iter().find(|(needle, _)| lower.contains(needle)) {
+    if let Some((_, sign)) = CONTAINS
+        .iter()
+        .find(|(needle, _)| contains(lower.as_bytes(), needle.as_bytes()))
+    {
         return Some(sign);
     }
     let local = lower.split('@').next().unwrap_or_default();
-    let words: Vec<&str> = local
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|word| !word.is_empty())
-        .collect();
     const WORDS: &[(&str, &str)] = &[
         ("bot", "the word `bot`"),
         ("robot", "the word `robot`"),
@@ -269,10 +278,25 @@ pub fn service_account_sign(id: &str) -> Option<&'static str> {
     if local == "no-reply" || local == "no_reply" {
         return Some("a no-reply address");
     }
-    WORDS
+    // The first of `WORDS` that is one of the local part's words.
+    local
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter_map(|word| WORDS.iter().position(|(sign_word, _)| *sign_word == word))
+        .min()
+        .map(|index| WORDS[index].1)
+}
+
+/// Whether `haystack` contains `needle`: a plain scan, which for an
+/// identity's few dozen bytes costs less than setting up a substring
+/// searcher for each needle.
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    let Some((first, rest)) = needle.split_first() else {
+        return true;
+    };
+    haystack
         .iter()
-        .find(|(word, _)| words.contains(word))
-        .map(|(_, sign)| *sign)
+        .enumerate()
+        .any(|(at, byte)| byte == first && haystack[at + 1..].starts_with(rest))
 }
 
 #[cfg(test)]
@@ -332,5 +356,28 @@ mod tests {
         ] {
             assert_eq!(service_account_sign(id), None, "{id}");
         }
+    }
+
+    #[test]
+    fn signs_are_found_in_any_letter_case_and_in_their_order() {
+        assert_eq!(
+            service_account_sign("  CI@Project.IAM.GServiceAccount.com "),
+            Some("a Google service account")
+        );
+        assert_eq!(
+            service_account_sign("System:ServiceAccount:prod:agent"),
+            Some("a Kubernetes service account")
+        );
+        // Several words: the first in the list of signs, not in the identity.
+        assert_eq!(
+            service_account_sign("system-svc-bot@example.com"),
+            Some("the word `bot`")
+        );
+        assert_eq!(
+            service_account_sign("ÉQUIPE-BOT@example.com"),
+            Some("the word `bot`")
+        );
+        assert_eq!(service_account_sign("Ünal@example.com"), None);
+        assert_eq!(service_account_sign(""), None);
     }
 }

@@ -7,7 +7,14 @@
 //! answers. `teach_async` waits for the commit thread on the task, not the
 //! thread; the others run the call on tokio's blocking pool.
 
-use super::knowledge::late_as_error;
+use std::sync::MutexGuard;
+
+use super::knowledge::{Pending, late_as_error};
+
+/// How many times a lesson for a back end that appends without waiting
+/// lets its thread run other tasks while the writer lock is held, before
+/// it waits on the lock.
+const WRITER_TURNS: usize = 64;
 use super::{Knowledge, KnowledgeError, StoreError, TeachError};
 use crate::{Lesson, LessonResult};
 
@@ -47,7 +54,21 @@ impl Knowledge {
     ) -> Result<LessonResult, TeachError> {
         let pending = self.absorb(lesson)?;
         if self.shared.storage.appends_without_waiting() {
-            return self.commit_in_place(pending);
+            // Another thread holds the writer lock for the few microseconds
+            // of its commit: rather than put this thread to sleep until it
+            // is free, the task lets the thread run other tasks meanwhile,
+            // and waits on the lock only after many turns.
+            let waiting = Waiting {
+                knowledge: self,
+                pending: Some(pending),
+            };
+            for _ in 0..WRITER_TURNS {
+                if let Some(writer) = self.shared.try_lock_writer() {
+                    return waiting.commit(Some(&writer));
+                }
+                tokio::task::yield_now().await;
+            }
+            return waiting.commit(None);
         }
         let timeout = self.commit_timeout();
         late_as_error(
@@ -86,5 +107,80 @@ impl Knowledge {
                     "connecting was cut short: {joined}"
                 ))))
             })
+    }
+}
+
+/// A lesson for a back end that appends without waiting, waiting for the
+/// writer lock. Dropped before it is committed (its task dropped while it
+/// waits), it is committed then, as a lesson handed to the commit thread
+/// is stored whatever becomes of its task.
+struct Waiting<'k> {
+    knowledge: &'k Knowledge,
+    /// `None` once committed.
+    pending: Option<Pending>,
+}
+
+impl Waiting<'_> {
+    /// Commits the lesson, under `writer` if the caller holds the lock.
+    fn commit(mut self, writer: Option<&MutexGuard<'_, ()>>) -> Result<LessonResult, TeachError> {
+        let Some(pending) = self.pending.take() else {
+            return Err(TeachError::Store(StoreError::OutcomeUnknown(
+                "the lesson was committed already".to_owned(),
+            )));
+        };
+        match writer {
+            Some(writer) => self.knowledge.commit_in_place_holding(writer, pending),
+            None => self.knowledge.commit_in_place(pending),
+        }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if let Some(pending) = self.pending.take() {
+            let _ = self.knowledge.commit_in_place(pending);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::future::Future;
+    use std::task::{Context, Waker};
+
+    use crate::{Knowledge, Learnable, Lesson, LessonValue};
+
+    #[derive(Learnable, Clone, Debug)]
+    #[learnable(
+        collection = "routing_rules",
+        entry = "routing rule",
+        teaches = "Which desk",
+        how = "A table keyed on the HS chapter",
+        decided_by = "rules",
+        describes = "{desk}"
+    )]
+    struct RoutingRule {
+        #[learnable(label = "Desk")]
+        desk: String,
+    }
+
+    #[test]
+    fn a_lesson_dropped_while_it_waits_for_the_writer_lock_is_still_stored() {
+        let knowledge = Knowledge::in_memory();
+        knowledge.register::<RoutingRule>().unwrap();
+        let value = LessonValue::try_from(serde_json::json!({"desk": "general"}));
+        let lesson = Lesson::new("routing_rules", "84", value.unwrap(), "alice@example.com");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        let _in_runtime = runtime.enter();
+        let writer = knowledge.shared.lock_writer();
+        let mut teach = Box::pin(knowledge.teach_async(lesson));
+        let mut context = Context::from_waker(Waker::noop());
+        assert!(teach.as_mut().poll(&mut context).is_pending());
+        assert!(knowledge.history("routing_rules").is_empty());
+        drop(writer);
+        drop(teach);
+        assert_eq!(knowledge.history("routing_rules").len(), 1);
     }
 }

@@ -14,6 +14,14 @@ use crate::LessonValue;
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;
 
+/// What a version taught in this process has besides its record: its value
+/// as its learnable's type, and as [`value_json`] wrote it to compare it
+/// with the entry's value (so that it is written once).
+pub(crate) struct Taught {
+    pub(crate) typed: Typed,
+    pub(crate) value_json: Option<String>,
+}
+
 /// How deep a value may nest and still be kept as JSON text: parsing it
 /// back must stay within `serde_json`'s recursion limit (128).
 const DEEPEST_AS_TEXT: usize = 100;
@@ -86,7 +94,8 @@ pub(crate) struct Change {
 
 impl Change {
     /// `record` of the collection numbered `collection`, taught by the
-    /// teacher numbered `teacher`, at `link` in its entry's chain. (Its
+    /// teacher numbered `teacher`, at `link` in its entry's chain, its value
+    /// written as `value_json` ([`value_json`] of `record.value`). (Its
     /// `previous_version_id` is not kept: it is the id of the collection's
     /// version before, which the knowledge holds.)
     pub(crate) fn new(
@@ -94,6 +103,7 @@ impl Change {
         collection: u32,
         teacher: u32,
         link: EntryLink,
+        value_json: Option<String>,
     ) -> Change {
         let inline = (record.entry.len() <= KEY_INLINE).then(|| {
             let mut key = [0; KEY_INLINE];
@@ -120,7 +130,7 @@ impl Change {
             full: OnceLock::new(),
             typed: OnceLock::new(),
         };
-        match compact(record, inline.is_none()) {
+        match compact(record, inline.is_none(), value_json) {
             Some((text, ends)) => {
                 change.text = text;
                 change.ends = ends;
@@ -204,15 +214,16 @@ impl Change {
             .unwrap_or_default()
     }
 
-    /// Whether the entry's value from this version on is `value`: compared
-    /// as compact JSON, so that a number is compared as it was written
-    /// (0.0 and -0.0 differ), never as parsed back.
-    pub(crate) fn value_is(&self, value: &LessonValue) -> bool {
+    /// Whether the entry's value from this version on is `value`, written
+    /// as `value_json` ([`value_json`] of `value`): compared as compact
+    /// JSON, so that a number is compared as it was written (0.0 and -0.0
+    /// differ), never as parsed back.
+    pub(crate) fn value_is(&self, value: &LessonValue, value_json: Option<&str>) -> bool {
         if let Some(full) = self.kept() {
             return full.value == *value;
         }
         let stored = self.part(4).unwrap_or_default();
-        serde_json::to_string(value).is_ok_and(|json| json == stored)
+        value_json == Some(stored)
     }
 
     /// The full record, made once, of a version of `names.collection`.
@@ -242,11 +253,21 @@ impl Change {
     }
 }
 
+/// A value as a change keeps it and compares it: compact JSON (`None` if
+/// it cannot be written, which a `LessonValue` always can).
+pub(crate) fn value_json(value: &LessonValue) -> Option<String> {
+    serde_json::to_string(value).ok()
+}
+
 /// The compact form of `record` (its text and where the parts end, the
-/// entry in the text if `with_entry`), `None` when it is too large or its
-/// value too deep to be kept as text.
-fn compact(record: &VersionRecord, with_entry: bool) -> Option<(Box<str>, [u16; 4])> {
-    let value = serde_json::to_string(&record.value).ok()?;
+/// entry in the text if `with_entry`), its value written as `value_json`;
+/// `None` when it is too large or its value too deep to be kept as text.
+fn compact(
+    record: &VersionRecord,
+    with_entry: bool,
+    value_json: Option<String>,
+) -> Option<(Box<str>, [u16; 4])> {
+    let value = value_json?;
     if record
         .value
         .entries()
@@ -336,14 +357,16 @@ mod tests {
             record("deep", serde_json::json!({ "deep": deep }), Some("deep")),
         ];
         for original in records {
-            let change = Change::new(&original, 0, 0, EntryLink::default());
+            let json = value_json(&original.value);
+            let change = Change::new(&original, 0, 0, EntryLink::default(), json.clone());
             assert_eq!(change.entry(), original.entry);
             assert!(change.is_entry(&original.entry));
             assert!(!change.is_entry("86"));
             assert_eq!(change.version_id(), original.version_id);
             assert_eq!(change.value(), original.value);
-            assert!(change.value_is(&original.value));
-            assert!(!change.value_is(&LessonValue::try_from(serde_json::json!({"n": 2})).unwrap()));
+            assert!(change.value_is(&original.value, json.as_deref()));
+            let other = LessonValue::try_from(serde_json::json!({"n": 2})).unwrap();
+            assert!(!change.value_is(&other, value_json(&other).as_deref()));
             assert_eq!(change.to_record(names(&original)), original);
             assert_eq!(change.record(|| names(&original)), &original);
         }

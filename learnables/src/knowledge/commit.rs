@@ -2,6 +2,9 @@
 //! against the latest versions and stored in one durable append before
 //! anyone sees it. Runs on the commit thread (see `committer.rs`).
 
+use std::sync::MutexGuard;
+
+use super::change::{Taught, value_json};
 use super::knowledge::{Pending, Shared};
 use super::state::State;
 use super::{StoreError, TeachError, VersionRecord, version_record};
@@ -17,7 +20,15 @@ pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
 /// (holding its write lock, for a shared back end); they are published,
 /// and the batch is decided again on top of them.
 pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
-    let _writer = shared.lock_writer();
+    commit_holding(&shared.lock_writer(), shared, batch)
+}
+
+/// [`commit`] by the holder of the knowledge's writer lock, `_writer`.
+pub(crate) fn commit_holding(
+    _writer: &MutexGuard<'_, ()>,
+    shared: &Shared,
+    batch: &[Pending],
+) -> Results {
     let mut base = shared.current.load_full();
     let (mut working, records, mut results) = decide(&base, batch);
     if records.is_empty() {
@@ -63,11 +74,13 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
         let head = working
             .head(&pending.collection)
             .map(|head| (head.definition_version, head.version_id().to_owned()));
+        // Written once: compared with the entry's value, then kept.
+        let json = value_json(&pending.absorbed.value);
         // A lesson repeating the entry's value reports the version that
         // holds that value, not the collection's latest.
         let unchanged = working
             .entry(&pending.collection, &pending.entry)
-            .filter(|stored| stored.value_is(&pending.absorbed.value));
+            .filter(|stored| stored.value_is(&pending.absorbed.value, json.as_deref()));
         if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,
@@ -98,7 +111,11 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             version_id: Some(record.version_id.clone()),
             previous_version_id: record.previous_version_id.clone(),
         }));
-        working.apply(&record, Some(pending.absorbed.typed.clone()));
+        let taught = Taught {
+            typed: pending.absorbed.typed.clone(),
+            value_json: json,
+        };
+        working.apply(&record, Some(taught));
         records.push(record);
     }
     (working, records, results)
@@ -106,5 +123,10 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
 
 /// A new unique version id: a UUID v7, so ids also sort by time.
 fn new_version_id() -> String {
-    uuid::Uuid::now_v7().to_string()
+    // Written straight into the id's bytes, without a formatter.
+    let mut id = [0; uuid::fmt::Hyphenated::LENGTH];
+    uuid::Uuid::now_v7()
+        .hyphenated()
+        .encode_lower(&mut id)
+        .to_owned()
 }

@@ -85,6 +85,16 @@ impl Shared {
         self.writer.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The writer lock, if no one holds it.
+    #[cfg(feature = "tokio")]
+    pub(crate) fn try_lock_writer(&self) -> Option<std::sync::MutexGuard<'_, ()>> {
+        match self.writer.try_lock() {
+            Ok(writer) => Some(writer),
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
     /// Makes `state` what later pins see, its new versions appended to the
     /// versions every state shares. The caller holds the writer lock.
     pub(crate) fn publish(&self, mut state: State) -> Arc<State> {
@@ -391,7 +401,16 @@ impl Knowledge {
     /// Commits one lesson on the caller's thread, for a back end that
     /// appends without waiting: no hand-over to the commit thread.
     pub(super) fn commit_in_place(&self, pending: Pending) -> Result<LessonResult, TeachError> {
-        commit::commit(&self.shared, std::slice::from_ref(&pending))
+        self.commit_in_place_holding(&self.lock_writer(), pending)
+    }
+
+    /// [`Knowledge::commit_in_place`] by the holder of the writer lock.
+    pub(super) fn commit_in_place_holding(
+        &self,
+        writer: &std::sync::MutexGuard<'_, ()>,
+        pending: Pending,
+    ) -> Result<LessonResult, TeachError> {
+        commit::commit_holding(writer, &self.shared, std::slice::from_ref(&pending))
             .pop()
             .unwrap_or_else(|| {
                 Err(TeachError::Store(StoreError::OutcomeUnknown(

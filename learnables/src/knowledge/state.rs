@@ -14,7 +14,7 @@ use hashbrown::HashTable;
 
 use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
-use super::change::{Change, EntryLink, Names, Typed};
+use super::change::{Change, EntryLink, Names, Taught, value_json};
 use super::entry_index::EntryIndex;
 
 /// What every state of one knowledge shares, appended to as versions are
@@ -131,9 +131,43 @@ pub(crate) struct State {
 struct Tail {
     /// In position order.
     changes: Vec<Change>,
-    /// The latest position in `changes` of each entry they change, by
-    /// collection number.
-    entries: HashMap<u32, HashMap<Box<str>, u64>>,
+    /// The latest position in `changes` of each entry they change, hashed
+    /// by [`tail_hash`]; the key is the change's there.
+    entries: HashTable<u64>,
+}
+
+impl Tail {
+    /// The change at `position`, one of the tail's.
+    fn change(&self, position: u64) -> Option<&Change> {
+        change_at(&self.changes, position)
+    }
+
+    /// The position of the latest change of entry `key` of collection
+    /// `collection` in the tail, hashed `hash`.
+    fn latest(&self, hash: u64, collection: u32, key: &str) -> Option<u64> {
+        self.entries
+            .find(hash, |at| is_change_of(self.change(*at), collection, key))
+            .copied()
+    }
+}
+
+/// The change at `position` among `changes`, which are in position order
+/// with no gap.
+fn change_at(changes: &[Change], position: u64) -> Option<&Change> {
+    let first = changes.first()?.position;
+    changes.get(usize::try_from(position.checked_sub(first)?).ok()?)
+}
+
+/// Whether `change` is one of entry `key` of the collection numbered
+/// `collection`.
+fn is_change_of(change: Option<&Change>, collection: u32, key: &str) -> bool {
+    change.is_some_and(|change| change.collection == collection && change.is_entry(key))
+}
+
+/// The hash of entry `key` of the collection numbered `collection`, in a
+/// tail's index.
+fn tail_hash(store: &Store, collection: u32, key: &str) -> u64 {
+    store.hasher.hash_one((collection, key))
 }
 
 impl State {
@@ -168,12 +202,9 @@ impl State {
     /// [`State::entry`] of a collection of this state.
     pub(crate) fn entry_in(&self, collection: &CollectionState, key: &str) -> Option<&Change> {
         if let Some(tail) = &self.tail {
-            let in_tail = tail
-                .entries
-                .get(&collection.number)
-                .and_then(|entries| entries.get(key));
-            if let Some(position) = in_tail {
-                return self.change(*position);
+            let hash = tail_hash(&self.store, collection.number, key);
+            if let Some(position) = tail.latest(hash, collection.number, key) {
+                return tail.change(position);
             }
         }
         let latest = collection.entries.latest(&self.store, key)?;
@@ -288,8 +319,9 @@ impl State {
     }
 
     /// Applies the next record; [`State::follows_on`] has checked it.
-    /// `typed` is its value as its learnable's type, when known.
-    pub(crate) fn apply(&mut self, record: &VersionRecord, typed: Option<Typed>) {
+    /// `taught` is what its lesson gave besides, for a version taught in
+    /// this process.
+    pub(crate) fn apply(&mut self, record: &VersionRecord, taught: Option<Taught>) {
         let index = match self
             .collections
             .iter()
@@ -321,18 +353,32 @@ impl State {
         let link = self.link_after(previous);
         let position = record.position;
         let definition_version = record.definition_version;
-        let key: Box<str> = record.entry.as_str().into();
         let teacher = self.store.teacher_number(&record.taught_by);
-        let change = Change::new(record, number, teacher, link);
+        let (typed, json) = match taught {
+            Some(Taught { typed, value_json }) => (Some(typed), value_json),
+            None => (None, value_json(&record.value)),
+        };
+        let change = Change::new(record, number, teacher, link, json);
         if let Some(typed) = typed {
             let _ = change.typed.set(typed);
         }
-        let tail = self.tail.get_or_insert_default();
-        tail.changes.push(change);
-        tail.entries
-            .entry(number)
-            .or_default()
-            .insert(key, position);
+        let store = &self.store;
+        let hash = tail_hash(store, number, &record.entry);
+        let Tail { changes, entries } = &mut **self.tail.get_or_insert_default();
+        let earlier = entries.find_mut(hash, |at| {
+            is_change_of(change_at(changes, *at), number, &record.entry)
+        });
+        match earlier {
+            Some(latest) => *latest = position,
+            None => {
+                entries.insert_unique(hash, position, |at| {
+                    change_at(changes, *at).map_or(0, |change| {
+                        tail_hash(store, change.collection, change.entry())
+                    })
+                });
+            }
+        }
+        changes.push(change);
         let collection = &mut self.collections[index];
         collection.head = position;
         collection.version = definition_version;
@@ -351,11 +397,12 @@ impl State {
         for change in tail.changes {
             let position = change.position;
             let number = change.collection;
-            let key: Box<str> = change.entry().into();
             let Some(index) = self.collections.iter().position(|c| c.number == number) else {
                 continue;
             };
-            if position == store.published() + 1 {
+            // Indexed only once the store holds it: appended here, or
+            // published already from a copy of this state.
+            let held = if position == store.published() + 1 {
                 if number as usize >= store.collections.len() {
                     let name = self.collections[index].name.clone();
                     let _ = store.collections.push(CollectionLog {
@@ -377,10 +424,13 @@ impl State {
                     .insert_unique(hash, position, |at| {
                         id_hash(&store, store.change(*at).map_or("", Change::version_id))
                     });
-            }
-            // Indexed only once the store holds it (a copy of this state
-            // may have published it).
-            if let Some(published) = store.change(position).filter(|c| c.is_entry(&key)) {
+                store.change(position)
+            } else {
+                store
+                    .change(position)
+                    .filter(|published| published.is_entry(change.entry()))
+            };
+            if let Some(published) = held {
                 self.collections[index]
                     .entries
                     .set(&store, published.entry(), position);

@@ -152,6 +152,6 @@ impl Lesson {
 
 /// Whether `text` has more than `limit` characters (counted no further
 /// than needed).
-pub(crate) fn exceeds(text: &str, limit: usize) -> bool {
+fn exceeds(text: &str, limit: usize) -> bool {
     text.len() > limit && text.chars().nth(limit).is_some()
 }

@@ -15,7 +15,6 @@ pub use declaration_params::DeclarationParams;
 pub use field_kind::{FieldKind, Rendering};
 pub use learnable_descriptor::LearnableDescriptor;
 pub use lesson::Lesson;
-pub(crate) use lesson::exceeds;
 pub use lesson_field::LessonField;
 pub use lesson_result::LessonResult;
 pub use lesson_value::{LessonValue, NotAnObject};
