@@ -285,6 +285,9 @@ fn run<I, R>(queue: &Queue<I, R>) {
         if results.is_empty() {
             return; // The knowledge is gone.
         }
+        // Idle again before answering, so that a teacher answered finds
+        // nothing being committed.
+        queue.lock().busy = false;
         let mut results = results.into_iter();
         for reply in replies {
             let result = results
@@ -292,7 +295,6 @@ fn run<I, R>(queue: &Queue<I, R>) {
                 .unwrap_or_else(|| (queue.panicked)("no result"));
             reply.send(result);
         }
-        queue.lock().busy = false;
     }
 }
 
