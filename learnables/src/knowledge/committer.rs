@@ -17,7 +17,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What a waiting teacher is told when its item is not answered in time.
 pub(crate) enum Late {
@@ -60,6 +60,9 @@ struct Waiting<I, R> {
     /// are arriving together, and they do better waiting for the commit
     /// thread, which stores them in one write, than each storing its own.
     last_batch: usize,
+    /// How many queued items wake the commit thread: one, or, while it
+    /// gathers the teachers its last batch answered, that many.
+    wanted: usize,
     /// Set when the committer is dropped: the thread ends.
     closed: bool,
     /// Whether the commit thread was started (by the first queued item).
@@ -118,6 +121,7 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
                     items: Vec::new(),
                     busy: false,
                     last_batch: 0,
+                    wanted: 1,
                     closed: false,
                     started: false,
                 }),
@@ -204,9 +208,12 @@ impl<I: Send + 'static, R: Send + 'static> Committer<I, R> {
                 item,
                 reply,
             });
-            ticket
+            (ticket, waiting.items.len() >= waiting.wanted)
         };
-        self.queue.ready.notify_one();
+        let (ticket, wake) = ticket;
+        if wake {
+            self.queue.ready.notify_one();
+        }
         Ok(ticket)
     }
 
@@ -257,8 +264,21 @@ impl<I, R> Queue<I, R> {
     }
 }
 
+/// The longest the commit thread waits for the teachers of its last batch
+/// to come back before it writes what it has.
+const MOST_PATIENCE: Duration = Duration::from_millis(1);
+
 /// The commit thread: takes every item waiting, commits them, answers each.
+///
+/// After a batch of several items, the next batch is gathered: once an
+/// item arrives, the thread waits for as many as the last batch held (the
+/// teachers it answered, coming back with their next lessons), but no
+/// longer than the last commit took (at most [`MOST_PATIENCE`]), so that
+/// teachers who arrive together share one write instead of alternating
+/// between a write for the first to come back and one for the rest.
 fn run<I, R>(queue: &Queue<I, R>) {
+    // After a batch of several: how many to wait for, and how long at most.
+    let mut gather: Option<(usize, Duration)> = None;
     loop {
         let batch = {
             let mut waiting = queue.lock();
@@ -268,8 +288,26 @@ fn run<I, R>(queue: &Queue<I, R>) {
                     .wait(waiting)
                     .unwrap_or_else(PoisonError::into_inner);
             }
+            if let Some((count, patience)) = gather.take() {
+                let deadline = Instant::now() + patience;
+                waiting.wanted = count;
+                while waiting.items.len() < count && !waiting.closed {
+                    let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                        break;
+                    };
+                    waiting = queue
+                        .ready
+                        .wait_timeout(waiting, left)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+                waiting.wanted = 1;
+            }
             if waiting.items.is_empty() {
-                return;
+                if waiting.closed {
+                    return;
+                }
+                continue; // Every item gathered was withdrawn.
             }
             waiting.busy = true;
             waiting.last_batch = waiting.items.len();
@@ -281,7 +319,10 @@ fn run<I, R>(queue: &Queue<I, R>) {
             replies.push(queued.reply);
             items.push(queued.item);
         }
+        let count = items.len();
+        let started = Instant::now();
         let results = queue.commit_batch(items);
+        gather = (count > 1).then(|| (count, started.elapsed().min(MOST_PATIENCE)));
         if results.is_empty() {
             return; // The knowledge is gone.
         }
