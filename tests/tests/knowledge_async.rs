@@ -112,6 +112,19 @@ impl learnables::knowledge::Storage for Gated {
     }
 }
 
+/// Knowledge on a [`Gated`] back end whose gate is shut, with
+/// `commit_timeout`, and the switch that opens the gate (store `false`).
+fn shut_gate(
+    commit_timeout: std::time::Duration,
+) -> (Knowledge, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let gated = Gated::default();
+    let closed = gated.closed.clone();
+    closed.store(true, std::sync::atomic::Ordering::SeqCst);
+    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
+    knowledge.set_commit_timeout(commit_timeout);
+    (knowledge, closed)
+}
+
 /// While a lesson waits for a slow back end, the task waits, not the
 /// thread: on a one-thread runtime, another task opens the gate the
 /// lesson waits behind. Were the thread blocked, the gate would stay shut
@@ -119,11 +132,7 @@ impl learnables::knowledge::Storage for Gated {
 #[tokio::test(flavor = "current_thread")]
 async fn teach_async_leaves_the_thread_to_other_tasks_while_it_waits() {
     use std::sync::atomic::Ordering;
-    let gated = Gated::default();
-    let closed = gated.closed.clone();
-    closed.store(true, Ordering::SeqCst);
-    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
-    knowledge.set_commit_timeout(std::time::Duration::from_secs(30));
+    let (knowledge, closed) = shut_gate(std::time::Duration::from_secs(30));
     let opener = tokio::spawn(async move {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         closed.store(false, Ordering::SeqCst);
@@ -148,11 +157,7 @@ async fn teach_async_of_a_hanging_back_end_ends_at_the_commit_timeout() {
     use learnables::TeachError;
     use learnables::knowledge::StoreError;
     use std::sync::atomic::Ordering;
-    let gated = Gated::default();
-    let closed = gated.closed.clone();
-    closed.store(true, Ordering::SeqCst);
-    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
-    knowledge.set_commit_timeout(std::time::Duration::from_millis(300));
+    let (knowledge, closed) = shut_gate(std::time::Duration::from_millis(300));
     let in_flight = knowledge.teach_async(rule_lesson("84", "general")).await;
     assert!(
         matches!(

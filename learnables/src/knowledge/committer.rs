@@ -376,15 +376,20 @@ mod tests {
         assert!(batches.load(Ordering::Relaxed) < 1600);
     }
 
-    #[test]
-    fn a_panicking_commit_answers_every_item_and_the_next_batch_commits() {
-        let committer = Committer::<u64, Result<u64, String>>::new(
+    /// A committer whose commit panics on a batch starting with 13.
+    fn unlucky() -> Committer<u64, Result<u64, String>> {
+        Committer::new(
             |items: Vec<u64>| {
                 assert!(items[0] != 13, "unlucky");
                 Some(items.into_iter().map(Ok).collect())
             },
             |message: &str| Err(message.to_owned()),
-        );
+        )
+    }
+
+    #[test]
+    fn a_panicking_commit_answers_every_item_and_the_next_batch_commits() {
+        let committer = unlucky();
         let answer = committer.submit(13, LONG);
         assert_eq!(answer.ok(), Some(Err("unlucky".to_owned())));
         assert_eq!(committer.submit(14, LONG).ok(), Some(Ok(14)));
@@ -474,13 +479,7 @@ mod tests {
 
     #[test]
     fn a_commit_panicking_on_the_callers_thread_answers_it_and_the_next_commits() {
-        let committer = Committer::<u64, Result<u64, String>>::new(
-            |items: Vec<u64>| {
-                assert!(items[0] != 13, "unlucky");
-                Some(items.into_iter().map(Ok).collect())
-            },
-            |message: &str| Err(message.to_owned()),
-        );
+        let committer = unlucky();
         let answer = committer.submit_here_when_idle(13, LONG);
         assert_eq!(answer.ok(), Some(Err("unlucky".to_owned())));
         assert_eq!(committer.submit_here_when_idle(14, LONG).ok(), Some(Ok(14)));

@@ -29,14 +29,14 @@ pub(super) fn convert(dir: &Path, log: &Path) -> Result<(), StoreError> {
     #[cfg(not(feature = "redb"))]
     {
         let _ = log;
-        Err(StoreError::Open {
-            location: dir.display().to_string(),
-            reason: format!(
+        Err(super::private_files::cannot_open(
+            dir,
+            format!(
                 "{} is a store in the format of earlier releases; open it once with the \
                  `redb` feature of learnables, which converts it",
                 earlier.display()
             ),
-        })
+        ))
     }
 }
 
@@ -53,12 +53,14 @@ fn write_converted(dir: &Path, earlier: &Path, log: &Path) -> Result<(), StoreEr
     use super::{RedbStorage, Storage};
 
     let records = RedbStorage::open(dir)?.load()?;
-    let failed = |error: &dyn std::fmt::Display| StoreError::Open {
-        location: dir.display().to_string(),
-        reason: format!(
-            "{} could not be converted: {error}; it is unchanged",
-            earlier.display()
-        ),
+    let failed = |error: &dyn std::fmt::Display| {
+        super::private_files::cannot_open(
+            dir,
+            format!(
+                "{} could not be converted: {error}; it is unchanged",
+                earlier.display()
+            ),
+        )
     };
     let converting = log.with_extension("log.converting");
     let mut file = super::private_files::file_options()

@@ -62,11 +62,8 @@ impl LogStorage {
     /// refused with an error saying so.
     pub fn open(dir: impl AsRef<Path>) -> Result<LogStorage, StoreError> {
         let dir = dir.as_ref();
-        let open_error = |reason: String| StoreError::Open {
-            location: dir.display().to_string(),
-            reason,
-        };
-        private_files::create_dir(dir).map_err(|error| open_error(error.to_string()))?;
+        let open_error = |reason: String| private_files::cannot_open(dir, reason);
+        private_files::create_dir(dir)?;
         let path = dir.join(FILE_NAME);
         if !path.exists() {
             super::earlier_format::convert(dir, &path)?;

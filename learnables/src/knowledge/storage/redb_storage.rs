@@ -44,11 +44,8 @@ impl RedbStorage {
     /// they do not exist.
     pub fn open(dir: impl AsRef<Path>) -> Result<RedbStorage, StoreError> {
         let dir = dir.as_ref();
-        let open_error = |reason: String| StoreError::Open {
-            location: dir.display().to_string(),
-            reason,
-        };
-        super::private_files::create_dir(dir).map_err(|error| open_error(error.to_string()))?;
+        let open_error = |reason: String| super::private_files::cannot_open(dir, reason);
+        super::private_files::create_dir(dir)?;
         let path = dir.join(FILE_NAME);
         if !path.exists() {
             super::private_files::file_options()
