@@ -9,16 +9,17 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::VersionRecord;
+use super::text_blocks::{SharedText, TextBlocks};
 use crate::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;
 
 /// What a version taught in this process has besides its record: its value
-/// as its learnable's type, and as [`value_json`] wrote it to compare it
-/// with the entry's value (so that it is written once).
+/// as [`value_json`] wrote it to compare it with the entry's value (so that
+/// it is written once). Its value as its learnable's type is not kept: read
+/// back when first asked for, it is kept only for the versions read.
 pub(crate) struct Taught {
-    pub(crate) typed: Typed,
     pub(crate) value_json: Option<String>,
 }
 
@@ -64,8 +65,8 @@ pub(crate) struct Names {
 #[repr(C)]
 pub(crate) struct Change {
     /// Version id, entry, reason, description and value (compact JSON), one
-    /// after the other.
-    text: Box<str>,
+    /// after the other, in the knowledge's [`TextBlocks`].
+    text: SharedText,
     /// The value as its learnable's type, once read or taught.
     pub(crate) typed: OnceLock<Typed>,
     pub(crate) position: u64,
@@ -104,6 +105,7 @@ impl Change {
         teacher: u32,
         link: EntryLink,
         value_json: Option<String>,
+        texts: &TextBlocks,
     ) -> Change {
         let inline = (record.entry.len() <= KEY_INLINE).then(|| {
             let mut key = [0; KEY_INLINE];
@@ -111,7 +113,7 @@ impl Change {
             key
         });
         let mut change = Change {
-            text: Box::default(),
+            text: SharedText::default(),
             key: inline.unwrap_or_default(),
             key_len: match inline {
                 Some(_) => u8::try_from(record.entry.len()).unwrap_or(KEY_IN_TEXT),
@@ -130,7 +132,7 @@ impl Change {
             full: OnceLock::new(),
             typed: OnceLock::new(),
         };
-        match compact(record, inline.is_none(), value_json) {
+        match compact(record, inline.is_none(), value_json, texts) {
             Some((text, ends)) => {
                 change.text = text;
                 change.ends = ends;
@@ -163,7 +165,7 @@ impl Change {
             .ends
             .get(index)
             .map_or(self.text.len(), |end| usize::from(*end));
-        self.text.get(start..end)
+        self.text.get(start, end)
     }
 
     fn kept(&self) -> Option<&VersionRecord> {
@@ -266,7 +268,8 @@ fn compact(
     record: &VersionRecord,
     with_entry: bool,
     value_json: Option<String>,
-) -> Option<(Box<str>, [u16; 4])> {
+    texts: &TextBlocks,
+) -> Option<(SharedText, [u16; 4])> {
     let value = value_json?;
     if record
         .value
@@ -281,15 +284,14 @@ fn compact(
         record.reason.as_deref().unwrap_or_default(),
         &record.describes,
     ];
-    let mut text =
-        String::with_capacity(parts.iter().map(|part| part.len()).sum::<usize>() + value.len());
     let mut ends = [0u16; 4];
+    let mut length = 0;
     for (end, part) in ends.iter_mut().zip(parts) {
-        text.push_str(part);
-        *end = u16::try_from(text.len()).ok()?;
+        length += part.len();
+        *end = u16::try_from(length).ok()?;
     }
-    text.push_str(&value);
-    Some((text.into_boxed_str(), ends))
+    let [id, entry, reason, describes] = parts;
+    Some((texts.keep(&[id, entry, reason, describes, &value]), ends))
 }
 
 /// Whether `value` nests more than `limit` arrays and objects.
@@ -356,9 +358,10 @@ mod tests {
             record("", serde_json::json!({}), Some("because")),
             record("deep", serde_json::json!({ "deep": deep }), Some("deep")),
         ];
+        let texts = TextBlocks::default();
         for original in records {
             let json = value_json(&original.value);
-            let change = Change::new(&original, 0, 0, EntryLink::default(), json.clone());
+            let change = Change::new(&original, 0, 0, EntryLink::default(), json.clone(), &texts);
             assert_eq!(change.entry(), original.entry);
             assert!(change.is_entry(&original.entry));
             assert!(!change.is_entry("86"));

@@ -111,10 +111,7 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             version_id: Some(record.version_id.clone()),
             previous_version_id: record.previous_version_id.clone(),
         }));
-        let taught = Taught {
-            typed: pending.absorbed.typed.clone(),
-            value_json: json,
-        };
+        let taught = Taught { value_json: json };
         working.apply(&record, Some(taught));
         records.push(record);
     }

@@ -33,6 +33,7 @@ mod registry;
 mod snapshot;
 mod state;
 mod storage;
+mod text_blocks;
 mod version_record;
 
 pub use error::{KnowledgeError, TeachError};

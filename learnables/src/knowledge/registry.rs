@@ -2,9 +2,8 @@
 //! collection, with what each needs to absorb a lesson without knowing its
 //! type at the call site.
 
-use std::any::{Any, TypeId};
+use std::any::TypeId;
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use crate::{Learnable, LessonError, LessonField, LessonValue};
 
@@ -13,7 +12,6 @@ pub(crate) struct Absorbed {
     /// The value as the learnable writes it back: "84" and 84 alike.
     pub(crate) value: LessonValue,
     pub(crate) describes: String,
-    pub(crate) typed: Arc<dyn Any + Send + Sync>,
 }
 
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
@@ -47,7 +45,6 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
     Ok(Absorbed {
         value: typed.to_lesson_value(),
         describes: typed.describes(entry),
-        typed: Arc::new(typed),
     })
 }
 

@@ -16,6 +16,7 @@ use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
 use super::change::{Change, EntryLink, Names, Taught, value_json};
 use super::entry_index::EntryIndex;
+use super::text_blocks::TextBlocks;
 
 /// What every state of one knowledge shares, appended to as versions are
 /// published.
@@ -31,6 +32,8 @@ pub(crate) struct Store {
     teachers: AppendLog<Box<str>, 64>,
     /// Every teacher's number, by name.
     teacher_numbers: Mutex<HashMap<Box<str>, u32>>,
+    /// The texts of every version, kept many to an allocation.
+    texts: TextBlocks,
     pub(crate) hasher: foldhash::fast::RandomState,
 }
 
@@ -354,14 +357,11 @@ impl State {
         let position = record.position;
         let definition_version = record.definition_version;
         let teacher = self.store.teacher_number(&record.taught_by);
-        let (typed, json) = match taught {
-            Some(Taught { typed, value_json }) => (Some(typed), value_json),
-            None => (None, value_json(&record.value)),
+        let json = match taught {
+            Some(Taught { value_json }) => value_json,
+            None => value_json(&record.value),
         };
-        let change = Change::new(record, number, teacher, link, json);
-        if let Some(typed) = typed {
-            let _ = change.typed.set(typed);
-        }
+        let change = Change::new(record, number, teacher, link, json, &self.store.texts);
         let store = &self.store;
         let hash = tail_hash(store, number, &record.entry);
         let Tail { changes, entries } = &mut **self.tail.get_or_insert_default();
