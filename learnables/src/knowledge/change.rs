@@ -67,8 +67,8 @@ pub(crate) struct Change {
     /// Version id, entry, reason, description and value (compact JSON), one
     /// after the other, in the knowledge's [`TextBlocks`].
     text: SharedText,
-    /// The value as its learnable's type, once read or taught.
-    pub(crate) typed: OnceLock<Typed>,
+    /// What is made of the version when first asked for.
+    cache: OnceLock<Box<Cache>>,
     pub(crate) position: u64,
     /// The entry, when it is short (most are): compared without reading
     /// `text`. Its first `key_len` bytes; `text` holds it when `key_len`
@@ -89,8 +89,16 @@ pub(crate) struct Change {
     jump: u64,
     pub(crate) definition_version: u64,
     taught_at_ms: u64,
+}
+
+/// What a [`Change`] makes of itself when first asked for, and keeps: one
+/// pointer in the change while nothing is asked, as for most versions.
+#[derive(Clone, Default)]
+struct Cache {
+    /// The value as its learnable's type, once read.
+    typed: OnceLock<Typed>,
     /// The full record, once asked for (always, for a kept one).
-    full: OnceLock<Box<VersionRecord>>,
+    record: OnceLock<Box<VersionRecord>>,
 }
 
 impl Change {
@@ -129,8 +137,7 @@ impl Change {
             previous: link.previous,
             jump: link.jump,
             depth: link.depth,
-            full: OnceLock::new(),
-            typed: OnceLock::new(),
+            cache: OnceLock::new(),
         };
         match compact(record, inline.is_none(), value_json, texts) {
             Some((text, ends)) => {
@@ -139,7 +146,7 @@ impl Change {
             }
             None => {
                 change.flags |= KEPT;
-                let _ = change.full.set(Box::new(record.clone()));
+                let _ = change.cache().record.set(Box::new(record.clone()));
             }
         }
         change
@@ -168,8 +175,17 @@ impl Change {
         self.text.get(start, end)
     }
 
+    fn cache(&self) -> &Cache {
+        self.cache.get_or_init(Box::default)
+    }
+
+    /// The value as its learnable's type, once read.
+    pub(crate) fn typed(&self) -> &OnceLock<Typed> {
+        &self.cache().typed
+    }
+
     fn kept(&self) -> Option<&VersionRecord> {
-        self.full.get().map(|full| &**full)
+        self.cache.get()?.record.get().map(|full| &**full)
     }
 
     /// The version's id.
@@ -230,7 +246,9 @@ impl Change {
 
     /// The full record, made once, of a version of `names.collection`.
     pub(crate) fn record(&self, names: impl FnOnce() -> Names) -> &VersionRecord {
-        self.full.get_or_init(|| Box::new(self.to_record(names())))
+        self.cache()
+            .record
+            .get_or_init(|| Box::new(self.to_record(names())))
     }
 
     /// A copy of the full record, made without keeping it.

@@ -128,13 +128,13 @@ fn typed<T>(stored: &Change) -> Option<T>
 where
     T: Learnable + Clone + Send + Sync + 'static,
 {
-    if let Some(cached) = stored.typed.get() {
+    if let Some(cached) = stored.typed().get() {
         if let Some(value) = cached.downcast_ref::<T>() {
             return Some(value.clone());
         }
         return T::from_lesson_value(&stored.value()).ok();
     }
     let value = T::from_lesson_value(&stored.value()).ok()?;
-    let cached = stored.typed.get_or_init(|| Arc::new(value.clone()));
+    let cached = stored.typed().get_or_init(|| Arc::new(value.clone()));
     cached.downcast_ref::<T>().cloned().or(Some(value))
 }
