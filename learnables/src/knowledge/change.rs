@@ -1,7 +1,8 @@
 //! [`Change`]: one version as the knowledge keeps it in memory. Its text
-//! fields share one allocation, its value is kept as compact JSON, and it
-//! knows the entry's version before it; the full [`VersionRecord`] and the
-//! typed value are made only when a reader asks for them.
+//! fields are written one after the other into blocks the knowledge's
+//! versions share ([`TextBlocks`]), its value as compact JSON, and it knows
+//! the entry's version before it; the full [`VersionRecord`] and the typed
+//! value are made only when a reader asks for them.
 
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
@@ -60,7 +61,7 @@ pub(crate) struct Names {
 }
 
 /// One version, compact. Laid out in order, what a lookup reads first: the
-/// text (to compare keys), the typed value, the position.
+/// text (to compare keys), the cache (for the typed value), the position.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct Change {
