@@ -16,14 +16,6 @@ use crate::LessonValue;
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;
 
-/// What a version taught in this process has besides its record: its value
-/// as [`value_json`] wrote it to compare it with the entry's value (so that
-/// it is written once). Its value as its learnable's type is not kept: read
-/// back when first asked for, it is kept only for the versions read.
-pub(crate) struct Taught {
-    pub(crate) value_json: Option<String>,
-}
-
 /// How deep a value may nest and still be kept as JSON text: parsing it
 /// back must stay within `serde_json`'s recursion limit (128).
 const DEEPEST_AS_TEXT: usize = 100;

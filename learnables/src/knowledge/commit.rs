@@ -4,7 +4,7 @@
 
 use std::sync::MutexGuard;
 
-use super::change::{Taught, value_json};
+use super::change::value_json;
 use super::knowledge::{Pending, Shared};
 use super::state::State;
 use super::{StoreError, TeachError, VersionRecord, version_record};
@@ -59,7 +59,7 @@ pub(crate) fn commit_holding(
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
     for record in records {
         state.follows_on(&record).map_err(StoreError::Damaged)?;
-        state.apply(&record, None);
+        state.apply(&record);
     }
     Ok(())
 }
@@ -111,8 +111,7 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             version_id: Some(record.version_id.clone()),
             previous_version_id: record.previous_version_id.clone(),
         }));
-        let taught = Taught { value_json: json };
-        working.apply(&record, Some(taught));
+        working.apply_written(&record, json);
         records.push(record);
     }
     (working, records, results)

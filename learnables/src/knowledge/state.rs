@@ -14,7 +14,7 @@ use hashbrown::HashTable;
 
 use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
-use super::change::{Change, EntryLink, Names, Taught, value_json};
+use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
 use super::text_blocks::TextBlocks;
 
@@ -322,9 +322,15 @@ impl State {
     }
 
     /// Applies the next record; [`State::follows_on`] has checked it.
-    /// `taught` is what its lesson gave besides, for a version taught in
-    /// this process.
-    pub(crate) fn apply(&mut self, record: &VersionRecord, taught: Option<Taught>) {
+    pub(crate) fn apply(&mut self, record: &VersionRecord) {
+        self.apply_written(record, value_json(&record.value));
+    }
+
+    /// [`State::apply`] of a record whose value is already written as
+    /// `value_json` ([`value_json`] of its value): for a version taught in
+    /// this process, whose value was written to compare it with the
+    /// entry's, so that it is written once.
+    pub(crate) fn apply_written(&mut self, record: &VersionRecord, value_json: Option<String>) {
         let index = match self
             .collections
             .iter()
@@ -357,11 +363,7 @@ impl State {
         let position = record.position;
         let definition_version = record.definition_version;
         let teacher = self.store.teacher_number(&record.taught_by);
-        let json = match taught {
-            Some(Taught { value_json }) => value_json,
-            None => value_json(&record.value),
-        };
-        let change = Change::new(record, number, teacher, link, json, &self.store.texts);
+        let change = Change::new(record, number, teacher, link, value_json, &self.store.texts);
         let store = &self.store;
         let hash = tail_hash(store, number, &record.entry);
         let Tail { changes, entries } = &mut **self.tail.get_or_insert_default();
@@ -624,7 +626,7 @@ mod tests {
         for position in 1..=total {
             let next = record(position, &present);
             present.follows_on(&next).unwrap();
-            present.apply(&next, None);
+            present.apply(&next);
             if position % 7 != 0 {
                 // Some states publish several versions at once.
                 present.publish();
@@ -673,7 +675,7 @@ mod tests {
         let mut state = State::default();
         for position in 1..=5000 {
             let next = record(position, &state);
-            state.apply(&next, None);
+            state.apply(&next);
         }
         state.publish();
         let entry = |at: u64| state.as_of(at).entry("a", "0").map(|c| c.position);
@@ -762,7 +764,7 @@ mod concurrency_tests {
         let mut state = State::default();
         for position in 1..=total {
             let next = record(position, &state);
-            state.apply(&next, None);
+            state.apply(&next);
             if position % 3 != 1 {
                 state.publish();
                 current.store(Arc::new(state.clone()));
