@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::VersionRecord;
+use super::version_record::RecordView;
 use super::text_blocks::{SharedText, TextBlocks};
 use crate::LessonValue;
 
@@ -101,7 +102,7 @@ impl Change {
     /// `previous_version_id` is not kept: it is the id of the collection's
     /// version before, which the knowledge holds.)
     pub(crate) fn new(
-        record: &VersionRecord,
+        record: RecordView<'_>,
         collection: u32,
         teacher: u32,
         link: EntryLink,
@@ -139,7 +140,7 @@ impl Change {
             }
             None => {
                 change.flags |= KEPT;
-                let _ = change.cache().record.set(Box::new(record.clone()));
+                let _ = change.cache().record.set(Box::new(record.to_record()));
             }
         }
         change
@@ -276,7 +277,7 @@ pub(crate) fn value_json(value: &LessonValue) -> Option<String> {
 /// entry in the text if `with_entry`), its value written as `value_json`;
 /// `None` when it is too large or its value too deep to be kept as text.
 fn compact(
-    record: &VersionRecord,
+    record: RecordView<'_>,
     with_entry: bool,
     value_json: Option<String>,
     texts: &TextBlocks,
@@ -290,10 +291,10 @@ fn compact(
         return None;
     }
     let parts = [
-        record.version_id.as_str(),
-        if with_entry { &record.entry } else { "" },
-        record.reason.as_deref().unwrap_or_default(),
-        &record.describes,
+        record.version_id,
+        if with_entry { record.entry } else { "" },
+        record.reason.unwrap_or_default(),
+        record.describes,
     ];
     let mut ends = [0u16; 4];
     let mut length = 0;
@@ -372,7 +373,7 @@ mod tests {
         let texts = TextBlocks::default();
         for original in records {
             let json = value_json(&original.value);
-            let change = Change::new(&original, 0, 0, EntryLink::default(), json.clone(), &texts);
+            let change = Change::new(original.view(), 0, 0, EntryLink::default(), json.clone(), &texts);
             assert_eq!(change.entry(), original.entry);
             assert!(change.is_entry(&original.entry));
             assert!(!change.is_entry("86"));

@@ -7,6 +7,7 @@ use std::sync::MutexGuard;
 use super::change::value_json;
 use super::knowledge::{Pending, Shared};
 use super::state::State;
+use super::version_record::RecordView;
 use super::{StoreError, TeachError, VersionRecord, version_record};
 use crate::LessonResult;
 
@@ -18,7 +19,9 @@ pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
 /// append, and only then publishes the new state. If another process
 /// sharing the back end wrote first, the back end hands over its versions
 /// (holding its write lock, for a shared back end); they are published,
-/// and the batch is decided again on top of them.
+/// and the batch is decided again on top of them. A knowledge whose state
+/// is its only store ([`Knowledge::in_memory`](crate::Knowledge::in_memory))
+/// publishes without handing its back end anything.
 pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
     commit_holding(&shared.lock_writer(), shared, batch)
 }
@@ -30,15 +33,19 @@ pub(crate) fn commit_holding(
     batch: &[Pending],
 ) -> Results {
     let mut base = shared.current.load_full();
-    let (mut working, records, mut results) = decide(&base, batch);
-    if records.is_empty() {
+    let (mut working, records, mut results) = decide(&base, batch, shared.stores_versions);
+    if working.position == base.position {
+        return results;
+    }
+    if !shared.stores_versions {
+        shared.publish(working);
         return results;
     }
     let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
         let mut caught_up = State::clone(&base);
         extend(&mut caught_up, others)?;
         base = shared.publish(caught_up);
-        let (again, records, decided) = decide(&base, batch);
+        let (again, records, decided) = decide(&base, batch, true);
         working = again;
         results = decided;
         Ok(records)
@@ -65,8 +72,14 @@ pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(
 }
 
 /// Decides what a batch of lessons makes of `current`: the state after
-/// them, the new versions to store, and each lesson's result.
-fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Results) {
+/// them, the new versions to store (none unless `to_store`: the lessons
+/// are not copied for a back end that stores nothing), and each lesson's
+/// result.
+fn decide(
+    current: &State,
+    batch: &[Pending],
+    to_store: bool,
+) -> (State, Vec<VersionRecord>, Results) {
     let mut working = current.clone();
     let mut records = Vec::new();
     let mut results = Vec::with_capacity(batch.len());
@@ -91,28 +104,35 @@ fn decide(current: &State, batch: &[Pending]) -> (State, Vec<VersionRecord>, Res
             }));
             continue;
         }
-        let record = VersionRecord {
+        let (definition_version, previous_version_id) = match head {
+            Some((version, id)) => (version + 1, Some(id)),
+            None => (1, None),
+        };
+        let version_id = new_version_id();
+        let record = RecordView {
             position: working.position + 1,
-            collection: pending.collection.clone(),
-            definition_version: head.as_ref().map_or(0, |head| head.0) + 1,
-            version_id: new_version_id(),
-            previous_version_id: head.map(|head| head.1),
-            entry: pending.entry.clone(),
-            value: pending.absorbed.value.clone(),
-            taught_by: pending.taught_by.clone(),
-            reason: pending.reason.clone(),
-            describes: pending.absorbed.describes.clone(),
+            collection: &pending.collection,
+            definition_version,
+            version_id: &version_id,
+            previous_version_id: previous_version_id.as_deref(),
+            entry: &pending.entry,
+            value: &pending.absorbed.value,
+            taught_by: &pending.taught_by,
+            reason: pending.reason.as_deref(),
+            describes: &pending.absorbed.describes,
             taught_at_ms: version_record::now_ms(),
         };
+        working.apply_written(record, json);
+        if to_store {
+            records.push(record.to_record());
+        }
         results.push(Ok(LessonResult {
             learned: true,
-            describes: record.describes.clone(),
-            definition_version: record.definition_version,
-            version_id: Some(record.version_id.clone()),
-            previous_version_id: record.previous_version_id.clone(),
+            describes: pending.absorbed.describes.clone(),
+            definition_version,
+            version_id: Some(version_id),
+            previous_version_id,
         }));
-        working.apply_written(&record, json);
-        records.push(record);
     }
     (working, records, results)
 }

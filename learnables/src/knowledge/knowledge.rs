@@ -61,6 +61,9 @@ pub struct Knowledge {
 
 pub(crate) struct Shared {
     pub(crate) storage: Box<dyn Storage>,
+    /// False for [`Knowledge::in_memory`], whose state is its only store:
+    /// a commit then makes no copy of its lessons for a back end.
+    pub(crate) stores_versions: bool,
     pub(crate) current: Current,
     /// Held by whoever moves `current` forward: a commit, or a catch-up on
     /// versions other processes wrote.
@@ -115,7 +118,7 @@ impl Knowledge {
 
     /// Knowledge kept in memory only, starting empty.
     pub fn in_memory() -> Knowledge {
-        Knowledge::from_state(Box::new(StateOnly::default()), State::default())
+        Knowledge::from_state(Box::new(StateOnly::default()), State::default(), false)
     }
 
     /// Knowledge on any back end, with every version it holds. Each stored
@@ -126,7 +129,7 @@ impl Knowledge {
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         extend(&mut state, off_runtime(|| storage.load())?)?;
-        let knowledge = Knowledge::from_state(Box::new(storage), state);
+        let knowledge = Knowledge::from_state(Box::new(storage), state, true);
         let weak: Weak<Shared> = Arc::downgrade(&knowledge.shared);
         let wake: super::Wake = Arc::new(move || {
             if let Some(shared) = weak.upgrade() {
@@ -140,7 +143,9 @@ impl Knowledge {
         Ok(knowledge)
     }
 
-    fn from_state(storage: Box<dyn Storage>, mut state: State) -> Knowledge {
+    /// Knowledge on `storage`, holding `state`; `stores_versions` is false
+    /// when the state is the only store and commits hand `storage` nothing.
+    fn from_state(storage: Box<dyn Storage>, mut state: State, stores_versions: bool) -> Knowledge {
         state.publish();
         Knowledge {
             shared: Arc::new_cyclic(|weak: &Weak<Shared>| {
@@ -159,6 +164,7 @@ impl Knowledge {
                 };
                 Shared {
                     storage,
+                    stores_versions,
                     current: Current::new(state),
                     writer: Mutex::new(()),
                     registry: RwLock::new(Registry::new()),

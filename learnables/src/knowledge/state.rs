@@ -16,6 +16,7 @@ use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
 use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
+use super::version_record::RecordView;
 use super::text_blocks::TextBlocks;
 
 /// What every state of one knowledge shares, appended to as versions are
@@ -323,14 +324,14 @@ impl State {
 
     /// Applies the next record; [`State::follows_on`] has checked it.
     pub(crate) fn apply(&mut self, record: &VersionRecord) {
-        self.apply_written(record, value_json(&record.value));
+        self.apply_written(record.view(), value_json(&record.value));
     }
 
     /// [`State::apply`] of a record whose value is already written as
     /// `value_json` ([`value_json`] of its value): for a version taught in
     /// this process, whose value was written to compare it with the
     /// entry's, so that it is written once.
-    pub(crate) fn apply_written(&mut self, record: &VersionRecord, value_json: Option<String>) {
+    pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<String>) {
         let index = match self
             .collections
             .iter()
@@ -346,7 +347,7 @@ impl State {
                     .unwrap_or(0)
                     .max(u32::try_from(self.store.collections.len()).unwrap_or(u32::MAX));
                 self.collections.push(CollectionState {
-                    name: Arc::from(record.collection.as_str()),
+                    name: Arc::from(record.collection),
                     number,
                     head: 0,
                     version: 0,
@@ -357,18 +358,18 @@ impl State {
         };
         let number = self.collections[index].number;
         let previous = self
-            .entry_in(&self.collections[index], &record.entry)
+            .entry_in(&self.collections[index], record.entry)
             .map_or(0, |change| change.position);
         let link = self.link_after(previous);
         let position = record.position;
         let definition_version = record.definition_version;
-        let teacher = self.store.teacher_number(&record.taught_by);
+        let teacher = self.store.teacher_number(record.taught_by);
         let change = Change::new(record, number, teacher, link, value_json, &self.store.texts);
         let store = &self.store;
-        let hash = tail_hash(store, number, &record.entry);
+        let hash = tail_hash(store, number, record.entry);
         let Tail { changes, entries } = &mut **self.tail.get_or_insert_default();
         let earlier = entries.find_mut(hash, |at| {
-            is_change_of(change_at(changes, *at), number, &record.entry)
+            is_change_of(change_at(changes, *at), number, record.entry)
         });
         match earlier {
             Some(latest) => *latest = position,

@@ -64,6 +64,61 @@ impl VersionRecord {
     }
 }
 
+/// A version record's fields, borrowed: what the knowledge's in-memory
+/// state keeps of a version, made from a lesson without copying it.
+#[derive(Clone, Copy)]
+pub(crate) struct RecordView<'a> {
+    pub(crate) position: u64,
+    pub(crate) collection: &'a str,
+    pub(crate) definition_version: u64,
+    pub(crate) version_id: &'a str,
+    pub(crate) previous_version_id: Option<&'a str>,
+    pub(crate) entry: &'a str,
+    pub(crate) value: &'a LessonValue,
+    pub(crate) taught_by: &'a str,
+    pub(crate) reason: Option<&'a str>,
+    pub(crate) describes: &'a str,
+    pub(crate) taught_at_ms: u64,
+}
+
+impl VersionRecord {
+    /// The record's fields, borrowed.
+    pub(crate) fn view(&self) -> RecordView<'_> {
+        RecordView {
+            position: self.position,
+            collection: &self.collection,
+            definition_version: self.definition_version,
+            version_id: &self.version_id,
+            previous_version_id: self.previous_version_id.as_deref(),
+            entry: &self.entry,
+            value: &self.value,
+            taught_by: &self.taught_by,
+            reason: self.reason.as_deref(),
+            describes: &self.describes,
+            taught_at_ms: self.taught_at_ms,
+        }
+    }
+}
+
+impl RecordView<'_> {
+    /// The record, copied.
+    pub(crate) fn to_record(self) -> VersionRecord {
+        VersionRecord {
+            position: self.position,
+            collection: self.collection.to_owned(),
+            definition_version: self.definition_version,
+            version_id: self.version_id.to_owned(),
+            previous_version_id: self.previous_version_id.map(str::to_owned),
+            entry: self.entry.to_owned(),
+            value: self.value.clone(),
+            taught_by: self.taught_by.to_owned(),
+            reason: self.reason.map(str::to_owned),
+            describes: self.describes.to_owned(),
+            taught_at_ms: self.taught_at_ms,
+        }
+    }
+}
+
 /// Milliseconds since the Unix epoch, now.
 pub(crate) fn now_ms() -> u64 {
     SystemTime::now()
