@@ -2,6 +2,7 @@
 //! read with limits on size and nesting, and responses with the spec's
 //! error codes.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -187,11 +188,11 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
         refusal: &refusal,
     };
     let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let read = checked
+    let read = TopLevel(checked)
         .deserialize(&mut deserializer)
-        .and_then(|value| deserializer.end().map(|()| value));
+        .and_then(|top| deserializer.end().map(|()| top));
     match (read, refusal.take()) {
-        (Ok(value), _) => envelope(value),
+        (Ok(top), _) => envelope(top),
         (Err(_), Some(Refusal::TooDeep(depth))) => Err(RpcError::new(
             codes::INVALID_REQUEST,
             format!(
@@ -316,23 +317,155 @@ impl<'de> Visitor<'de> for Checked<'_> {
     }
 }
 
-fn envelope(value: Value) -> Result<Request, RpcError> {
-    let mut object = match value {
-        Value::Object(object) => object,
-        Value::Array(_) => {
+/// The top level of a request body: an object, read member by member
+/// (members other than the envelope's are checked and dropped, never
+/// kept), or something that is not a request.
+enum Top {
+    Object(Members),
+    /// A batch, which the methods do not take.
+    Array,
+    /// A string, a number, a boolean or null.
+    Other,
+}
+
+/// The envelope's members of a request object, as given.
+#[derive(Default)]
+struct Members {
+    jsonrpc: Option<Value>,
+    id: Option<Value>,
+    method: Option<Value>,
+    params: Option<Value>,
+}
+
+/// Reads the top level of a request body, with the same checks as
+/// [`Checked`] (which reads everything below it).
+struct TopLevel<'r>(Checked<'r>);
+
+impl<'de> DeserializeSeed<'de> for TopLevel<'_> {
+    type Value = Top;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Top, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TopLevel<'_> {
+    type Value = Top;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_unit<E>(self) -> Result<Top, E> {
+        Ok(Top::Other)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top, A::Error> {
+        self.0.visit_seq(seq).map(|_| Top::Array)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+        let inner = self.0.nested()?;
+        let mut members = Members::default();
+        // The names of members outside the envelope, to refuse one given
+        // twice; requests seldom have any.
+        let mut others: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key_seed(KeyName)? {
+            let member = match &*key {
+                "jsonrpc" => Some(&mut members.jsonrpc),
+                "id" => Some(&mut members.id),
+                "method" => Some(&mut members.method),
+                "params" => Some(&mut members.params),
+                _ => None,
+            };
+            match member {
+                Some(Some(_)) => return Err(self.0.refuse(Refusal::Twice(key.into_owned()))),
+                Some(member) => *member = Some(map.next_value_seed(inner)?),
+                None if others.iter().any(|other| *other == *key) => {
+                    return Err(self.0.refuse(Refusal::Twice(key.into_owned())));
+                }
+                None => {
+                    others.push(key.into_owned());
+                    map.next_value_seed(inner)?;
+                }
+            }
+        }
+        Ok(Top::Object(members))
+    }
+}
+
+/// A member's name, borrowed from the body unless it has escapes.
+struct KeyName;
+
+impl<'de> DeserializeSeed<'de> for KeyName {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyName {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("a member name")
+    }
+
+    fn visit_borrowed_str<E>(self, name: &'de str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Borrowed(name))
+    }
+
+    fn visit_str<E>(self, name: &str) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(name.to_owned()))
+    }
+
+    fn visit_string<E>(self, name: String) -> Result<Cow<'de, str>, E> {
+        Ok(Cow::Owned(name))
+    }
+}
+
+fn envelope(top: Top) -> Result<Request, RpcError> {
+    let Members {
+        jsonrpc,
+        id,
+        method,
+        params,
+    } = match top {
+        Top::Object(members) => members,
+        Top::Array => {
             return Err(RpcError::new(
                 codes::INVALID_REQUEST,
                 "batch requests are not supported: send one request per call",
             ));
         }
-        _ => {
+        Top::Other => {
             return Err(RpcError::new(
                 codes::INVALID_REQUEST,
                 "a JSON-RPC request is a JSON object",
             ));
         }
     };
-    let id = object.remove("id");
     let invalid = |message: &str| {
         RpcError::new(codes::INVALID_REQUEST, message).with_data(json!({ "id": id.clone() }))
     };
@@ -341,15 +474,15 @@ fn envelope(value: Value) -> Result<Request, RpcError> {
     {
         return Err(invalid("`id` must be a string, a number or null"));
     }
-    if object.get("jsonrpc") != Some(&Value::String("2.0".into())) {
+    if !matches!(&jsonrpc, Some(Value::String(version)) if version == "2.0") {
         return Err(invalid("`jsonrpc` must be \"2.0\""));
     }
-    let method = match object.remove("method") {
+    let method = match method {
         Some(Value::String(method)) => method,
         Some(_) => return Err(invalid("`method` must be a string")),
         None => return Err(invalid("`method` is missing")),
     };
-    let params = object.remove("params").unwrap_or(Value::Null);
+    let params = params.unwrap_or(Value::Null);
     if !matches!(params, Value::Object(_) | Value::Array(_) | Value::Null) {
         return Err(invalid("`params` must be an object or an array"));
     }
