@@ -10,8 +10,8 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::VersionRecord;
-use super::version_record::RecordView;
 use super::text_blocks::{SharedText, TextBlocks};
+use super::version_record::RecordView;
 use crate::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
@@ -373,7 +373,14 @@ mod tests {
         let texts = TextBlocks::default();
         for original in records {
             let json = value_json(&original.value);
-            let change = Change::new(original.view(), 0, 0, EntryLink::default(), json.clone(), &texts);
+            let change = Change::new(
+                original.view(),
+                0,
+                0,
+                EntryLink::default(),
+                json.clone(),
+                &texts,
+            );
             assert_eq!(change.entry(), original.entry);
             assert!(change.is_entry(&original.entry));
             assert!(!change.is_entry("86"));

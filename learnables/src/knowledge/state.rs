@@ -16,8 +16,8 @@ use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
 use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
-use super::version_record::RecordView;
 use super::text_blocks::TextBlocks;
+use super::version_record::RecordView;
 
 /// What every state of one knowledge shares, appended to as versions are
 /// published.
