@@ -24,6 +24,7 @@ mod committer;
 mod connect;
 mod entry_index;
 mod error;
+mod id_index;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;

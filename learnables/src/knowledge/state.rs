@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use hashbrown::HashTable;
 
@@ -16,6 +16,7 @@ use super::VersionRecord;
 use super::append_log::{AppendLog, PositionLog};
 use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
+use super::id_index::IdIndex;
 use super::text_blocks::TextBlocks;
 use super::version_record::RecordView;
 
@@ -28,7 +29,7 @@ pub(crate) struct Store {
     /// Every collection by number: its name and its versions' positions.
     collections: AppendLog<CollectionLog>,
     /// The position of every published version, by id.
-    ids: RwLock<HashTable<u64>>,
+    ids: IdIndex,
     /// Every teacher's name, by number.
     teachers: AppendLog<Box<str>, 64>,
     /// Every teacher's number, by name.
@@ -420,13 +421,7 @@ impl State {
                 if store.log.push(change).is_err() {
                     continue;
                 }
-                store
-                    .ids
-                    .write()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert_unique(hash, position, |at| {
-                        id_hash(&store, store.change(*at).map_or("", Change::version_id))
-                    });
+                store.ids.insert(hash, position);
                 store.change(position)
             } else {
                 store
@@ -532,18 +527,14 @@ impl State {
 
     /// The position of the version `version_id`, through the index of ids.
     pub(crate) fn position_of(&self, version_id: &str) -> Option<u64> {
-        let ids = self
-            .store
+        self.store
             .ids
-            .read()
-            .unwrap_or_else(PoisonError::into_inner);
-        ids.find(id_hash(&self.store, version_id), |at| {
-            self.store
-                .change(*at)
-                .is_some_and(|change| same_id(change.version_id(), version_id))
-        })
-        .copied()
-        .filter(|at| *at <= self.position)
+            .find(id_hash(&self.store, version_id), |at| {
+                self.store
+                    .change(at)
+                    .is_some_and(|change| same_id(change.version_id(), version_id))
+            })
+            .filter(|at| *at <= self.position)
     }
 }
 
