@@ -452,20 +452,27 @@ fn refused(lesson: &Lesson, principal: &str, code: i64, message: String) -> RpcE
 /// ignored: they are never stored. The lesson's fields are moved out of
 /// the params, not copied.
 fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
-    let Value::Object(mut object) = params else {
+    let Value::Object(object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
             "the params of a teach request are a Lesson object",
         ));
     };
-    let mut take = |field| object.remove(field);
-    let (collection, entry, value, taught_by, reason) = (
-        take("collection"),
-        take("entry"),
-        take("value"),
-        take("taughtBy"),
-        take("reason"),
-    );
+    // One walk over the members (the reader refused any given twice);
+    // members a `Lesson` does not have are dropped unread.
+    let (mut collection, mut entry, mut value, mut taught_by, mut reason) =
+        (None, None, None, None, None);
+    for (name, member) in object {
+        let slot = match name.as_str() {
+            "collection" => &mut collection,
+            "entry" => &mut entry,
+            "value" => &mut value,
+            "taughtBy" => &mut taught_by,
+            "reason" => &mut reason,
+            _ => continue,
+        };
+        *slot = Some(member);
+    }
     let wrong = |field: &str, kind: &str| {
         RpcError::invalid_params(field, format!("the lesson's `{field}` must be {kind}"))
     };

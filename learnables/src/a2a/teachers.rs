@@ -7,16 +7,25 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use crate::Lesson;
 
 /// An authenticated identity, as the authenticator classified it: a person,
 /// a service account, or neither said (then the policy judges by the
-/// identity alone).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// identity alone). Cloning it (as an authenticator that keeps its
+/// principals does for each request) shares the identity.
+#[derive(Clone)]
 pub struct Principal {
+    identity: Arc<Identity>,
+}
+
+struct Identity {
     id: String,
     kind: Kind,
+    /// [`service_account_sign`] of `id`, once asked for: judged once per
+    /// principal, not once per request.
+    sign: OnceLock<Option<&'static str>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,42 +48,75 @@ impl Principal {
     /// assert!(HumansOnly.allow(&Principal::new("jan.bot@example.nl"), &lesson).is_err());
     /// ```
     pub fn human(id: impl Into<String>) -> Principal {
-        Principal {
-            id: id.into(),
-            kind: Kind::Human,
-        }
+        Principal::of_kind(id.into(), Kind::Human)
     }
 
     /// A service account: it may read, never teach.
     pub fn service(id: impl Into<String>) -> Principal {
-        Principal {
-            id: id.into(),
-            kind: Kind::Service,
-        }
+        Principal::of_kind(id.into(), Kind::Service)
     }
 
     /// An identity the authenticator does not classify: the policy judges
     /// by the identity itself ([`service_account_sign`] for [`HumansOnly`]).
     pub fn new(id: impl Into<String>) -> Principal {
-        Principal {
-            id: id.into(),
-            kind: Kind::Unclassified,
-        }
+        Principal::of_kind(id.into(), Kind::Unclassified)
     }
 
     /// The identity.
     pub fn id(&self) -> &str {
-        &self.id
+        &self.identity.id
     }
 
     /// Whether the authenticator says this is a service account.
     pub fn is_service(&self) -> bool {
-        self.kind == Kind::Service
+        self.identity.kind == Kind::Service
     }
 
     /// Whether the authenticator says this is a person.
     pub fn is_human(&self) -> bool {
-        self.kind == Kind::Human
+        self.identity.kind == Kind::Human
+    }
+
+    fn of_kind(id: String, kind: Kind) -> Principal {
+        Principal {
+            identity: Arc::new(Identity {
+                id,
+                kind,
+                sign: OnceLock::new(),
+            }),
+        }
+    }
+
+    /// [`service_account_sign`] of the identity, judged once.
+    fn service_account_sign(&self) -> Option<&'static str> {
+        *self
+            .identity
+            .sign
+            .get_or_init(|| service_account_sign(&self.identity.id))
+    }
+}
+
+impl PartialEq for Principal {
+    fn eq(&self, other: &Principal) -> bool {
+        self.identity.id == other.identity.id && self.identity.kind == other.identity.kind
+    }
+}
+
+impl Eq for Principal {}
+
+impl std::hash::Hash for Principal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.identity.id.hash(state);
+        self.identity.kind.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Principal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Principal")
+            .field("id", &self.identity.id)
+            .field("kind", &self.identity.kind)
+            .finish()
     }
 }
 
@@ -218,7 +260,7 @@ impl TeacherPolicy for HumansOnly {
         if principal.is_human() {
             return Ok(());
         }
-        match service_account_sign(principal.id()) {
+        match principal.service_account_sign() {
             Some(sign) => Err(format!(
                 "`{}` looks like a service account ({sign}); only a person may teach",
                 principal.id()
