@@ -72,7 +72,10 @@ impl Knowledge {
         }
         let timeout = self.commit_timeout();
         late_as_error(
-            self.shared.committer.submit_async(pending, timeout).await,
+            self.shared
+                .committer
+                .submit_async(pending.into_owned(), timeout)
+                .await,
             timeout,
         )
     }
@@ -114,13 +117,13 @@ impl Knowledge {
 /// writer lock. Dropped before it is committed (its task dropped while it
 /// waits), it is committed then, as a lesson handed to the commit thread
 /// is stored whatever becomes of its task.
-struct Waiting<'k> {
+struct Waiting<'k, 'l> {
     knowledge: &'k Knowledge,
     /// `None` once committed.
-    pending: Option<Pending>,
+    pending: Option<Pending<'l>>,
 }
 
-impl Waiting<'_> {
+impl Waiting<'_, '_> {
     /// Commits the lesson, under `writer` if the caller holds the lock.
     fn commit(mut self, writer: Option<&MutexGuard<'_, ()>>) -> Result<LessonResult, TeachError> {
         let Some(pending) = self.pending.take() else {
@@ -135,7 +138,7 @@ impl Waiting<'_> {
     }
 }
 
-impl Drop for Waiting<'_> {
+impl Drop for Waiting<'_, '_> {
     fn drop(&mut self) {
         if let Some(pending) = self.pending.take() {
             let _ = self.knowledge.commit_in_place(pending);

@@ -22,7 +22,7 @@ pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
 /// and the batch is decided again on top of them. A knowledge whose state
 /// is its only store ([`Knowledge::in_memory`](crate::Knowledge::in_memory))
 /// publishes without handing its back end anything.
-pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
+pub(crate) fn commit(shared: &Shared, batch: &[Pending<'_>]) -> Results {
     commit_holding(&shared.lock_writer(), shared, batch)
 }
 
@@ -30,7 +30,7 @@ pub(crate) fn commit(shared: &Shared, batch: &[Pending]) -> Results {
 pub(crate) fn commit_holding(
     _writer: &MutexGuard<'_, ()>,
     shared: &Shared,
-    batch: &[Pending],
+    batch: &[Pending<'_>],
 ) -> Results {
     let mut base = shared.current.load_full();
     let (mut working, records, mut results) = decide(&base, batch, shared.stores_versions);
@@ -77,7 +77,7 @@ pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(
 /// result.
 fn decide(
     current: &State,
-    batch: &[Pending],
+    batch: &[Pending<'_>],
     to_store: bool,
 ) -> (State, Vec<VersionRecord>, Results) {
     let mut working = current.clone();

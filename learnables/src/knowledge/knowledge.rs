@@ -1,5 +1,6 @@
 //! [`Knowledge`]: the handle an agent teaches and reads through.
 
+use std::borrow::Cow;
 use std::collections::hash_map::Entry as MapEntry;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
@@ -69,18 +70,33 @@ pub(crate) struct Shared {
     /// versions other processes wrote.
     writer: Mutex<()>,
     registry: RwLock<Registry>,
-    pub(super) committer: Committer<Pending, Result<LessonResult, TeachError>>,
+    pub(super) committer: Committer<Pending<'static>, Result<LessonResult, TeachError>>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
 }
 
-/// A lesson absorbed by its learnable, waiting to be committed.
-pub(crate) struct Pending {
-    pub(crate) collection: String,
-    pub(crate) entry: String,
-    pub(crate) taught_by: String,
-    pub(crate) reason: Option<String>,
+/// A lesson absorbed by its learnable, waiting to be committed: its texts
+/// borrowed from the lesson while the teacher's own thread commits it,
+/// copied for the commit thread.
+pub(crate) struct Pending<'l> {
+    pub(crate) collection: Cow<'l, str>,
+    pub(crate) entry: Cow<'l, str>,
+    pub(crate) taught_by: Cow<'l, str>,
+    pub(crate) reason: Option<Cow<'l, str>>,
     pub(crate) absorbed: Absorbed,
+}
+
+impl Pending<'_> {
+    /// The lesson with its texts copied, for the commit thread.
+    pub(crate) fn into_owned(self) -> Pending<'static> {
+        Pending {
+            collection: Cow::Owned(self.collection.into_owned()),
+            entry: Cow::Owned(self.entry.into_owned()),
+            taught_by: Cow::Owned(self.taught_by.into_owned()),
+            reason: self.reason.map(|reason| Cow::Owned(reason.into_owned())),
+            absorbed: self.absorbed,
+        }
+    }
 }
 
 impl Shared {
@@ -152,7 +168,7 @@ impl Knowledge {
                 let weak = weak.clone();
                 // The commit thread holds the knowledge only while it
                 // commits, so that dropping every handle ends it.
-                let commit = move |batch: Vec<Pending>| -> Option<Results> {
+                let commit = move |batch: Vec<Pending<'static>>| -> Option<Results> {
                     let shared = weak.upgrade()?;
                     Some(commit::commit(&shared, &batch))
                 };
@@ -360,16 +376,16 @@ impl Knowledge {
         let timeout = self.commit_timeout();
         let committer = &self.shared.committer;
         let outcome = if self.shared.storage.may_append_on_teachers_thread() {
-            committer.submit_here_when_idle(pending, timeout)
+            committer.submit_here_when_idle(pending.into_owned(), timeout)
         } else {
-            committer.submit(pending, timeout)
+            committer.submit(pending.into_owned(), timeout)
         };
         late_as_error(outcome, timeout)
     }
 
     /// Checks a lesson and has its learnable parse the value: what is left
     /// to commit.
-    pub(super) fn absorb(&self, lesson: &Lesson) -> Result<Pending, TeachError> {
+    pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
         if lesson.entry.is_empty() {
             return Err(TeachError::EmptyEntry);
         }
@@ -396,17 +412,17 @@ impl Knowledge {
         };
         let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
         Ok(Pending {
-            collection: lesson.collection.clone(),
-            entry: lesson.entry.clone(),
-            taught_by: lesson.taught_by.clone(),
-            reason: lesson.reason.clone(),
+            collection: Cow::Borrowed(&lesson.collection),
+            entry: Cow::Borrowed(&lesson.entry),
+            taught_by: Cow::Borrowed(&lesson.taught_by),
+            reason: lesson.reason.as_deref().map(Cow::Borrowed),
             absorbed,
         })
     }
 
     /// Commits one lesson on the caller's thread, for a back end that
     /// appends without waiting: no hand-over to the commit thread.
-    pub(super) fn commit_in_place(&self, pending: Pending) -> Result<LessonResult, TeachError> {
+    pub(super) fn commit_in_place(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
         self.commit_in_place_holding(&self.lock_writer(), pending)
     }
 
@@ -414,7 +430,7 @@ impl Knowledge {
     pub(super) fn commit_in_place_holding(
         &self,
         writer: &std::sync::MutexGuard<'_, ()>,
-        pending: Pending,
+        pending: Pending<'_>,
     ) -> Result<LessonResult, TeachError> {
         commit::commit_holding(writer, &self.shared, std::slice::from_ref(&pending))
             .pop()
