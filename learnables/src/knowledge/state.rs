@@ -137,9 +137,14 @@ struct Tail {
     /// In position order.
     changes: Vec<Change>,
     /// The latest position in `changes` of each entry they change, hashed
-    /// by [`tail_hash`]; the key is the change's there.
+    /// by [`tail_hash`]; the key is the change's there. Empty while the
+    /// tail is short enough to search ([`SEARCHED`]), as most are (a commit
+    /// of one lesson makes a tail of one).
     entries: HashTable<u64>,
 }
+
+/// The longest tail searched change by change rather than through an index.
+const SEARCHED: usize = 8;
 
 impl Tail {
     /// The change at `position`, one of the tail's.
@@ -148,11 +153,56 @@ impl Tail {
     }
 
     /// The position of the latest change of entry `key` of collection
-    /// `collection` in the tail, hashed `hash`.
-    fn latest(&self, hash: u64, collection: u32, key: &str) -> Option<u64> {
+    /// `collection` in the tail.
+    fn latest(&self, store: &Store, collection: u32, key: &str) -> Option<u64> {
+        if self.changes.len() <= SEARCHED {
+            return self
+                .changes
+                .iter()
+                .rev()
+                .find(|change| is_change_of(Some(change), collection, key))
+                .map(|change| change.position);
+        }
         self.entries
-            .find(hash, |at| is_change_of(self.change(*at), collection, key))
+            .find(tail_hash(store, collection, key), |at| {
+                is_change_of(self.change(*at), collection, key)
+            })
             .copied()
+    }
+
+    /// Appends `change`, the next version.
+    fn push(&mut self, store: &Store, change: Change) {
+        self.changes.push(change);
+        match self.changes.len() {
+            length if length <= SEARCHED => {}
+            length if length == SEARCHED + 1 => {
+                for at in 0..length {
+                    self.index(store, at);
+                }
+            }
+            length => self.index(store, length - 1),
+        }
+    }
+
+    /// Makes `changes[at]` its entry's latest in `entries`.
+    fn index(&mut self, store: &Store, at: usize) {
+        let Tail { changes, entries } = self;
+        let change = &changes[at];
+        let (number, key, position) = (change.collection, change.entry(), change.position);
+        let hash = tail_hash(store, number, key);
+        let earlier = entries.find_mut(hash, |at| {
+            is_change_of(change_at(changes, *at), number, key)
+        });
+        match earlier {
+            Some(latest) => *latest = position,
+            None => {
+                entries.insert_unique(hash, position, |at| {
+                    change_at(changes, *at).map_or(0, |change| {
+                        tail_hash(store, change.collection, change.entry())
+                    })
+                });
+            }
+        }
     }
 }
 
@@ -206,11 +256,10 @@ impl State {
 
     /// [`State::entry`] of a collection of this state.
     pub(crate) fn entry_in(&self, collection: &CollectionState, key: &str) -> Option<&Change> {
-        if let Some(tail) = &self.tail {
-            let hash = tail_hash(&self.store, collection.number, key);
-            if let Some(position) = tail.latest(hash, collection.number, key) {
-                return tail.change(position);
-            }
+        if let Some(tail) = &self.tail
+            && let Some(position) = tail.latest(&self.store, collection.number, key)
+        {
+            return tail.change(position);
         }
         let latest = collection.entries.latest(&self.store, key)?;
         if latest.position <= self.position {
@@ -366,23 +415,7 @@ impl State {
         let definition_version = record.definition_version;
         let teacher = self.store.teacher_number(record.taught_by);
         let change = Change::new(record, number, teacher, link, value_json, &self.store.texts);
-        let store = &self.store;
-        let hash = tail_hash(store, number, record.entry);
-        let Tail { changes, entries } = &mut **self.tail.get_or_insert_default();
-        let earlier = entries.find_mut(hash, |at| {
-            is_change_of(change_at(changes, *at), number, record.entry)
-        });
-        match earlier {
-            Some(latest) => *latest = position,
-            None => {
-                entries.insert_unique(hash, position, |at| {
-                    change_at(changes, *at).map_or(0, |change| {
-                        tail_hash(store, change.collection, change.entry())
-                    })
-                });
-            }
-        }
-        changes.push(change);
+        self.tail.get_or_insert_default().push(&self.store, change);
         let collection = &mut self.collections[index];
         collection.head = position;
         collection.version = definition_version;
@@ -660,6 +693,37 @@ mod tests {
         assert_eq!(present.position_of(&id.to_uppercase()), Some(position));
         assert_eq!(present.as_of(position - 1).position_of(id), None);
         assert_eq!(present.position_of("not-a-uuid"), None);
+    }
+
+    #[test]
+    fn a_tail_of_any_length_finds_each_entrys_latest_version() {
+        // Around the length where the tail starts to index its entries.
+        for length in 0..=3 * SEARCHED as u64 {
+            let mut state = State::default();
+            let mut latest = std::collections::BTreeMap::new();
+            for position in 1..=length {
+                let mut next = record(position, &state);
+                // Entries repeat within a short tail; the first is never
+                // changed again.
+                next.entry = match position {
+                    1 => "first".to_owned(),
+                    _ => (position % 4).to_string(),
+                };
+                latest.insert((next.collection.clone(), next.entry.clone()), position);
+                state.apply(&next);
+            }
+            let found = |state: &State| {
+                latest
+                    .keys()
+                    .map(|(collection, entry)| state.entry(collection, entry).map(|c| c.position))
+                    .collect::<Vec<_>>()
+            };
+            let expected: Vec<_> = latest.values().map(|position| Some(*position)).collect();
+            assert_eq!(found(&state), expected, "a tail of {length}");
+            assert_eq!(state.entry("a", "no such entry").map(|c| c.position), None);
+            state.publish();
+            assert_eq!(found(&state), expected, "published, {length}");
+        }
     }
 
     #[test]
