@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes, HttpBody};
@@ -101,17 +101,31 @@ impl<S> Layer<S> for LearnablesLayer {
 
     fn layer(&self, inner: S) -> LearnablesMiddleware<S> {
         LearnablesMiddleware {
-            inner,
+            inner: Arc::new(Mutex::new(inner)),
             shared: self.shared.clone(),
         }
     }
 }
 
 /// The service [`LearnablesLayer`] wraps around an agent's service.
-#[derive(Clone)]
+///
+/// It keeps the agent's service once, shared by all its clones (axum clones
+/// a route's service for each request). A request for the agent gets a
+/// clone of its own, awaited until ready and then called, as axum's routes
+/// do; a learnables request makes no clone. So this service is always
+/// ready, and the agent's service applies its back-pressure to each request.
 pub struct LearnablesMiddleware<S> {
-    inner: S,
+    inner: Arc<Mutex<S>>,
     shared: Arc<Shared>,
+}
+
+impl<S> Clone for LearnablesMiddleware<S> {
+    fn clone(&self) -> Self {
+        LearnablesMiddleware {
+            inner: self.inner.clone(),
+            shared: self.shared.clone(),
+        }
+    }
 }
 
 impl<S> Service<Request> for LearnablesMiddleware<S>
@@ -124,16 +138,16 @@ where
     type Error = S::Error;
     type Future = Pin<Box<dyn Future<Output = Result<Response, S::Error>> + Send>>;
 
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
-        self.inner.poll_ready(cx)
+    fn poll_ready(&mut self, _: &mut Context<'_>) -> Poll<Result<(), S::Error>> {
+        Poll::Ready(Ok(()))
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        // The inner service that was polled ready handles this request.
-        let clone = self.inner.clone();
-        let inner = std::mem::replace(&mut self.inner, clone);
+        let inner = self.inner.clone();
         let shared = self.shared.clone();
         Box::pin(async move {
+            // The agent's own service, for this request alone.
+            let agent = || inner.lock().unwrap_or_else(PoisonError::into_inner).clone();
             let activation = Activation::from_headers(request.headers());
             let response =
                 if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
@@ -141,10 +155,10 @@ where
                         Found::Ours(parts, read) => {
                             answer(&shared.service, parts, read, &activation).await
                         }
-                        Found::Other(request) => inner.oneshot(request).await?,
+                        Found::Other(request) => agent().oneshot(request).await?,
                     }
                 } else {
-                    inner.oneshot(request).await?
+                    agent().oneshot(request).await?
                 };
             Ok(if activation.learnables() {
                 echo(response)
