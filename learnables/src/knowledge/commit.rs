@@ -4,6 +4,8 @@
 
 use std::sync::MutexGuard;
 
+use arc_swap::Guard;
+
 use super::change::value_json;
 use super::knowledge::{Pending, Shared};
 use super::state::State;
@@ -32,15 +34,17 @@ pub(crate) fn commit_holding(
     shared: &Shared,
     batch: &[Pending<'_>],
 ) -> Results {
-    let mut base = shared.current.load_full();
-    let (mut working, records, mut results) = decide(&base, batch, shared.stores_versions);
-    if working.position == base.position {
+    let current = shared.current.load();
+    let (working, records, results) = decide(&current, batch, shared.stores_versions);
+    let Some(working) = working else {
         return results;
-    }
+    };
     if !shared.stores_versions {
+        drop(current);
         shared.publish(working);
         return results;
     }
+    let (mut base, mut working, mut results) = (Guard::into_inner(current), Some(working), results);
     let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
         let mut caught_up = State::clone(&base);
         extend(&mut caught_up, others)?;
@@ -52,7 +56,9 @@ pub(crate) fn commit_holding(
     };
     match shared.storage.append_decided(records, &mut redecide) {
         Ok(()) => {
-            shared.publish(working);
+            if let Some(working) = working {
+                shared.publish(working);
+            }
             results
         }
         Err(error) => batch
@@ -72,26 +78,28 @@ pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(
 }
 
 /// Decides what a batch of lessons makes of `current`: the state after
-/// them, the new versions to store (none unless `to_store`: the lessons
-/// are not copied for a back end that stores nothing), and each lesson's
-/// result.
+/// them (`None` when none learns anything), the new versions to store (none
+/// unless `to_store`: the lessons are not copied for a back end that
+/// stores nothing), and each lesson's result.
 fn decide(
     current: &State,
     batch: &[Pending<'_>],
     to_store: bool,
-) -> (State, Vec<VersionRecord>, Results) {
-    let mut working = current.clone();
+) -> (Option<State>, Vec<VersionRecord>, Results) {
+    // Copied from `current` when the first lesson learns.
+    let mut working: Option<State> = None;
     let mut records = Vec::new();
     let mut results = Vec::with_capacity(batch.len());
     for pending in batch {
-        let head = working
+        let seen = working.as_ref().unwrap_or(current);
+        let head = seen
             .head(&pending.collection)
             .map(|head| (head.definition_version, head.version_id().to_owned()));
         // Written once: compared with the entry's value, then kept.
         let json = value_json(&pending.absorbed.value);
         // A lesson repeating the entry's value reports the version that
         // holds that value, not the collection's latest.
-        let unchanged = working
+        let unchanged = seen
             .entry(&pending.collection, &pending.entry)
             .filter(|stored| stored.value_is(&pending.absorbed.value, json.as_deref()));
         if let Some(stored) = unchanged {
@@ -100,17 +108,18 @@ fn decide(
                 describes: pending.absorbed.describes.clone(),
                 definition_version: stored.definition_version,
                 version_id: Some(stored.version_id().to_owned()),
-                previous_version_id: working.previous_version_id(stored),
+                previous_version_id: seen.previous_version_id(stored),
             }));
             continue;
         }
+        let position = seen.position + 1;
         let (definition_version, previous_version_id) = match head {
             Some((version, id)) => (version + 1, Some(id)),
             None => (1, None),
         };
         let version_id = new_version_id();
         let record = RecordView {
-            position: working.position + 1,
+            position,
             collection: &pending.collection,
             definition_version,
             version_id: &version_id,
@@ -122,7 +131,9 @@ fn decide(
             describes: &pending.absorbed.describes,
             taught_at_ms: version_record::now_ms(),
         };
-        working.apply_written(record, json);
+        working
+            .get_or_insert_with(|| current.clone())
+            .apply_written(record, json);
         if to_store {
             records.push(record.to_record());
         }

@@ -3,8 +3,10 @@
 use std::borrow::Cow;
 use std::collections::hash_map::Entry as MapEntry;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, RwLock, Weak};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
+
+use arc_swap::ArcSwap;
 
 #[cfg(feature = "embedded")]
 use super::LogStorage;
@@ -69,7 +71,10 @@ pub(crate) struct Shared {
     /// Held by whoever moves `current` forward: a commit, or a catch-up on
     /// versions other processes wrote.
     writer: Mutex<()>,
-    registry: RwLock<Registry>,
+    /// Read on every lesson without a lock; replaced whole when a learnable
+    /// is registered (under `registering`).
+    registry: ArcSwap<Registry>,
+    registering: Mutex<()>,
     pub(super) committer: Committer<Pending<'static>, Result<LessonResult, TeachError>>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
@@ -183,7 +188,8 @@ impl Knowledge {
                     stores_versions,
                     current: Current::new(state),
                     writer: Mutex::new(()),
-                    registry: RwLock::new(Registry::new()),
+                    registry: ArcSwap::from_pointee(Registry::new()),
+                    registering: Mutex::new(()),
                     committer: Committer::new(commit, panicked),
                     commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
                 }
@@ -253,11 +259,12 @@ impl Knowledge {
                 violations,
             })?;
         let registration = Registration::of::<T>();
-        let mut registry = self
+        let _registering = self
             .shared
-            .registry
-            .write()
+            .registering
+            .lock()
             .unwrap_or_else(PoisonError::into_inner);
+        let mut registry = Registry::clone(&self.shared.registry.load());
         match registry.entry(collection.clone()) {
             MapEntry::Occupied(existing) if existing.get().type_id == registration.type_id => {
                 Ok(())
@@ -280,6 +287,7 @@ impl Knowledge {
                     }
                 }
                 vacant.insert(registration);
+                self.shared.registry.store(Arc::new(registry));
                 Ok(())
             }
         }
@@ -287,13 +295,7 @@ impl Knowledge {
 
     /// The collections that can be taught, in no particular order.
     pub fn collections(&self) -> Vec<String> {
-        self.shared
-            .registry
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .keys()
-            .cloned()
-            .collect()
+        self.shared.registry.load().keys().cloned().collect()
     }
 
     /// A stored value of `collection` shown by its learnable: the lesson
@@ -305,13 +307,7 @@ impl Knowledge {
         collection: &str,
         value: &crate::LessonValue,
     ) -> Option<Result<Vec<crate::LessonField>, crate::LessonError>> {
-        let show = self
-            .shared
-            .registry
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(collection)?
-            .show;
+        let show = self.shared.registry.load().get(collection)?.show;
         Some(show(value))
     }
 
@@ -393,11 +389,7 @@ impl Knowledge {
             return Err(TeachError::NoTeacher);
         }
         let registration = {
-            let registry = self
-                .shared
-                .registry
-                .read()
-                .unwrap_or_else(PoisonError::into_inner);
+            let registry = self.shared.registry.load();
             match registry.get(&lesson.collection) {
                 Some(registration) => *registration,
                 None => {
