@@ -111,7 +111,7 @@
 //!   [`Declaration`] goes on the agent card; a question carries a
 //!   [`TeachBlock`] for clients that activated the extension;
 //!   [`a2a::LearnablesService`] answers the teach and show-back methods and
-//!   decides who may teach; [`a2a::LearnablesLayer`] (feature `server`)
+//!   decides who may teach; [`a2a::LearnablesLayer`][layer] (feature `server`)
 //!   puts all of it in front of an agent's own axum/tower service, such as
 //!   the official A2A server SDK's routers, passing the agent's own traffic
 //!   through untouched.
@@ -150,7 +150,7 @@
 //! ```
 //!
 //! In the executor, a question's teach block goes on the reply with
-//! [`TeachBlockBuilder::attach_if_activated`](a2a::TeachBlockBuilder::attach_if_activated),
+//! [`TeachBlockBuilder::attach_if_activated`][attach],
 //! which does nothing unless the request activated the extension; the
 //! layer removes any block that reaches a client that did not, whatever
 //! the executor did. `examples/src/customs_agent` is a whole agent built so.
@@ -160,13 +160,25 @@
 //! | feature | default | what it adds |
 //! | --- | --- | --- |
 //! | `derive` | yes | `#[derive(Learnable)]` and `#[derive(Choice)]` |
-//! | `embedded` | yes | `Knowledge::open`: the durable embedded store, one log file ([`knowledge::LogStorage`]) |
+//! | `embedded` | yes | `Knowledge::open`: the durable embedded store, one log file ([`knowledge::LogStorage`][log]) |
 //! | `redb` | no | `embedded`, plus `knowledge::RedbStorage`, the embedded store of earlier releases; `Knowledge::open` then converts such a store |
 //! | `postgres` | no | `Knowledge::connect`: knowledge in PostgreSQL, shared by replicas |
 //! | `tokio` | no | `Knowledge::teach_async` (the task waits for the store, not its thread), `catch_up_async` |
-//! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`] and `LearnablesService::router` (axum, tower) |
+//! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`][layer] and `LearnablesService::router` (axum, tower) |
 //! | `a2a-lf` | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
 //! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, and teach blocks attached from an `AgentExecutor` only with activation |
+//!
+// Links to items behind features: to the items when they are built, to
+// the table of features when they are not.
+#![cfg_attr(feature = "embedded", doc = "[log]: knowledge::LogStorage")]
+#![cfg_attr(not(feature = "embedded"), doc = "[log]: #features")]
+#![cfg_attr(feature = "server", doc = "[layer]: a2a::LearnablesLayer")]
+#![cfg_attr(not(feature = "server"), doc = "[layer]: #features")]
+#![cfg_attr(
+    feature = "a2a-server",
+    doc = "[attach]: a2a::TeachBlockBuilder::attach_if_activated"
+)]
+#![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: #features")]
 
 extern crate self as learnables;
 

@@ -2,15 +2,27 @@
 //! declaration, extension activation, teach blocks on questions, and the
 //! JSON-RPC teach and show-back methods with who may call them.
 //!
-//! In an agent (feature `server`), [`LearnablesLayer`] goes over the
+//! In an agent (feature `server`), [`LearnablesLayer`][layer] goes over the
 //! agent's own axum/tower service, for instance the routers of the official
 //! A2A server SDK `a2a-server-lf`: it answers the learnables methods, echoes
 //! activation, keeps teach blocks from clients that did not activate the
 //! extension, and passes everything else through untouched. With the
-//! feature `a2a-server`, [`DeclaredCard`] puts the declaration on the SDK's
+//! feature `a2a-server`, [`DeclaredCard`][card] puts the declaration on the SDK's
 //! card, and an `AgentExecutor` attaches teach blocks with
-//! [`TeachBlockBuilder::attach_if_activated`], which needs the request's
-//! activation.
+//! [`TeachBlockBuilder::attach_if_activated`][attach], which needs the
+//! request's activation.
+//!
+// Links to items behind features: to the items when they are built, to
+// the crate's table of features when they are not.
+#![cfg_attr(feature = "server", doc = "[layer]: LearnablesLayer")]
+#![cfg_attr(not(feature = "server"), doc = "[layer]: crate#features")]
+#![cfg_attr(feature = "a2a-server", doc = "[card]: DeclaredCard")]
+#![cfg_attr(not(feature = "a2a-server"), doc = "[card]: crate#features")]
+#![cfg_attr(
+    feature = "a2a-server",
+    doc = "[attach]: TeachBlockBuilder::attach_if_activated"
+)]
+#![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: crate#features")]
 
 mod activation;
 mod card;

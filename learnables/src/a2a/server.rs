@@ -45,7 +45,7 @@ impl LearnablesService {
     /// `agent_card_router`, say) should keep its card route and apply
     /// [`LearnablesLayer`] itself instead, putting the declaration on its
     /// card where it makes it (with the feature `a2a-server`,
-    /// [`DeclaredCard`](super::DeclaredCard)): this router's card route
+    /// [`DeclaredCard`][card]): this router's card route
     /// replaces the agent's own, with its headers.
     ///
     /// ```
@@ -56,6 +56,8 @@ impl LearnablesService {
     /// let card = serde_json::json!({"name": "Agent", "capabilities": {}, "skills": []});
     /// let router: Router = service.router(card, Router::new()).unwrap();
     /// ```
+    #[cfg_attr(feature = "a2a-server", doc = "[card]: super::DeclaredCard")]
+    #[cfg_attr(not(feature = "a2a-server"), doc = "[card]: crate#features")]
     pub fn router(self, card: Value, inner: Router) -> Result<Router, CardError> {
         self.router_at("/", card, inner)
     }
