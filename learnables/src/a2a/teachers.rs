@@ -346,6 +346,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn principals_compare_by_identity_and_kind_and_clones_share_the_verdict() {
+        let alice = Principal::new("alice@example.com");
+        assert_eq!(alice, alice.clone());
+        assert_eq!(alice, Principal::new("alice@example.com"));
+        assert_ne!(alice, Principal::human("alice@example.com"));
+        let distinct: std::collections::HashSet<Principal> = [
+            alice.clone(),
+            Principal::new("alice@example.com"),
+            Principal::human("alice@example.com"),
+        ]
+        .into();
+        assert_eq!(distinct.len(), 2);
+        assert_eq!(
+            format!("{alice:?}"),
+            r#"Principal { id: "alice@example.com", kind: Unclassified }"#
+        );
+        let bot = Principal::new("deploy-bot@example.com");
+        let lesson = Lesson::new("c", "e", crate::LessonValue::default(), bot.id());
+        let refusal = HumansOnly.allow(&bot, &lesson).unwrap_err();
+        assert_eq!(HumansOnly.allow(&bot.clone(), &lesson), Err(refusal));
+        assert!(HumansOnly.allow(&alice.clone(), &lesson).is_ok());
+    }
+
+    #[test]
     fn no_token_shows_in_debug() {
         let tokens = Tokens::new()
             .with("very-secret-1", Principal::human("alice@example.com"))

@@ -44,7 +44,11 @@ pub(crate) fn commit_holding(
         shared.publish(working);
         return results;
     }
-    let (mut base, mut working, mut results) = (Guard::into_inner(current), Some(working), results);
+    // Decided again, on top of other writers' versions, if the back end
+    // says they came first.
+    let mut base = Guard::into_inner(current);
+    let mut working = Some(working);
+    let mut results = results;
     let mut redecide = |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
         let mut caught_up = State::clone(&base);
         extend(&mut caught_up, others)?;
