@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::Lesson;
 
@@ -15,17 +15,21 @@ use crate::Lesson;
 /// a service account, or neither said (then the policy judges by the
 /// identity alone). Cloning it (as an authenticator that keeps its
 /// principals does for each request) shares the identity.
-#[derive(Clone)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Principal {
     identity: Arc<Identity>,
 }
 
+/// (Its `sign` follows from `id` and `kind`: comparing and hashing it
+/// changes nothing.)
+#[derive(PartialEq, Eq, Hash)]
 struct Identity {
     id: String,
     kind: Kind,
-    /// [`service_account_sign`] of `id`, once asked for: judged once per
-    /// principal, not once per request.
-    sign: OnceLock<Option<&'static str>>,
+    /// [`service_account_sign`] of `id` for a principal the authenticator
+    /// does not classify: judged once, when it is made (an authenticator
+    /// that keeps its principals hands out clones), not on each lesson.
+    sign: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -78,36 +82,13 @@ impl Principal {
     }
 
     fn of_kind(id: String, kind: Kind) -> Principal {
+        let sign = match kind {
+            Kind::Unclassified => service_account_sign(&id),
+            Kind::Human | Kind::Service => None,
+        };
         Principal {
-            identity: Arc::new(Identity {
-                id,
-                kind,
-                sign: OnceLock::new(),
-            }),
+            identity: Arc::new(Identity { id, kind, sign }),
         }
-    }
-
-    /// [`service_account_sign`] of the identity, judged once.
-    fn service_account_sign(&self) -> Option<&'static str> {
-        *self
-            .identity
-            .sign
-            .get_or_init(|| service_account_sign(&self.identity.id))
-    }
-}
-
-impl PartialEq for Principal {
-    fn eq(&self, other: &Principal) -> bool {
-        self.identity.id == other.identity.id && self.identity.kind == other.identity.kind
-    }
-}
-
-impl Eq for Principal {}
-
-impl std::hash::Hash for Principal {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.identity.id.hash(state);
-        self.identity.kind.hash(state);
     }
 }
 
@@ -260,7 +241,7 @@ impl TeacherPolicy for HumansOnly {
         if principal.is_human() {
             return Ok(());
         }
-        match principal.service_account_sign() {
+        match principal.identity.sign {
             Some(sign) => Err(format!(
                 "`{}` looks like a service account ({sign}); only a person may teach",
                 principal.id()
