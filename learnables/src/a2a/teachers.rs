@@ -20,8 +20,8 @@ pub struct Principal {
     identity: Arc<Identity>,
 }
 
-/// (Its `sign` follows from `id` and `kind`: comparing and hashing it
-/// changes nothing.)
+/// Who a principal is, shared by its clones. Its `sign` follows from `id`
+/// and `kind`, so comparing and hashing it as well changes nothing.
 #[derive(PartialEq, Eq, Hash)]
 struct Identity {
     id: String,
