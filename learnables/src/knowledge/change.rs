@@ -106,7 +106,7 @@ impl Change {
         collection: u32,
         teacher: u32,
         link: EntryLink,
-        value_json: Option<String>,
+        value_json: Option<&str>,
         texts: &TextBlocks,
     ) -> Change {
         let inline = (record.entry.len() <= KEY_INLINE).then(|| {
@@ -279,7 +279,7 @@ pub(crate) fn value_json(value: &LessonValue) -> Option<String> {
 fn compact(
     record: RecordView<'_>,
     with_entry: bool,
-    value_json: Option<String>,
+    value_json: Option<&str>,
     texts: &TextBlocks,
 ) -> Option<(SharedText, [u16; 4])> {
     let value = value_json?;
@@ -303,7 +303,7 @@ fn compact(
         *end = u16::try_from(length).ok()?;
     }
     let [id, entry, reason, describes] = parts;
-    Some((texts.keep(&[id, entry, reason, describes, &value]), ends))
+    Some((texts.keep(&[id, entry, reason, describes, value]), ends))
 }
 
 /// Whether `value` nests more than `limit` arrays and objects.
@@ -378,7 +378,7 @@ mod tests {
                 0,
                 0,
                 EntryLink::default(),
-                json.clone(),
+                json.as_deref(),
                 &texts,
             );
             assert_eq!(change.entry(), original.entry);

@@ -6,7 +6,6 @@ use std::sync::MutexGuard;
 
 use arc_swap::Guard;
 
-use super::change::value_json;
 use super::knowledge::{Pending, Shared};
 use super::state::State;
 use super::version_record::RecordView;
@@ -99,13 +98,14 @@ fn decide(
         let head = seen
             .head(&pending.collection)
             .map(|head| (head.definition_version, head.version_id().to_owned()));
-        // Written once: compared with the entry's value, then kept.
-        let json = value_json(&pending.absorbed.value);
+        // Written once, by the teacher: compared with the entry's value,
+        // then kept.
+        let json = pending.absorbed.json.as_deref();
         // A lesson repeating the entry's value reports the version that
         // holds that value, not the collection's latest.
         let unchanged = seen
             .entry(&pending.collection, &pending.entry)
-            .filter(|stored| stored.value_is(&pending.absorbed.value, json.as_deref()));
+            .filter(|stored| stored.value_is(&pending.absorbed.value, json));
         if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,

@@ -5,12 +5,16 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 
+use super::change::value_json;
 use crate::{Learnable, LessonError, LessonField, LessonValue};
 
 /// A lesson's value as the learnable absorbed it.
 pub(crate) struct Absorbed {
     /// The value as the learnable writes it back: "84" and 84 alike.
     pub(crate) value: LessonValue,
+    /// `value` as compact JSON ([`value_json`]): written by the teacher,
+    /// before the writer lock, to be compared with the entry's and kept.
+    pub(crate) json: Option<String>,
     pub(crate) describes: String,
 }
 
@@ -42,8 +46,10 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
     entry: &str,
 ) -> Result<Absorbed, LessonError> {
     let typed = T::from_lesson_entry(entry, value)?;
+    let value = typed.to_lesson_value();
     Ok(Absorbed {
-        value: typed.to_lesson_value(),
+        json: value_json(&value),
+        value,
         describes: typed.describes(entry),
     })
 }

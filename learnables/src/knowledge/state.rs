@@ -388,14 +388,14 @@ impl State {
 
     /// Applies the next record; [`State::follows_on`] has checked it.
     pub(crate) fn apply(&mut self, record: &VersionRecord) {
-        self.apply_written(record.view(), value_json(&record.value));
+        self.apply_written(record.view(), value_json(&record.value).as_deref());
     }
 
     /// [`State::apply`] of a record whose value is already written as
     /// `value_json` ([`value_json`] of its value): for a version taught in
     /// this process, whose value was written to compare it with the
     /// entry's, so that it is written once.
-    pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<String>) {
+    pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<&str>) {
         let index = match self
             .collections
             .iter()
