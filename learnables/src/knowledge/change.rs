@@ -53,8 +53,9 @@ pub(crate) struct Names {
     pub(crate) previous_version_id: Option<String>,
 }
 
-/// One version, compact. Laid out in order, what a lookup reads first: the
-/// text (to compare keys), the cache (for the typed value), the position.
+/// One version, compact. Laid out in order (moving the fields a lookup
+/// reads next to each other measured no faster: see BENCHMARKS.md,
+/// pin + get).
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct Change {

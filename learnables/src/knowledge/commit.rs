@@ -95,9 +95,6 @@ fn decide(
     let mut results = Vec::with_capacity(batch.len());
     for pending in batch {
         let seen = working.as_ref().unwrap_or(current);
-        let head = seen
-            .head(&pending.collection)
-            .map(|head| (head.definition_version, head.version_id().to_owned()));
         // Written once, by the teacher: compared with the entry's value,
         // then kept.
         let json = pending.absorbed.json.as_deref();
@@ -117,8 +114,11 @@ fn decide(
             continue;
         }
         let position = seen.position + 1;
-        let (definition_version, previous_version_id) = match head {
-            Some((version, id)) => (version + 1, Some(id)),
+        let (definition_version, previous_version_id) = match seen.head(&pending.collection) {
+            Some(head) => (
+                head.definition_version + 1,
+                Some(head.version_id().to_owned()),
+            ),
             None => (1, None),
         };
         let version_id = new_version_id();

@@ -152,13 +152,13 @@ struct Tail {
     changes: Vec<Change>,
     /// The latest position in `changes` of each entry they change, hashed
     /// by [`tail_hash`]; the key is the change's there. Empty while the
-    /// tail is short enough to search ([`SEARCHED`]), as most are (a commit
+    /// tail is short enough to search ([`TAIL_SEARCHED`]), as most are (a commit
     /// of one lesson makes a tail of one).
     entries: HashTable<u64>,
 }
 
 /// The longest tail searched change by change rather than through an index.
-const SEARCHED: usize = 8;
+const TAIL_SEARCHED: usize = 8;
 
 impl Tail {
     /// The change at `position`, one of the tail's.
@@ -169,7 +169,7 @@ impl Tail {
     /// The position of the latest change of entry `key` of collection
     /// `collection` in the tail.
     fn latest(&self, store: &Store, collection: u32, key: &str) -> Option<u64> {
-        if self.changes.len() <= SEARCHED {
+        if self.changes.len() <= TAIL_SEARCHED {
             return self
                 .changes
                 .iter()
@@ -188,8 +188,8 @@ impl Tail {
     fn push(&mut self, store: &Store, change: Change) {
         self.changes.push(change);
         match self.changes.len() {
-            length if length <= SEARCHED => {}
-            length if length == SEARCHED + 1 => {
+            length if length <= TAIL_SEARCHED => {}
+            length if length == TAIL_SEARCHED + 1 => {
                 for at in 0..length {
                     self.index(store, at);
                 }
@@ -736,7 +736,7 @@ mod tests {
     #[test]
     fn a_tail_of_any_length_finds_each_entrys_latest_version() {
         // Around the length where the tail starts to index its entries.
-        for length in 0..=3 * SEARCHED as u64 {
+        for length in 0..=3 * TAIL_SEARCHED as u64 {
             let mut state = State::default();
             let mut latest = std::collections::BTreeMap::new();
             for position in 1..=length {

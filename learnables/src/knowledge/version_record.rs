@@ -62,6 +62,23 @@ impl VersionRecord {
     pub fn taught_at(&self) -> SystemTime {
         UNIX_EPOCH + Duration::from_millis(self.taught_at_ms)
     }
+
+    /// The record's fields, borrowed.
+    pub(crate) fn view(&self) -> RecordView<'_> {
+        RecordView {
+            position: self.position,
+            collection: &self.collection,
+            definition_version: self.definition_version,
+            version_id: &self.version_id,
+            previous_version_id: self.previous_version_id.as_deref(),
+            entry: &self.entry,
+            value: &self.value,
+            taught_by: &self.taught_by,
+            reason: self.reason.as_deref(),
+            describes: &self.describes,
+            taught_at_ms: self.taught_at_ms,
+        }
+    }
 }
 
 /// A version record's fields, borrowed: what the knowledge's in-memory
@@ -79,25 +96,6 @@ pub(crate) struct RecordView<'a> {
     pub(crate) reason: Option<&'a str>,
     pub(crate) describes: &'a str,
     pub(crate) taught_at_ms: u64,
-}
-
-impl VersionRecord {
-    /// The record's fields, borrowed.
-    pub(crate) fn view(&self) -> RecordView<'_> {
-        RecordView {
-            position: self.position,
-            collection: &self.collection,
-            definition_version: self.definition_version,
-            version_id: &self.version_id,
-            previous_version_id: self.previous_version_id.as_deref(),
-            entry: &self.entry,
-            value: &self.value,
-            taught_by: &self.taught_by,
-            reason: self.reason.as_deref(),
-            describes: &self.describes,
-            taught_at_ms: self.taught_at_ms,
-        }
-    }
 }
 
 impl RecordView<'_> {
