@@ -12,7 +12,13 @@ const CHUNK: usize = 1024;
 /// levels together hold far more items than any knowledge will.
 const LEVELS: usize = 48;
 
-type Chunk<T> = Box<[OnceLock<T>]>;
+type Chunk<T> = Box<[Slot<T>]>;
+
+/// An item's place in a chunk, aligned to a cache line: an item that fills
+/// whole lines with the slot's flag (a knowledge's version does) is read
+/// from as few lines as its layout allows.
+#[repr(align(64))]
+struct Slot<T>(OnceLock<T>);
 
 /// A level of the directory: its chunks, each made when first written.
 type Level<T> = OnceLock<Box<[OnceLock<Chunk<T>>]>>;
@@ -51,7 +57,7 @@ impl<T, const N: usize> AppendLog<T, N> {
     /// The item at `index`, once appended.
     pub(crate) fn get(&self, index: usize) -> Option<&T> {
         let (level, chunk, slot) = place(index, N);
-        self.levels.get(level)?.get()?[chunk].get()?[slot].get()
+        self.levels.get(level)?.get()?[chunk].get()?[slot].0.get()
     }
 
     /// Appends `item` at the end; returns its index. Only one writer may
@@ -65,8 +71,8 @@ impl<T, const N: usize> AppendLog<T, N> {
         };
         let chunks =
             directory.get_or_init(|| (0..1usize << level).map(|_| OnceLock::new()).collect());
-        let slots = chunks[chunk].get_or_init(|| (0..N).map(|_| OnceLock::new()).collect());
-        slots[slot].set(item)?;
+        let slots = chunks[chunk].get_or_init(|| (0..N).map(|_| Slot(OnceLock::new())).collect());
+        slots[slot].0.set(item)?;
         self.len.store(index + 1, Ordering::Release);
         Ok(index)
     }
@@ -163,5 +169,14 @@ mod tests {
             log.push(i).unwrap();
         }
         reader.join().unwrap();
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn a_version_and_its_slot_fill_two_cache_lines() {
+        let log: AppendLog<crate::knowledge::change::Change> = AppendLog::default();
+        assert_eq!(size_of::<Slot<crate::knowledge::change::Change>>(), 128);
+        assert_eq!(align_of::<Slot<crate::knowledge::change::Change>>(), 64);
+        assert_eq!(log.get(0).map(|_| ()), None);
     }
 }

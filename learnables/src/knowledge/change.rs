@@ -7,9 +7,11 @@
 use std::any::Any;
 use std::sync::{Arc, OnceLock};
 
+use once_cell::race::OnceBox;
 use serde_json::Value;
 
 use super::VersionRecord;
+use super::same_text::same_bytes;
 use super::text_blocks::{SharedText, TextBlocks};
 use super::version_record::RecordView;
 use crate::LessonValue;
@@ -53,37 +55,41 @@ pub(crate) struct Names {
     pub(crate) previous_version_id: Option<String>,
 }
 
-/// One version, compact. Laid out in order (moving the fields a lookup
-/// reads next to each other measured no faster: see BENCHMARKS.md,
-/// pin + get).
+/// One version, compact: 120 bytes, so that with its log slot's flag it
+/// fills two cache lines ([`AppendLog`](super::append_log::AppendLog)
+/// aligns its slots to them). Laid out in order: what a lookup reads (the
+/// position, the cache, the entry's key; the slot's flag follows the
+/// change) is in the second line, what a show-back or a record reads is in
+/// the first.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct Change {
     /// Version id, entry, reason, description and value (compact JSON), one
     /// after the other, in the knowledge's [`TextBlocks`].
     text: SharedText,
-    /// What is made of the version when first asked for.
-    cache: OnceLock<Box<Cache>>,
-    pub(crate) position: u64,
-    /// The entry, when it is short (most are): compared without reading
-    /// `text`. Its first `key_len` bytes; `text` holds it when `key_len`
-    /// is [`KEY_IN_TEXT`].
-    key: [u8; KEY_INLINE],
-    key_len: u8,
-    /// Where the first four parts of `text` end.
-    ends: [u16; 4],
-    flags: u8,
-    /// The collection's number in its knowledge.
-    pub(crate) collection: u32,
-    /// The teacher's number in its knowledge (teachers are few: each name
-    /// is kept once).
-    pub(crate) teacher: u32,
     /// The entry's chain: see [`EntryLink`].
-    depth: u32,
     previous: u64,
     jump: u64,
     pub(crate) definition_version: u64,
     taught_at_ms: u64,
+    // The second cache line.
+    pub(crate) position: u64,
+    /// What is made of the version when first asked for.
+    cache: OnceBox<Cache>,
+    /// Where the first four parts of `text` end.
+    ends: [u16; 4],
+    /// The teacher's number in its knowledge (teachers are few: each name
+    /// is kept once).
+    pub(crate) teacher: u32,
+    depth: u32,
+    /// The collection's number in its knowledge.
+    pub(crate) collection: u32,
+    flags: u8,
+    key_len: u8,
+    /// The entry, when it is short (most are): compared without reading
+    /// `text`. Its first `key_len` bytes; `text` holds it when `key_len`
+    /// is [`KEY_IN_TEXT`].
+    key: [u8; KEY_INLINE],
 }
 
 /// What a [`Change`] makes of itself when first asked for, and keeps: one
@@ -132,7 +138,7 @@ impl Change {
             previous: link.previous,
             jump: link.jump,
             depth: link.depth,
-            cache: OnceLock::new(),
+            cache: OnceBox::new(),
         };
         match compact(record, inline.is_none(), value_json, texts) {
             Some((text, ends)) => {
@@ -206,8 +212,8 @@ impl Change {
     /// Whether the version changed the entry `key`.
     pub(crate) fn is_entry(&self, key: &str) -> bool {
         match self.inline_key() {
-            Some(inline) => inline == key.as_bytes(),
-            None => self.entry() == key,
+            Some(inline) => same_bytes(inline, key.as_bytes()),
+            None => same_bytes(self.entry().as_bytes(), key.as_bytes()),
         }
     }
 

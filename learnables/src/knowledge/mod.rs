@@ -31,6 +31,7 @@ mod knowledge;
 mod off_runtime;
 mod pin_cache;
 mod registry;
+mod same_text;
 mod snapshot;
 mod state;
 mod storage;
