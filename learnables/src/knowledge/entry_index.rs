@@ -71,6 +71,24 @@ impl EntryIndex {
         }
     }
 
+    /// Folds the keys added since the table was built into it when there
+    /// are as many as `added` (the versions the writer just published)
+    /// pays for: after a load or a large catch-up every lookup probes the
+    /// flat table once, and publishing a few versions never rebuilds a
+    /// large table.
+    pub(crate) fn settle(&mut self, store: &Store, added: usize) {
+        let recent = self.recent.len();
+        if recent > 0 && added.saturating_mul(8) >= self.table.len() + recent {
+            self.rebuild(store);
+        }
+    }
+
+    /// How many keys are outside the flat table.
+    #[cfg(test)]
+    pub(crate) fn recent_len(&self) -> usize {
+        self.recent.len()
+    }
+
     /// Every key's latest position, in no order.
     pub(crate) fn positions(&self) -> impl Iterator<Item = u64> + '_ {
         self.table

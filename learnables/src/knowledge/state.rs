@@ -17,6 +17,7 @@ use super::append_log::{AppendLog, PositionLog};
 use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
 use super::id_index::IdIndex;
+use super::same_text::same_bytes;
 use super::text_blocks::TextBlocks;
 use super::version_record::RecordView;
 
@@ -243,7 +244,7 @@ impl State {
     pub(crate) fn collection(&self, name: &str) -> Option<&CollectionState> {
         self.collections
             .iter()
-            .find(|collection| *collection.name == *name)
+            .find(|collection| same_bytes(collection.name.as_bytes(), name.as_bytes()))
     }
 
     /// The version at `position`, published or in the tail.
@@ -445,6 +446,7 @@ impl State {
         let Some(tail) = self.tail.take() else {
             return;
         };
+        let count = tail.changes.len();
         for change in tail.changes {
             let position = change.position;
             let number = change.collection;
@@ -480,6 +482,9 @@ impl State {
                     .entries
                     .set(&store, published.entry(), position);
             }
+        }
+        for collection in &mut self.collections {
+            collection.entries.settle(&store, count);
         }
     }
 
@@ -655,6 +660,36 @@ mod tests {
             .collect();
         all.sort_by(|a, b| a.0.cmp(&b.0));
         all
+    }
+
+    #[test]
+    fn a_large_publish_folds_its_keys_into_the_flat_table_and_a_small_one_leaves_it() {
+        let new_key = |position: u64, state: &State| VersionRecord {
+            entry: format!("key-{position}"),
+            collection: "a".to_owned(),
+            definition_version: position,
+            previous_version_id: state.head("a").map(|h| h.version_id().to_owned()),
+            ..record(position, state)
+        };
+        let mut state = State::default();
+        for position in 1..=1000 {
+            let next = new_key(position, &state);
+            state.apply(&next);
+        }
+        state.publish();
+        let recent = |state: &State| state.collection("a").unwrap().entries.recent_len();
+        assert_eq!(recent(&state), 0);
+        for position in 1001..=1010 {
+            let next = new_key(position, &state);
+            state.apply(&next);
+            state.publish();
+        }
+        assert_eq!(recent(&state), 10);
+        for position in 1..=1010 {
+            let found = state.entry("a", &format!("key-{position}"));
+            assert_eq!(found.map(|change| change.position), Some(position));
+        }
+        assert!(state.entry("a", "key-1011").is_none());
     }
 
     #[test]
