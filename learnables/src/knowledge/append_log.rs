@@ -174,9 +174,8 @@ mod tests {
     #[test]
     #[cfg(target_pointer_width = "64")]
     fn a_version_and_its_slot_fill_two_cache_lines() {
-        let log: AppendLog<crate::knowledge::change::Change> = AppendLog::default();
-        assert_eq!(size_of::<Slot<crate::knowledge::change::Change>>(), 128);
-        assert_eq!(align_of::<Slot<crate::knowledge::change::Change>>(), 64);
-        assert_eq!(log.get(0).map(|_| ()), None);
+        use crate::knowledge::change::Change;
+        assert_eq!(size_of::<Slot<Change>>(), 128);
+        assert_eq!(align_of::<Slot<Change>>(), 64);
     }
 }

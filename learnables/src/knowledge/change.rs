@@ -59,8 +59,8 @@ pub(crate) struct Names {
 /// fills two cache lines ([`AppendLog`](super::append_log::AppendLog)
 /// aligns its slots to them). Laid out in order: what a lookup reads (the
 /// position, the cache, the entry's key; the slot's flag follows the
-/// change) is in the second line, what a show-back or a record reads is in
-/// the first.
+/// change) is in the second line; the texts' handle and most of the
+/// entry's chain, which a record or a show-back reads, are in the first.
 #[derive(Clone)]
 #[repr(C)]
 pub(crate) struct Change {

@@ -71,11 +71,11 @@ impl EntryIndex {
         }
     }
 
-    /// Folds the keys added since the table was built into it when there
-    /// are as many as `added` (the versions the writer just published)
-    /// pays for: after a load or a large catch-up every lookup probes the
-    /// flat table once, and publishing a few versions never rebuilds a
-    /// large table.
+    /// Folds the keys added since the table was built into it when the
+    /// versions the writer just published (`added`) number at least an
+    /// eighth of the keys the rebuild copies: after a load or a large
+    /// catch-up every lookup probes the flat table once, and publishing a
+    /// few versions never rebuilds a large table.
     pub(crate) fn settle(&mut self, store: &Store, added: usize) {
         let recent = self.recent.len();
         if recent > 0 && added.saturating_mul(8) >= self.table.len() + recent {
