@@ -28,7 +28,7 @@ pub(crate) struct Store {
     /// Every published version: position `p` at index `p - 1`.
     log: AppendLog<Change>,
     /// Every collection by number: its name and its versions' positions.
-    collections: AppendLog<CollectionLog>,
+    collections: AppendLog<CollectionLog, 16>,
     /// The position of every published version, by id.
     ids: IdIndex,
     /// Every teacher's name, by number.
