@@ -242,9 +242,14 @@ fn tail_hash(store: &Store, collection: u32, key: &str) -> u64 {
 
 impl State {
     pub(crate) fn collection(&self, name: &str) -> Option<&CollectionState> {
+        self.collections.get(self.collection_index(name)?)
+    }
+
+    /// Where the collection `name` is among this state's.
+    fn collection_index(&self, name: &str) -> Option<usize> {
         self.collections
             .iter()
-            .find(|collection| same_bytes(collection.name.as_bytes(), name.as_bytes()))
+            .position(|collection| same_bytes(collection.name.as_bytes(), name.as_bytes()))
     }
 
     /// The version at `position`, published or in the tail.
@@ -397,11 +402,7 @@ impl State {
     /// this process, whose value was written to compare it with the
     /// entry's, so that it is written once.
     pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<&str>) {
-        let index = match self
-            .collections
-            .iter()
-            .position(|c| *c.name == *record.collection)
-        {
+        let index = match self.collection_index(record.collection) {
             Some(index) => index,
             None => {
                 let number = self
