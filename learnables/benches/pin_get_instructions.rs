@@ -1,0 +1,136 @@
+//! `pin()` + `get` against a `HashMap` get + clone, counted instead of
+//! timed: the instructions and the level-1 data cache misses one read
+//! costs, as Valgrind's cachegrind simulates them. Unlike a time, these do
+//! not move with the machine or its neighbours, so they tell a change to
+//! the read path from a change of machine.
+//!
+//! The bench runs itself under cachegrind four times (each side with no
+//! reads and with `READS` reads, over the same 1,024 keys of 100,000
+//! entries as the `knowledge` bench) and reports the difference per read.
+//! Without `valgrind` on the `PATH` it says so and measures nothing.
+//!
+//! `cargo bench -p learnables --bench pin_get_instructions`
+
+mod routing_entries;
+
+use std::hint::black_box;
+use std::process::Command;
+
+use learnables::Knowledge;
+use learnables::knowledge::{MemoryStorage, Storage};
+use learnables_examples::RoutingRule;
+
+const ENTRIES: u64 = 100_000;
+const READS: u64 = 200_000;
+
+/// What one run under cachegrind counted.
+struct Counts {
+    instructions: f64,
+    l1_data_misses: f64,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, side, reads] = args.as_slice()
+        && flag == "--child"
+    {
+        read(side, reads.parse().expect("a number of reads"));
+        return;
+    }
+    if args.iter().any(|arg| arg == "--test") {
+        // Criterion's test mode, as CI runs every bench: one short round.
+        read("pin", 10);
+        read("map", 10);
+        return;
+    }
+    let per_read = |side: &str| -> Option<Counts> {
+        let none = under_cachegrind(side, 0)?;
+        let many = under_cachegrind(side, READS)?;
+        Some(Counts {
+            instructions: (many.instructions - none.instructions) / READS as f64,
+            l1_data_misses: (many.l1_data_misses - none.l1_data_misses) / READS as f64,
+        })
+    };
+    let (Some(pin), Some(map)) = (per_read("pin"), per_read("map")) else {
+        println!("pin_get_instructions: valgrind is not on the PATH; nothing measured");
+        return;
+    };
+    println!(
+        "per read: pin + get {:.0} instructions, {:.2} L1d misses; HashMap get + clone {:.0} \
+         instructions, {:.2} L1d misses; ratios {:.2} and {:.2}",
+        pin.instructions,
+        pin.l1_data_misses,
+        map.instructions,
+        map.l1_data_misses,
+        pin.instructions / map.instructions,
+        pin.l1_data_misses / map.l1_data_misses,
+    );
+}
+
+/// This bench run again under cachegrind, reading `reads` times on `side`.
+fn under_cachegrind(side: &str, reads: u64) -> Option<Counts> {
+    let this = std::env::current_exe().ok()?;
+    let output = Command::new("valgrind")
+        .args([
+            "--tool=cachegrind",
+            "--cache-sim=yes",
+            "--cachegrind-out-file=/dev/null",
+        ])
+        .arg(this)
+        .args(["--child", side, &reads.to_string()])
+        .output()
+        .ok()?;
+    let summary = String::from_utf8_lossy(&output.stderr);
+    Some(Counts {
+        instructions: counted(&summary, "I refs:")?,
+        l1_data_misses: counted(&summary, "D1 misses:")?,
+    })
+}
+
+/// The total cachegrind prints after `label`, whatever the spacing
+/// (`==1== I   refs:      1,234`).
+fn counted(summary: &str, label: &str) -> Option<f64> {
+    let label: Vec<&str> = label.split_whitespace().collect();
+    summary.lines().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words
+            .windows(label.len())
+            .position(|window| window == label.as_slice())?;
+        let digits: String = words
+            .get(at + label.len())?
+            .chars()
+            .filter(char::is_ascii_digit)
+            .collect();
+        digits.parse().ok()
+    })
+}
+
+/// Builds both sides, reads each key once, then reads `reads` times on
+/// `side` ("pin" or "map").
+fn read(side: &str, reads: u64) {
+    let (records, map) = routing_entries::entries(ENTRIES, |position| format!("v{position}"));
+    let storage = MemoryStorage::default();
+    storage.append(&records).expect("a fresh store");
+    let knowledge = Knowledge::with_storage(storage).expect("consecutive versions");
+    knowledge
+        .register::<RoutingRule>()
+        .expect("a valid learnable");
+    let keys = routing_entries::keys(ENTRIES);
+    // Every typed value cached, as in the timed bench after its warm-up.
+    for key in &keys {
+        black_box(knowledge.pin().get::<RoutingRule>(key));
+    }
+    let key = |i: u64| black_box(&keys[(i % keys.len() as u64) as usize]);
+    match side {
+        "pin" => {
+            for i in 0..reads {
+                black_box(knowledge.pin().get::<RoutingRule>(key(i)));
+            }
+        }
+        _ => {
+            for i in 0..reads {
+                black_box(map.get(key(i)).cloned());
+            }
+        }
+    }
+}
