@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
-use learnables::knowledge::{MemoryStorage, Storage};
 use learnables_examples::RoutingRule;
 use routing_entries::teach_concurrently;
 
@@ -71,11 +70,7 @@ fn version_id(position: u64) -> String {
 /// the same rules in a `HashMap`.
 fn seeded() -> (Knowledge, HashMap<String, RoutingRule>) {
     let (records, map) = routing_entries::entries(ENTRIES as u64, version_id);
-    let storage = MemoryStorage::default();
-    storage.append(&records).unwrap();
-    let knowledge = Knowledge::with_storage(storage).unwrap();
-    knowledge.register::<RoutingRule>().unwrap();
-    (knowledge, map)
+    (routing_entries::knowledge_of(&records), map)
 }
 
 fn pin_and_get(c: &mut Criterion) {

@@ -18,8 +18,6 @@ mod routing_entries;
 use std::hint::black_box;
 use std::process::Command;
 
-use learnables::Knowledge;
-use learnables::knowledge::{MemoryStorage, Storage};
 use learnables_examples::RoutingRule;
 
 const ENTRIES: u64 = 100_000;
@@ -114,12 +112,7 @@ fn counted(summary: &str, label: &str) -> Option<f64> {
 /// `side` ("pin" or "map").
 fn read(side: &str, reads: u64) {
     let (records, map) = routing_entries::entries(ENTRIES, |position| format!("v{position}"));
-    let storage = MemoryStorage::default();
-    storage.append(&records).expect("a fresh store");
-    let knowledge = Knowledge::with_storage(storage).expect("consecutive versions");
-    knowledge
-        .register::<RoutingRule>()
-        .expect("a valid learnable");
+    let knowledge = routing_entries::knowledge_of(&records);
     let keys = routing_entries::keys(ENTRIES);
     // Every typed value cached, as in the timed bench after its warm-up.
     for key in &keys {

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use criterion::BenchmarkGroup;
 use criterion::measurement::WallTime;
-use learnables::knowledge::VersionRecord;
+use learnables::knowledge::{MemoryStorage, Storage, VersionRecord};
 use learnables::{Knowledge, Learnable, Lesson};
 use learnables_examples::{Chapter, Desk, RoutingRule};
 
@@ -93,6 +93,18 @@ pub fn entries(
         })
         .collect();
     (records, map)
+}
+
+/// In-memory knowledge loaded with `records` (as from a back end), with
+/// `RoutingRule` registered.
+pub fn knowledge_of(records: &[VersionRecord]) -> Knowledge {
+    let storage = MemoryStorage::default();
+    storage.append(records).expect("consecutive versions");
+    let knowledge = Knowledge::with_storage(storage).expect("a store that loads");
+    knowledge
+        .register::<RoutingRule>()
+        .expect("a valid learnable");
+    knowledge
 }
 
 /// 1024 keys spread over `count` entries.
