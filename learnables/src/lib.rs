@@ -191,6 +191,7 @@ mod field_ref;
 pub mod knowledge;
 mod learnable;
 mod lesson_error;
+mod timestamp;
 pub mod untrusted;
 mod validation;
 mod wire;

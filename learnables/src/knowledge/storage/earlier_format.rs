@@ -49,7 +49,7 @@ fn write_converted(dir: &Path, earlier: &Path, log: &Path) -> Result<(), StoreEr
     use std::io::Write;
 
     use super::log_frame::{self, MAGIC};
-    use super::log_storage::sync_directory;
+    use super::private_files::sync_directory;
     use super::{RedbStorage, Storage};
 
     let records = RedbStorage::open(dir)?.load()?;

@@ -1,8 +1,9 @@
 //! The layout of the embedded store's file, `knowledge.log`: a header, then
-//! frames appended one after another.
+//! frames appended one after another, then, while the store is open, room
+//! for the next frames: zeros written ahead of them.
 //!
 //! ```text
-//! file   = MAGIC frame*
+//! file   = MAGIC frame* zero*
 //! frame  = kind:u32 length:u32 payload_crc:u32 header_crc:u32 payload
 //! ```
 //!
@@ -11,17 +12,30 @@
 //! all or none. A *seal* frame (no payload; its `payload_crc` repeats the
 //! group's) follows a group once the group is synced to disk: it tells a
 //! group the disk damaged later from a group a crash cut short. A seal is
-//! written with the next group, or when the store closes, so that it costs
-//! no write of its own.
+//! written with the next group, when the store opens and when it closes,
+//! so that only a crash leaves an acknowledged group unsealed.
 //!
-//! Reading back ([`scan`]) tells three things apart:
-//! - a frame the process was writing when it stopped (a header or payload
-//!   running past the end of the file, a last group that is neither sealed
-//!   nor intact, or a last seal that is not whole): never acknowledged, so
-//!   it is cut off;
-//! - anything else that fails its checksum: the file was changed or the
-//!   disk lost data, and the store is refused as damaged;
-//! - intact frames: read.
+//! Reading back ([`scan`]) finds where the log ends, and refuses damage:
+//! - the log is the intact frames from the header on, and ends at the
+//!   first frame that is not intact;
+//! - what follows it (its *tail*: the room's zeros, what a file system
+//!   leaves after a power cut, junk, a write cut short, an unsealed last
+//!   group that no longer checks out) was never acknowledged, and the
+//!   store cuts it off, after keeping a copy beside the log;
+//! - unless an intact frame lies anywhere in that tail: then a frame that
+//!   is not intact comes before others that are, so it was acknowledged,
+//!   and the file is refused as damaged, with the byte where it starts.
+//!   The one exception is a write of a seal and the next group cut short
+//!   so that the group reached the disk and its seal did not (zeros where
+//!   the seal goes): the group's write never completed, so it is tail;
+//! - an intact frame where it does not belong (a group after an unsealed
+//!   one, a seal of another group, an unknown kind) is damage too.
+//!
+//! A group is acknowledged only once it is synced, and sealed by the
+//! store's next write, so damage to a sealed group is always refused, and
+//! only the last group, between its acknowledgment and the next write, can
+//! be lost to damage and a crash together: then it is kept aside and
+//! logged, never dropped in silence.
 
 use super::StoreError;
 use crate::knowledge::VersionRecord;
@@ -81,14 +95,26 @@ fn header(kind: u32, length: u32, payload_crc: u32) -> [u8; HEADER_LEN] {
 pub(super) struct Scanned {
     /// Every version, in the order written.
     pub records: Vec<VersionRecord>,
-    /// Where the intact frames end: the file is cut here if it is longer
-    /// (an unfinished write), and the next frame goes here.
+    /// Where the log ends: the intact frames stop here. Whatever follows
+    /// (zeros, junk, a write a crash cut short) was never acknowledged; the
+    /// store keeps it aside and cuts it off, and the next frame goes here.
     pub end: u64,
     /// The payload checksum of the last group, if no seal follows it.
     pub unsealed: Option<u32>,
 }
 
 /// Reads a store file's bytes; `name` names the file in errors.
+///
+/// The log is the intact frames from the header on. It ends at the first
+/// frame that is not intact (or at the end of the file), and what follows
+/// is its tail, never acknowledged, unless an intact frame lies somewhere
+/// in that tail: then the broken frame sits before later, intact ones, so
+/// it held something that was acknowledged, and the file is refused as
+/// damaged. The one exception is the write that seals a group and appends
+/// the next in one go, cut short so that the new group reached the disk
+/// but its seal did not: zeros where the seal goes, then an intact group,
+/// then nothing intact. That group was never acknowledged (its write did
+/// not complete) and belongs to the tail.
 pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
     let damaged = |offset: usize, what: &str| {
         StoreError::Damaged(format!(
@@ -115,37 +141,9 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
     // The payload checksum of the last group, until its seal is read.
     let mut unsealed: Option<u32> = None;
     while offset < bytes.len() {
-        let rest = &bytes[offset..];
-        let Some(frame) = Header::read(rest) else {
-            // The last frame's header is incomplete, or whole but not
-            // intact with nothing after it: a write cut short.
-            if rest.len() <= HEADER_LEN {
-                break;
-            }
-            return Err(damaged(
-                offset,
-                "has a frame header that fails its checksum",
-            ));
-        };
-        let payload_start = offset + HEADER_LEN;
-        match frame.kind {
-            GROUP if unsealed.is_none() => {
-                let Some(payload_end) = payload_start
-                    .checked_add(frame.length as usize)
-                    .filter(|end| *end <= bytes.len())
-                else {
-                    break; // The group's payload was not all written.
-                };
-                let payload = &bytes[payload_start..payload_end];
-                if crc32fast::hash(payload) != frame.payload_crc {
-                    if payload_end == bytes.len() {
-                        break; // The last group, unsealed: not all written.
-                    }
-                    return Err(damaged(
-                        offset,
-                        "has a group of versions that fails its checksum",
-                    ));
-                }
+        match Frame::at(bytes, offset) {
+            Some(Frame::Group { payload_crc, end }) if unsealed.is_none() => {
+                let payload = &bytes[offset + HEADER_LEN..end];
                 let group: Vec<VersionRecord> =
                     serde_json::from_slice(payload).map_err(|error| {
                         damaged(
@@ -154,21 +152,126 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
                         )
                     })?;
                 records.extend(group);
-                unsealed = Some(frame.payload_crc);
-                offset = payload_end;
+                unsealed = Some(payload_crc);
+                offset = end;
             }
-            SEAL if frame.length == 0 && unsealed == Some(frame.payload_crc) => {
+            Some(Frame::Seal { payload_crc }) if unsealed == Some(payload_crc) => {
                 unsealed = None;
-                offset = payload_start;
+                offset += HEADER_LEN;
             }
-            _ => return Err(damaged(offset, "has a frame that does not belong there")),
+            Some(_) => return Err(damaged(offset, "has a frame that does not belong there")),
+            None => break,
         }
+    }
+    if let Some(intact) = intact_frame_from(bytes, offset + 1)
+        && !(unsealed.is_some() && is_torn_seal_then_group(bytes, offset, intact))
+    {
+        let what = if Header::read(&bytes[offset..]).is_some() {
+            "has a group of versions that fails its checksum"
+        } else {
+            "has a frame header that fails its checksum"
+        };
+        return Err(damaged(
+            offset,
+            &format!("{what}, before an intact frame at byte {intact},"),
+        ));
     }
     Ok(Scanned {
         records,
         end: offset as u64,
         unsealed,
     })
+}
+
+/// Whether the file holds, from `offset`, zeros where a seal goes, then at
+/// `intact` (right after them) a group, then nothing intact: one write of
+/// a seal and a group, cut short.
+fn is_torn_seal_then_group(bytes: &[u8], offset: usize, intact: usize) -> bool {
+    intact == offset + HEADER_LEN
+        && bytes[offset..intact].iter().all(|byte| *byte == 0)
+        && matches!(
+            Frame::at(bytes, intact),
+            Some(Frame::Group { end, .. }) if intact_frame_from(bytes, end).is_none()
+        )
+}
+
+/// Where the first intact group or seal at or after `from` starts, if any.
+fn intact_frame_from(bytes: &[u8], from: usize) -> Option<usize> {
+    let last = bytes.len().checked_sub(HEADER_LEN)?;
+    let kinds = [GROUP.to_le_bytes(), SEAL.to_le_bytes()];
+    (from..=last).find(|offset| {
+        kinds.contains(&[
+            bytes[*offset],
+            bytes[offset + 1],
+            bytes[offset + 2],
+            bytes[offset + 3],
+        ]) && matches!(
+            Frame::at(bytes, *offset),
+            Some(Frame::Group { .. } | Frame::Seal { .. })
+        )
+    })
+}
+
+/// How many versions the groups in `tail` held, counting every group
+/// whose versions still read, intact or not: what the store tells when it
+/// cuts `tail` off.
+pub(super) fn versions_in(tail: &[u8]) -> usize {
+    let mut count = 0;
+    let mut offset = 0;
+    while offset + HEADER_LEN <= tail.len() {
+        let group = Header::read(&tail[offset..])
+            .filter(|header| header.kind == GROUP)
+            .and_then(|header| {
+                let end = (offset + HEADER_LEN).checked_add(header.length as usize)?;
+                let payload = tail.get(offset + HEADER_LEN..end)?;
+                let versions: Vec<serde::de::IgnoredAny> = serde_json::from_slice(payload).ok()?;
+                Some((versions.len(), end))
+            });
+        match group {
+            Some((versions, end)) => {
+                count += versions;
+                offset = end;
+            }
+            None => offset += 1,
+        }
+    }
+    count
+}
+
+/// A frame read back intact: its header checks out, and so does a group's
+/// payload.
+enum Frame {
+    /// A group of versions, whose payload ends at `end`.
+    Group { payload_crc: u32, end: usize },
+    /// The seal of the group whose payload checksum is `payload_crc`.
+    Seal { payload_crc: u32 },
+    /// A frame of a kind this layout does not have.
+    Other,
+}
+
+impl Frame {
+    /// The intact frame at `offset` of `bytes`, if there is one.
+    fn at(bytes: &[u8], offset: usize) -> Option<Frame> {
+        let header = Header::read(bytes.get(offset..)?)?;
+        match header.kind {
+            GROUP => {
+                let start = offset + HEADER_LEN;
+                let end = start
+                    .checked_add(header.length as usize)
+                    .filter(|end| *end <= bytes.len())?;
+                (crc32fast::hash(&bytes[start..end]) == header.payload_crc).then_some(
+                    Frame::Group {
+                        payload_crc: header.payload_crc,
+                        end,
+                    },
+                )
+            }
+            SEAL if header.length == 0 => Some(Frame::Seal {
+                payload_crc: header.payload_crc,
+            }),
+            _ => Some(Frame::Other),
+        }
+    }
 }
 
 /// A frame's header, read back intact.
@@ -311,5 +414,99 @@ mod tests {
         assert_eq!(scan(&MAGIC[..5], "f").unwrap().end, 0);
         assert!(scan(b"SQLite format 3\0", "f").is_err());
         assert!(scan(b"xyz", "f").is_err());
+    }
+
+    /// The tails a crash or a power cut leaves after the last sealed
+    /// group, each cut at the log's end with the versions before it kept.
+    #[test]
+    fn zeros_junk_and_unfinished_writes_after_the_log_are_its_tail() {
+        let (intact, crc) = file();
+        let sealed = file_then(&seal(crc));
+        let (next, _) = group(None, &[record(3)]).unwrap();
+        let mut junk = Vec::new();
+        let mut state: u32 = 0x9e37_79b9;
+        for _ in 0..100 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            junk.push(state as u8);
+        }
+        let mut half_padded = next[..next.len() / 2].to_vec();
+        half_padded.resize(4096, 0);
+        let tails: [(&str, &[u8], Vec<u8>); 6] = [
+            ("17 zeros", &sealed, vec![0; 17]),
+            ("4 KiB of zeros", &sealed, vec![0; 4096]),
+            ("64 KiB of zeros", &sealed, vec![0; 65_536]),
+            ("100 random bytes", &sealed, junk),
+            (
+                "half a group padded with zeros to 4 KiB",
+                &sealed,
+                half_padded,
+            ),
+            // The unsealed group's successor (its seal and a group) zeroed
+            // where it was written.
+            ("a zeroed write", &intact, vec![0; HEADER_LEN + next.len()]),
+        ];
+        for (what, log, tail) in tails {
+            let mut bytes = log.to_vec();
+            bytes.extend(&tail);
+            let scanned = scan(&bytes, "f").unwrap_or_else(|error| panic!("{what}: {error:?}"));
+            assert_eq!(positions(&scanned), [1, 2], "{what}");
+            assert_eq!(scanned.end, log.len() as u64, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_group_whose_seal_did_not_reach_the_disk_is_tail_unless_more_follows() {
+        let (intact, crc) = file();
+        let (third, third_crc) = group(Some(crc), &[record(3)]).unwrap();
+        // The seal's 16 bytes zero, the group after them intact.
+        let mut torn = third.clone();
+        torn[..HEADER_LEN].fill(0);
+        let bytes = file_then(&torn);
+        let scanned = scan(&bytes, "f").unwrap();
+        assert_eq!(positions(&scanned), [1, 2]);
+        assert_eq!(scanned.end, intact.len() as u64);
+        assert_eq!(versions_in(&bytes[intact.len()..]), 1);
+        // With its own seal after it, that group was acknowledged: the
+        // missing seal before it is damage.
+        let mut acknowledged = bytes.clone();
+        acknowledged.extend(seal(third_crc));
+        let error = scan(&acknowledged, "f").unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains(&format!("at byte {}", intact.len())),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_changed_byte_in_a_sealed_group_is_refused_however_much_follows() {
+        let (intact, crc) = file();
+        let mut sealed = file_then(&seal(crc));
+        sealed.extend(vec![0; 4096]);
+        let second_group = intact.len() - 1;
+        sealed[second_group] ^= 0x01;
+        let error = scan(&sealed, "knowledge.log").unwrap_err();
+        assert!(matches!(error, StoreError::Damaged(_)), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .contains("group of versions that fails its checksum"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_versions_in_a_tail_are_counted_when_their_group_reads() {
+        let (third, _) = group(None, &[record(3), record(4)]).unwrap();
+        assert_eq!(versions_in(&third), 2);
+        let mut damaged = third.clone();
+        let last = damaged.len() - 1;
+        damaged[last] = b'!';
+        assert_eq!(versions_in(&damaged), 0);
+        assert_eq!(versions_in(&[0; 64]), 0);
+        assert_eq!(versions_in(&third[..third.len() - 1]), 0);
     }
 }

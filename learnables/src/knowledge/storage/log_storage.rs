@@ -1,3 +1,5 @@
+//! The durable embedded back end, [`LogStorage`]: one log file in a directory.
+
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
@@ -7,6 +9,7 @@ use super::log_frame::{self, MAGIC};
 use super::private_files;
 use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
+use crate::knowledge::version_record::now_ms;
 
 /// The name of the store file inside the knowledge directory.
 pub(crate) const FILE_NAME: &str = "knowledge.log";
@@ -14,16 +17,27 @@ pub(crate) const FILE_NAME: &str = "knowledge.log";
 /// The durable embedded back end: one directory holding one file, to which
 /// each group of versions is appended as a checksummed frame and synced
 /// (`fdatasync`) before it is acknowledged. A commit costs what the disk
-/// charges for appending a few hundred bytes and syncing them, and no more:
-/// the knowledge keeps every version in memory, so the file needs no index.
+/// charges for writing a few hundred bytes and syncing them, and no more:
+/// the knowledge keeps every version in memory, so the file needs no index,
+/// and the file keeps room written ahead of its frames ([`ROOM`] bytes of
+/// zeros, refreshed as it fills), so that a commit's sync carries no change
+/// of the file's size.
 ///
-/// Crash-safe: a group is stored whole or not at all. When the store opens,
-/// a frame a crash cut short (never acknowledged) is cut off; a frame that
-/// is whole but fails its checksum is refused as damage, never read as
-/// different lessons or dropped silently. A write that fails (a full disk,
-/// a file that became read-only) is undone, so nothing of it is stored and
+/// Crash-safe: a group is stored whole or not at all, and sealed by the
+/// store's next write, when the store opens and when it closes. When the
+/// store opens, whatever follows its last intact frame (zeros a file
+/// system left after a power cut, the room, junk, a write a crash cut
+/// short, a last unsealed group that no longer checks out) was never known
+/// to be acknowledged: it is copied to `knowledge.log.cut-<time>` beside
+/// the log, logged at warn with its byte range and the versions it held,
+/// and cut off. Damage with an intact frame after it (a sealed group that
+/// fails its checksum) is refused with the file and the byte, never read
+/// as different lessons or dropped. A write that fails (a full disk, a
+/// file that became read-only) is undone, so nothing of it is stored and
 /// the store takes lessons again once the fault is gone. One process at a
 /// time opens a store: the file is locked while open.
+///
+/// The layout, frame by frame, is in `docs/store-format.md`.
 ///
 /// ```
 /// use learnables::knowledge::{LogStorage, Storage};
@@ -38,12 +52,21 @@ pub struct LogStorage {
     path: PathBuf,
 }
 
+/// How many bytes of zeros the store writes ahead of its frames when the
+/// room left is too small for the next one. Writing into bytes the file
+/// already holds lets `fdatasync` skip the file's size and block map:
+/// measured in the `knowledge` bench, this is what makes a durable lesson
+/// cost less than a plain append and sync (`BENCHMARKS.md`).
+pub const ROOM: u64 = 256 * 1024;
+
 /// The open file and where its intact frames end.
 #[derive(Debug)]
 struct Tail {
     file: File,
     /// Where the next frame goes.
     end: u64,
+    /// The file's length: zeros from `end` to here are room for frames.
+    allocated: u64,
     /// The position of the last stored version (0 before the first).
     last_position: u64,
     /// The payload checksum of the last group, until a seal follows it.
@@ -56,10 +79,15 @@ struct Tail {
 }
 
 impl LogStorage {
-    /// Opens the store in `dir`, creating the directory and the store file
-    /// if they do not exist. A store in the format of earlier releases
+    /// Opens the store in `dir`, creating the directory (and its parents,
+    /// each made durable in its own parent) and the store file if they do
+    /// not exist. A store in the format of earlier releases
     /// (`knowledge.redb`) is converted first, with the `redb` feature, or
     /// refused with an error saying so.
+    ///
+    /// What follows the log's last intact frame is kept aside and cut off
+    /// (see above), and a last group left unsealed by a crash is sealed,
+    /// before this returns.
     pub fn open(dir: impl AsRef<Path>) -> Result<LogStorage, StoreError> {
         let dir = dir.as_ref();
         let open_error = |reason: String| private_files::cannot_open(dir, reason);
@@ -90,43 +118,52 @@ impl LogStorage {
             open_error(format!("{} could not be read: {error}", path.display()))
         })?;
         let scanned = log_frame::scan(&bytes, &path.display().to_string())?;
-        let mut end = scanned.end;
-        let written = bytes.len() as u64;
-        drop(bytes);
-        if end == 0 {
+        let mut tail = Tail {
+            file,
+            end: scanned.end,
+            allocated: bytes.len() as u64,
+            last_position: scanned.records.last().map_or(0, |record| record.position),
+            unsealed: scanned.unsealed,
+            cut_pending: false,
+            opened_with: Some(scanned.records),
+        };
+        if tail.end == 0 {
             // New, or its creation was cut short: the header, made durable
             // with the directory entry naming the file.
-            let created = file
+            let created = tail
+                .file
                 .set_len(0)
-                .and_then(|()| write_at(&file, MAGIC, 0))
-                .and_then(|()| file.sync_data())
-                .and_then(|()| sync_directory(dir));
+                .and_then(|()| write_at(&tail.file, MAGIC, 0))
+                .and_then(|()| tail.file.sync_data())
+                .and_then(|()| private_files::sync_directory(dir));
             created.map_err(|error| {
                 open_error(format!("{} could not be created: {error}", path.display()))
             })?;
-            end = MAGIC.len() as u64;
-        } else if written > end {
-            // A write cut short by a crash, never acknowledged.
-            file.set_len(end)
-                .and_then(|()| file.sync_data())
-                .map_err(|error| {
-                    open_error(format!(
-                        "{} ends in a write a crash cut short, which could not be cut off: \
-                         {error}",
-                        path.display()
-                    ))
-                })?;
+            tail.end = MAGIC.len() as u64;
+            tail.allocated = tail.end;
+        } else if tail.allocated > tail.end {
+            let cut = &bytes[usize::try_from(tail.end).unwrap_or(usize::MAX)..];
+            keep_aside(&path, tail.end, cut).map_err(|error| {
+                open_error(format!(
+                    "{} ends in {} bytes that were never acknowledged (from byte {}), which \
+                     could not be kept aside before they are cut off: {error}",
+                    path.display(),
+                    cut.len(),
+                    tail.end
+                ))
+            })?;
         }
-        let last_position = scanned.records.last().map_or(0, |record| record.position);
+        drop(bytes);
+        if tail.allocated > tail.end || tail.unsealed.is_some() {
+            tail.close().map_err(|error| {
+                open_error(format!(
+                    "{} could not be sealed after the last lesson it holds: {error}",
+                    path.display()
+                ))
+            })?;
+        }
         Ok(LogStorage {
-            file: Mutex::new(Tail {
-                file,
-                end,
-                last_position,
-                unsealed: scanned.unsealed,
-                cut_pending: false,
-                opened_with: Some(scanned.records),
-            }),
+            file: Mutex::new(tail),
             path,
         })
     }
@@ -169,15 +206,55 @@ impl LogStorage {
 
 impl Tail {
     /// Cuts the file back to `end`, durably: what a failed write left
-    /// there is gone. If that fails too, it is tried again before the next
-    /// write.
+    /// there is gone, and so is the room. If that fails too, it is tried
+    /// again before the next write.
     fn cut_back(&mut self) -> std::io::Result<()> {
         let cut = self
             .file
             .set_len(self.end)
             .and_then(|()| self.file.sync_data());
         self.cut_pending = cut.is_err();
+        if !self.cut_pending {
+            self.allocated = self.end;
+        }
         cut
+    }
+
+    /// Writes `frame` at `end` and syncs it. With room too small for it,
+    /// the frame is written with [`ROOM`] zeros after it, in the same write
+    /// and sync; when that fails (a disk nearly full), the frame alone.
+    fn write_frame(&mut self, frame: &[u8]) -> std::io::Result<()> {
+        let needed = self.end + frame.len() as u64;
+        if needed <= self.allocated {
+            return write_at(&self.file, frame, self.end).and_then(|()| self.file.sync_data());
+        }
+        let mut with_room = Vec::with_capacity(frame.len() + ROOM as usize);
+        with_room.extend_from_slice(frame);
+        with_room.resize(frame.len() + ROOM as usize, 0);
+        let written =
+            write_at(&self.file, &with_room, self.end).and_then(|()| self.file.sync_data());
+        if written.is_ok() {
+            self.allocated = needed + ROOM;
+            return written;
+        }
+        self.cut_back()?;
+        write_at(&self.file, frame, self.end).and_then(|()| self.file.sync_data())?;
+        self.allocated = needed;
+        Ok(())
+    }
+
+    /// Seals the last group if it is not sealed, and cuts off the room (and
+    /// anything else past `end`), in one sync: how the store leaves its
+    /// file when it opens and when it closes.
+    fn close(&mut self) -> std::io::Result<()> {
+        if let Some(payload_crc) = self.unsealed {
+            write_at(&self.file, &log_frame::seal(payload_crc), self.end)?;
+            self.end += log_frame::HEADER_LEN as u64;
+            self.unsealed = None;
+        }
+        self.file.set_len(self.end)?;
+        self.allocated = self.end;
+        self.file.sync_data()
     }
 }
 
@@ -216,8 +293,7 @@ impl Storage for LogStorage {
         }
         let (frame, payload_crc) =
             log_frame::group(tail.unsealed, records).map_err(|error| self.unwritable(error))?;
-        let written = write_at(&tail.file, &frame, tail.end).and_then(|()| tail.file.sync_data());
-        if let Err(error) = written {
+        if let Err(error) = tail.write_frame(&frame) {
             // Whether the cut succeeds or is left for the next write, the
             // group is not in the file the store reads.
             let _ = tail.cut_back();
@@ -237,16 +313,57 @@ impl Storage for LogStorage {
 }
 
 impl Drop for LogStorage {
-    /// Seals the last group, so that damage to it is told from a crash.
+    /// Seals the last group, so that damage to it is told from a crash,
+    /// and gives the room back.
     fn drop(&mut self) {
         let tail = self.file.get_mut().unwrap_or_else(PoisonError::into_inner);
-        if let (Some(payload_crc), false) = (tail.unsealed, tail.cut_pending) {
-            let sealed = write_at(&tail.file, &log_frame::seal(payload_crc), tail.end)
-                .and_then(|()| tail.file.sync_data());
+        if !tail.cut_pending || tail.cut_back().is_ok() {
             // A seal that did not reach the disk is one a crash cut short.
-            let _ = sealed;
+            let _ = tail.close();
         }
     }
+}
+
+/// Copies `cut`, the bytes from `from` to the end of the store file at
+/// `path`, to a new file beside it (`knowledge.log.cut-<time>`), durably,
+/// and logs it: what a store cuts off is never destroyed.
+fn keep_aside(path: &Path, from: u64, cut: &[u8]) -> std::io::Result<()> {
+    let stamp: String = crate::timestamp::rfc3339(now_ms())
+        .chars()
+        .filter(|c| !matches!(c, '-' | ':'))
+        .collect();
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut kept = dir.join(format!("{FILE_NAME}.cut-{stamp}"));
+    let mut copy = 1;
+    let mut file = loop {
+        match private_files::file_options()
+            .write(true)
+            .create_new(true)
+            .open(&kept)
+        {
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => {
+                copy += 1;
+                kept = dir.join(format!("{FILE_NAME}.cut-{stamp}-{copy}"));
+            }
+            opened => break opened?,
+        }
+    };
+    std::io::Write::write_all(&mut file, cut)?;
+    file.sync_all()?;
+    private_files::sync_directory(dir)?;
+    let versions = log_frame::versions_in(cut);
+    let zeros = cut.iter().all(|byte| *byte == 0);
+    tracing::warn!(
+        file = %path.display(),
+        from,
+        to = from + cut.len() as u64,
+        versions,
+        all_zeros = zeros,
+        kept = %kept.display(),
+        "the store file ends in bytes that were never acknowledged (a crash, a power cut, \
+         or room the store wrote ahead); they are kept aside and cut off"
+    );
+    Ok(())
 }
 
 /// Writes all of `bytes` at `offset` (one `pwrite` on Unix).
@@ -262,13 +379,4 @@ fn write_at(file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
         file.seek(SeekFrom::Start(offset))?;
         file.write_all(bytes)
     }
-}
-
-/// Makes a new file's name in `dir` durable.
-pub(super) fn sync_directory(dir: &Path) -> std::io::Result<()> {
-    #[cfg(unix)]
-    File::open(dir)?.sync_all()?;
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
 }

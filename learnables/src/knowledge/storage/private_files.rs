@@ -1,6 +1,6 @@
-//! Lessons name their teachers: the embedded stores' directories and files
-//! are their owner's alone (on Unix 0700 and 0600) when a store creates
-//! them.
+//! The embedded stores' directories and files: their owner's alone (on
+//! Unix 0700 and 0600) when a store creates them, as lessons name their
+//! teachers, and durable once created.
 
 use std::fs::{DirBuilder, OpenOptions};
 use std::path::Path;
@@ -8,15 +8,37 @@ use std::path::Path;
 use super::StoreError;
 
 /// Creates the store directory `dir` and its parents if they do not
-/// exist, the owner's alone.
+/// exist, the owner's alone, each made durable in its parent: every
+/// directory created is synced into the one that holds it, up to the first
+/// that existed, so that a power cut cannot take a new store's path away.
 pub(super) fn create_dir(dir: &Path) -> Result<(), StoreError> {
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|ancestor| !ancestor.as_os_str().is_empty() && !ancestor.exists())
+        .collect();
     let mut builder = DirBuilder::new();
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .recursive(true)
-        .create(dir)
-        .map_err(|error| cannot_open(dir, error))
+    for created in missing.iter().rev() {
+        match builder.create(created) {
+            // Made meanwhile by someone else: its entry is theirs to sync.
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            made => made.map_err(|error| cannot_open(dir, error))?,
+        }
+        let parent = created
+            .parent()
+            .filter(|parent| !parent.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        sync_directory(parent).map_err(|error| cannot_open(dir, error))?;
+    }
+    if !dir.is_dir() {
+        // Names a file, or a dangling link: say what opening it says.
+        builder
+            .recursive(true)
+            .create(dir)
+            .map_err(|error| cannot_open(dir, error))?;
+    }
+    Ok(())
 }
 
 /// The store in `dir` could not be opened, for `reason`.
@@ -33,4 +55,13 @@ pub(super) fn file_options() -> OpenOptions {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options
+}
+
+/// Makes a new file's name in `dir` durable.
+pub(super) fn sync_directory(dir: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    std::fs::File::open(dir)?.sync_all()?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
 }
