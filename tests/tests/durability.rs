@@ -16,6 +16,10 @@
 //! before it writes. `.ci/run` installs `strace`; without it the test fails
 //! unless `LEARNABLES_ALLOW_SKIP=strace` is set.
 //!
+//! A new store's directories must be durable too: each directory the store
+//! creates is synced into its parent, up to the first that existed, which
+//! the trace of a store opened three directories deep shows.
+//!
 //! On PostgreSQL a commit is durable when `synchronous_commit` is not `off`
 //! (then the commit waits for its WAL record to be flushed); the last test
 //! checks, from inside the back end's own transactions, that it commits
@@ -304,4 +308,101 @@ fn a_call_is_read_whatever_the_width_of_its_pid() {
         assert_eq!(name, "fdatasync", "{line}");
         assert!(on_store(args, "/s"), "{line}");
     }
+}
+
+/// The directories a trace (`strace -f -y -e trace=mkdir,mkdirat,fsync`)
+/// shows created under `root` whose entry was never synced into their
+/// parent after they were made: each as its path.
+fn unsynced_directories(trace: &str, root: &str) -> Vec<String> {
+    let mut made: Vec<String> = Vec::new();
+    let mut unsynced = Vec::new();
+    for line in trace.lines() {
+        let Some((name, args)) = call(line) else {
+            continue;
+        };
+        let succeeded = line.trim_end().ends_with("= 0");
+        match name {
+            "mkdir" | "mkdirat" if succeeded => {
+                // `mkdir("/path", 0700)`, or `mkdirat(AT_FDCWD<...>, "/path", 0700)`.
+                if let Some(path) = args.split('"').nth(1)
+                    && path.starts_with(root)
+                {
+                    made.push(path.to_owned());
+                    unsynced.push(path.to_owned());
+                }
+            }
+            "fsync" if succeeded => {
+                if let Some(synced) = args
+                    .split_once('<')
+                    .and_then(|(_, rest)| rest.split_once('>'))
+                    .map(|(path, _)| path)
+                {
+                    unsynced.retain(|dir: &String| {
+                        Path::new(dir).parent().and_then(Path::to_str) != Some(synced)
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        !made.is_empty() || trace.is_empty(),
+        "no directory was made"
+    );
+    unsynced
+}
+
+#[test]
+fn every_directory_a_new_store_makes_is_synced_into_its_parent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let store_dir = root.join("new").join("nested").join("store");
+    let trace = root.join("trace");
+    let run = Command::new("strace")
+        .args(["-f", "-y", "-qq", "-o"])
+        .arg(&trace)
+        .args(["-e", "trace=mkdir,mkdirat,fsync"])
+        .arg(env!("CARGO_BIN_EXE_teach_loop"))
+        .arg(&store_dir)
+        .args(["--threads", "1", "--lessons", "1"])
+        .output();
+    let output = match run {
+        Ok(output) => output,
+        Err(error) => {
+            return learnables_tests::skip::cannot_run(
+                "durability",
+                "strace",
+                &format!("strace cannot be run ({error}); install it (`.ci/run` does)"),
+            );
+        }
+    };
+    assert!(
+        output.status.success(),
+        "teach_loop under strace failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let trace = std::fs::read_to_string(&trace).unwrap();
+    let root = root.display().to_string();
+    let made = trace
+        .lines()
+        .filter(|line| line.contains("mkdir") && line.contains(&root))
+        .count();
+    assert_eq!(made, 3, "new, nested and store were made:\n{trace}");
+    assert_eq!(
+        unsynced_directories(&trace, &root),
+        Vec::<String>::new(),
+        "{trace}"
+    );
+}
+
+#[test]
+fn the_directory_check_catches_a_directory_left_unsynced() {
+    let trace = "\
+7 mkdirat(AT_FDCWD</>, \"/t/new\", 0700) = 0
+7 fsync(3</t>) = 0
+7 mkdirat(AT_FDCWD</>, \"/t/new/nested\", 0700) = 0
+7 mkdirat(AT_FDCWD</>, \"/t/new/nested/store\", 0700) = 0
+7 fsync(3</t/new/nested>) = 0
+";
+    assert_eq!(unsynced_directories(trace, "/t"), ["/t/new/nested"]);
 }
