@@ -4,9 +4,11 @@
 //! rule. Learnables is the layer over the SDK's routers and the declaration
 //! on its card.
 //!
-//! [`serve`] runs it; `examples/customs_agent.rs` is its command line.
+//! [`serve`] runs it; [`command_line`] is what `examples/customs_agent.rs`
+//! runs.
 
 mod card;
+pub mod command_line;
 mod task_store;
 mod tasks;
 
@@ -27,7 +29,9 @@ use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
 pub use card::agent_card;
-pub use task_store::{BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_TASK_CAPACITY};
+pub use task_store::{
+    BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_MAX_TASK_BYTES, DEFAULT_TASK_CAPACITY,
+};
 pub use tasks::{CustomsExecutor, POSITION_KEY};
 
 use crate::{ClearanceLimit, RoutingRule, customs_declaration};

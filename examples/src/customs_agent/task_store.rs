@@ -1,10 +1,12 @@
 //! A task store that stays bounded, whoever sends messages: the SDK's
 //! `InMemoryTaskStore` keeps every task forever, each with its whole
 //! history, so a client sending messages fills the agent's memory. This one
-//! keeps at most `capacity` tasks, making room by evicting the oldest
-//! finished task (completed, failed, canceled, rejected), or, when every
-//! task is still open, the oldest one; and at most `max_history` messages
-//! of each task's history (the latest).
+//! keeps at most `capacity` tasks and at most `max_bytes` of them (each
+//! task counted as the bytes of its JSON), making room by evicting the
+//! oldest finished task (completed, failed, canceled, rejected), or, when
+//! every task is still open, the oldest one; and at most `max_history`
+//! messages of each task's history (the latest, and no more of them than
+//! fit in `max_bytes`).
 //!
 //! It cannot wrap the SDK's store (which deletes nothing), so it keeps the
 //! tasks itself, with the same rules: a terminal task keeps its state, a
@@ -25,22 +27,29 @@ pub const DEFAULT_TASK_CAPACITY: usize = 10_000;
 /// How many messages of a task's history the example agent keeps.
 pub const DEFAULT_MAX_HISTORY: usize = 100;
 
+/// How many bytes of tasks the example agent keeps: 64 MiB, which a small
+/// machine holds beside the agent, whoever sends messages.
+pub const DEFAULT_MAX_TASK_BYTES: usize = 64 * 1024 * 1024;
+
 /// The longest task id the store looks up (the ids it gives are UUIDs, 36
 /// characters): a longer one is not found, and the error shows it
 /// shortened.
 pub const MAX_TASK_ID_CHARS: usize = 128;
 
 /// An in-memory [`TaskStore`] holding at most `capacity` tasks of at most
-/// `max_history` messages each.
+/// `max_history` messages each, and at most [`max_bytes`](Self::max_bytes)
+/// of tasks in all.
 ///
 /// ```
 /// use learnables_examples::customs_agent::BoundedTaskStore;
-/// let store = BoundedTaskStore::new(16, 10);
+/// let store = BoundedTaskStore::new(16, 10).with_max_bytes(1 << 20);
 /// assert_eq!(store.capacity(), 16);
+/// assert_eq!(store.max_bytes(), 1 << 20);
 /// ```
 pub struct BoundedTaskStore {
     capacity: usize,
     max_history: usize,
+    max_bytes: usize,
     tasks: RwLock<Tasks>,
 }
 
@@ -50,11 +59,15 @@ struct Tasks {
     /// Task ids by when they were created.
     by_age: BTreeMap<u64, String>,
     created: u64,
+    /// The bytes of every task held.
+    bytes: usize,
 }
 
 struct Stored {
     task: Task,
     version: TaskVersion,
+    /// The bytes of its JSON.
+    bytes: usize,
 }
 
 impl BoundedTaskStore {
@@ -64,13 +77,38 @@ impl BoundedTaskStore {
         BoundedTaskStore {
             capacity: capacity.max(1),
             max_history,
+            max_bytes: DEFAULT_MAX_TASK_BYTES,
             tasks: RwLock::new(Tasks::default()),
         }
+    }
+
+    /// The same store holding at most `max_bytes` of tasks
+    /// ([`DEFAULT_MAX_TASK_BYTES`] unless this says otherwise).
+    pub fn with_max_bytes(mut self, max_bytes: usize) -> BoundedTaskStore {
+        self.max_bytes = max_bytes;
+        self
     }
 
     /// How many tasks it keeps at most.
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// How many bytes of tasks (each counted as its JSON) it keeps at most.
+    pub fn max_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// How many bytes of tasks it holds now.
+    ///
+    /// ```
+    /// # use learnables_examples::customs_agent::BoundedTaskStore;
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// assert_eq!(BoundedTaskStore::default().bytes().await, 0);
+    /// # });
+    /// ```
+    pub async fn bytes(&self) -> usize {
+        self.tasks.read().await.bytes
     }
 
     /// How many tasks it holds now.
@@ -83,15 +121,49 @@ impl BoundedTaskStore {
         self.len().await == 0
     }
 
-    /// `task` with its history cut to the latest `max_history` messages.
-    fn trimmed(&self, mut task: Task) -> Task {
+    /// `task` with its history cut to the latest `max_history` messages,
+    /// and to as many of those as fit in `max_bytes`, with its size; an
+    /// error when even its latest message does not fit.
+    fn trimmed(&self, mut task: Task) -> Result<(Task, usize), A2AError> {
         if let Some(history) = task.history.as_mut()
             && history.len() > self.max_history
         {
             history.drain(..history.len() - self.max_history);
         }
-        task
+        loop {
+            let bytes = json_bytes(&task);
+            if bytes <= self.max_bytes {
+                return Ok((task, bytes));
+            }
+            match task.history.as_mut() {
+                Some(history) if history.len() > 1 => {
+                    history.remove(0);
+                }
+                _ => {
+                    return Err(A2AError::invalid_request(format!(
+                        "the task is larger than the {} bytes this agent keeps of its tasks",
+                        self.max_bytes
+                    )));
+                }
+            }
+        }
     }
+}
+
+/// The bytes of `task`'s JSON, counted without writing them anywhere.
+fn json_bytes(task: &Task) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    serde_json::to_writer(&mut count, task).map_or(usize::MAX, |()| count.0)
 }
 
 impl Default for BoundedTaskStore {
@@ -101,51 +173,67 @@ impl Default for BoundedTaskStore {
 }
 
 impl Tasks {
-    /// Evicts the oldest finished task, or the oldest task if none is.
-    fn evict_one(&mut self) {
-        let victim = self
-            .by_age
-            .iter()
+    /// Evicts the oldest finished task other than `keep`, or the oldest
+    /// task other than `keep` if none is; false when there is none to evict.
+    fn evict_one(&mut self, keep: &str) -> bool {
+        let others = || self.by_age.iter().filter(|(_, id)| id.as_str() != keep);
+        let victim = others()
             .find(|(_, id)| {
                 self.by_id
                     .get(*id)
                     .is_some_and(|stored| stored.task.status.state.is_terminal())
             })
-            .or_else(|| self.by_age.iter().next())
+            .or_else(|| others().next())
             .map(|(born, id)| (*born, id.clone()));
-        if let Some((born, id)) = victim {
-            self.by_age.remove(&born);
-            self.by_id.remove(&id);
+        let Some((born, id)) = victim else {
+            return false;
+        };
+        self.by_age.remove(&born);
+        if let Some(stored) = self.by_id.remove(&id) {
+            self.bytes -= stored.bytes;
         }
+        true
+    }
+
+    /// Evicts other tasks than `keep` until `more` bytes and, when `adding`,
+    /// one more task fit.
+    fn make_room(&mut self, keep: &str, more: usize, adding: bool, store: &BoundedTaskStore) {
+        while (self.bytes + more > store.max_bytes || adding && self.by_id.len() >= store.capacity)
+            && self.evict_one(keep)
+        {}
     }
 }
 
 #[async_trait::async_trait]
 impl TaskStore for BoundedTaskStore {
     async fn create(&self, task: Task) -> Result<TaskVersion, A2AError> {
-        let task = self.trimmed(task);
+        let (task, bytes) = self.trimmed(task)?;
         let mut tasks = self.tasks.write().await;
         if tasks.by_id.contains_key(&task.id) {
             return Err(A2AError::internal("task already exists"));
         }
-        while tasks.by_id.len() >= self.capacity {
-            tasks.evict_one();
-        }
+        tasks.make_room(&task.id, bytes, true, self);
         tasks.created += 1;
         let born = tasks.created;
         tasks.by_age.insert(born, task.id.clone());
-        tasks
-            .by_id
-            .insert(task.id.clone(), Stored { task, version: 1 });
+        tasks.bytes += bytes;
+        tasks.by_id.insert(
+            task.id.clone(),
+            Stored {
+                task,
+                version: 1,
+                bytes,
+            },
+        );
         Ok(1)
     }
 
     async fn update(&self, task: Task) -> Result<TaskVersion, A2AError> {
-        let task = self.trimmed(task);
+        let (task, bytes) = self.trimmed(task)?;
         let mut tasks = self.tasks.write().await;
         let stored = tasks
             .by_id
-            .get_mut(&task.id)
+            .get(&task.id)
             .ok_or_else(|| A2AError::task_not_found(&task.id))?;
         if stored.task.status.state.is_terminal() && stored.task.status.state != task.status.state {
             return Err(A2AError::invalid_request(format!(
@@ -153,7 +241,16 @@ impl TaskStore for BoundedTaskStore {
                 task.id, stored.task.status.state, task.status.state
             )));
         }
+        let old_bytes = stored.bytes;
+        tasks.bytes -= old_bytes;
+        tasks.make_room(&task.id, bytes, false, self);
+        tasks.bytes += bytes;
+        let stored = tasks
+            .by_id
+            .get_mut(&task.id)
+            .expect("make_room keeps the task it makes room for");
         stored.version += 1;
+        stored.bytes = bytes;
         stored.task = task;
         Ok(stored.version)
     }

@@ -13,6 +13,7 @@ use std::time::Duration;
 /// | [`body_read_timeout`](Self::body_read_timeout) | 30 s | axum reads at most 2 MB of body by default: 30 s allows a client as slow as 70 KB/s; a lesson is a few kilobytes |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s | long enough for a client to reuse its connection for the next question, short enough that idle sockets do not pile up |
 /// | [`max_connections`](Self::max_connections) | 512 | half of Linux's default limit of 1024 open files, which leaves the rest for the knowledge store, PostgreSQL and logs |
+/// | [`shutdown_timeout`](Self::shutdown_timeout) | 8 s | requests in flight finish, and the process still closes its store before `docker stop` and systemd's default give up on it (10 s, 90 s) |
 ///
 /// ```
 /// use std::time::Duration;
@@ -31,6 +32,7 @@ pub struct ServerLimits {
     body_read_timeout: Duration,
     idle_timeout: Duration,
     max_connections: usize,
+    shutdown_timeout: Duration,
 }
 
 impl Default for ServerLimits {
@@ -40,6 +42,7 @@ impl Default for ServerLimits {
             body_read_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
+            shutdown_timeout: Duration::from_secs(8),
         }
     }
 }
@@ -144,6 +147,32 @@ impl ServerLimits {
     /// ```
     pub fn with_max_connections(mut self, max: usize) -> Self {
         self.max_connections = max.max(1);
+        self
+    }
+
+    /// How long, once a shutdown begins, the requests in flight have to
+    /// finish: the server stops accepting at once, lets each connection
+    /// finish the request it is serving, and after this closes those that
+    /// have not.
+    ///
+    /// ```
+    /// # use learnables::a2a::serve::ServerLimits;
+    /// assert_eq!(ServerLimits::default().shutdown_timeout().as_secs(), 8);
+    /// ```
+    pub fn shutdown_timeout(&self) -> Duration {
+        self.shutdown_timeout
+    }
+
+    /// Sets [`shutdown_timeout`](Self::shutdown_timeout).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use learnables::a2a::serve::ServerLimits;
+    /// let limits = ServerLimits::default().with_shutdown_timeout(Duration::from_secs(25));
+    /// assert_eq!(limits.shutdown_timeout(), Duration::from_secs(25));
+    /// ```
+    pub fn with_shutdown_timeout(mut self, timeout: Duration) -> Self {
+        self.shutdown_timeout = timeout;
         self
     }
 }

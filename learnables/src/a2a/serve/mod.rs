@@ -96,7 +96,8 @@ const BACKOFF_MAX: Duration = Duration::from_secs(1);
 /// Serves `service` (an axum `Router`, or any tower service of
 /// `Request<Body>`) on `listener` with `limits`, until `shutdown` resolves;
 /// then stops accepting, lets every connection finish the request it is
-/// serving (still under the limits), and returns once all are closed.
+/// serving (still under the limits), and returns once all are closed, or
+/// once [`ServerLimits::shutdown_timeout`] has passed, closing the rest.
 ///
 /// Accept errors never end the loop: a reset or aborted connection is
 /// skipped, and a want of file descriptors or memory closes a waiting
@@ -180,7 +181,18 @@ where
 
     drop(listener);
     stop.send_replace(true);
-    while connections.join_next().await.is_some() {}
+    let drained = tokio::time::timeout(limits.shutdown_timeout(), async {
+        while connections.join_next().await.is_some() {}
+    })
+    .await;
+    if drained.is_err() {
+        tracing::warn!(
+            connections = connections.len(),
+            timeout = ?limits.shutdown_timeout(),
+            "requests still in flight when the shutdown timeout ran out are cut off"
+        );
+        connections.shutdown().await;
+    }
     Ok(())
 }
 

@@ -1,0 +1,137 @@
+//! The example agent's command line: what `cargo run --example
+//! customs_agent` runs, options, shutdown and all.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use super::{BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_TASK_CAPACITY, DataLocation, Teacher};
+
+/// Routes customs declarations by what it has been taught, and asks a person
+/// (with a Learnables teach block) when it has no rule.
+#[derive(Parser, Debug)]
+#[command(name = "customs_agent", version, about, long_about = None)]
+pub struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Where to keep the knowledge: a directory (the embedded store), or a
+    /// postgres:// URL shared by replicas.
+    #[arg(long, default_value = "customs-data")]
+    data: String,
+    /// A person who may teach, as EMAIL=TOKEN (repeatable). With no teacher
+    /// from here, --teachers or LEARNABLES_TEACHERS, a demo teacher is made
+    /// and its token printed. A token on the command line is visible to
+    /// other users of the machine: prefer --teachers or the environment.
+    #[arg(long = "teacher", value_name = "EMAIL=TOKEN")]
+    teacher: Vec<String>,
+    /// A file of teachers: one EMAIL=TOKEN a line; blank lines and lines
+    /// starting with `#` are skipped.
+    #[arg(long = "teachers", value_name = "FILE")]
+    teachers_file: Option<PathBuf>,
+    /// The most bytes of tasks kept in memory (each task counted as its
+    /// JSON); the oldest finished tasks make room first.
+    #[arg(long, value_name = "BYTES", default_value_t = super::DEFAULT_MAX_TASK_BYTES)]
+    max_task_bytes: usize,
+}
+
+/// Runs the agent as its command line says, until `SIGTERM` or Ctrl-C:
+/// then it stops accepting, lets the requests in flight finish (8 s at
+/// most), closes its knowledge (which seals the store's log) and exits 0.
+/// Exits 1, with a line on standard error, when it cannot start.
+pub fn main() {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap_or_else(|error| fail(&format!("cannot start: {error}")));
+    runtime.block_on(run(args));
+    // Every task the agent spawned ends here, and with them the last
+    // handles to the knowledge: the store is closed, its log sealed.
+    drop(runtime);
+    tracing::info!("stopped; the knowledge is closed");
+}
+
+async fn run(args: Args) {
+    let variable = match std::env::var(super::TEACHERS_VARIABLE) {
+        Ok(text) => Some(text),
+        Err(std::env::VarError::NotPresent) => None,
+        Err(std::env::VarError::NotUnicode(_)) => {
+            fail(&format!("{} is not valid UTF-8", super::TEACHERS_VARIABLE))
+        }
+    };
+    let given = Teacher::gather(
+        &args.teacher,
+        args.teachers_file.as_deref(),
+        variable.as_deref(),
+    );
+    let mut teachers = given.unwrap_or_else(|error| fail(&error));
+    if teachers.is_empty() {
+        let demo = Teacher {
+            email: "demo@example.com".into(),
+            token: uuid::Uuid::now_v7().simple().to_string(),
+        };
+        println!("demo teacher: {} token: {}", demo.email, demo.token);
+        teachers.push(demo);
+    }
+    let location = DataLocation::parse(&args.data);
+    let knowledge = match tokio::task::spawn_blocking(move || location.open()).await {
+        Ok(Ok(knowledge)) => knowledge,
+        Ok(Err(error)) => fail(&format!("cannot open the knowledge: {error}")),
+        Err(error) => fail(&format!("cannot open the knowledge: {error}")),
+    };
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .unwrap_or_else(|error| fail(&format!("cannot listen on {}: {error}", args.addr)));
+    let address = listener.local_addr().map_or(args.addr, |address| address);
+    println!(
+        "customs agent listening on http://{address}/ (card: http://{address}/.well-known/agent-card.json)"
+    );
+    println!(
+        "teacher's page: http://{address}{}",
+        super::TEACHING_PAGE_PATH
+    );
+    let task_store = BoundedTaskStore::new(DEFAULT_TASK_CAPACITY, DEFAULT_MAX_HISTORY)
+        .with_max_bytes(args.max_task_bytes);
+    let served = super::serve_with(listener, knowledge, &teachers, task_store, stop_signal()).await;
+    if let Err(error) = served {
+        fail(&format!("the agent stopped: {error}"));
+    }
+}
+
+/// Resolves on the first `SIGTERM` (what docker, systemd and Kubernetes
+/// send) or Ctrl-C (`SIGINT`).
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = terminate.recv() => tracing::info!("SIGTERM: shutting down"),
+                    _ = tokio::signal::ctrl_c() => tracing::info!("Ctrl-C: shutting down"),
+                }
+                return;
+            }
+            Err(error) => {
+                tracing::warn!(%error, "SIGTERM cannot be caught; only Ctrl-C stops the agent cleanly")
+            }
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    tracing::info!("Ctrl-C: shutting down");
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("customs_agent: {message}");
+    std::process::exit(1);
+}
