@@ -275,10 +275,11 @@ pub fn read_ca_cert(file: &Path) -> Result<Vec<Certificate>, CliError> {
 ///
 /// ```
 /// use learnables_cli::client::read_file_bounded;
-/// let file = std::env::temp_dir().join("read_file_bounded_doc.json");
+/// let file = std::env::temp_dir().join(format!("read_file_bounded_{}.json", std::process::id()));
 /// std::fs::write(&file, "{}").unwrap();
 /// assert_eq!(read_file_bounded(&file, 2).unwrap(), b"{}");
 /// assert!(read_file_bounded(&file, 1).is_err());
+/// # std::fs::remove_file(&file).unwrap();
 /// ```
 pub fn read_file_bounded(file: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
     let name = shown(&file.display().to_string());

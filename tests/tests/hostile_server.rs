@@ -472,6 +472,101 @@ fn the_agent_keeps_no_more_tasks_than_its_store_holds() {
 }
 
 #[test]
+fn the_task_store_stays_within_its_bytes_evicting_finished_tasks_first() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let big = |id: usize, state: TaskState| {
+            let mut task = task(id, state, 0);
+            task.history = Some(vec![Message::new(
+                Role::User,
+                vec![Part::text("x".repeat(60 * 1024))],
+            )]);
+            task
+        };
+        let store = BoundedTaskStore::new(10_000, 100).with_max_bytes(1024 * 1024);
+        store
+            .create(big(0, TaskState::InputRequired))
+            .await
+            .unwrap();
+        for id in 1..200 {
+            store.create(big(id, TaskState::Completed)).await.unwrap();
+            assert!(store.bytes().await <= 1024 * 1024, "after task {id}");
+        }
+        assert!(store.len().await < 20, "{} tasks", store.len().await);
+        assert!(
+            store.get("t000").await.unwrap().is_some(),
+            "the open task stays"
+        );
+        assert!(
+            store.get("t199").await.unwrap().is_some(),
+            "the newest stays"
+        );
+        assert!(
+            store.get("t001").await.unwrap().is_none(),
+            "the oldest finished went"
+        );
+
+        // A task growing past the bound keeps its latest messages.
+        let mut growing = store.get("t000").await.unwrap().unwrap();
+        growing.history = Some(
+            (0..40)
+                .map(|n| {
+                    Message::new(
+                        Role::User,
+                        vec![Part::text(format!("{n} {}", "y".repeat(60 * 1024)))],
+                    )
+                })
+                .collect(),
+        );
+        store.update(growing).await.unwrap();
+        assert!(store.bytes().await <= 1024 * 1024);
+        let kept = store.get("t000").await.unwrap().unwrap().history.unwrap();
+        assert!(kept.len() < 40 && !kept.is_empty(), "{}", kept.len());
+        assert!(
+            kept.last().unwrap().parts[0]
+                .as_text()
+                .unwrap()
+                .starts_with("39 ")
+        );
+
+        // A task that cannot fit even with one message is refused.
+        let tiny = BoundedTaskStore::new(10, 10).with_max_bytes(1024);
+        let refused = tiny.create(big(0, TaskState::Working)).await.unwrap_err();
+        assert!(
+            refused.to_string().contains("larger than the 1024 bytes"),
+            "{refused}"
+        );
+        assert_eq!(tiny.bytes().await, 0);
+    });
+}
+
+#[test]
+fn messages_from_a_client_without_a_token_keep_the_agent_within_its_task_bytes() {
+    let knowledge = Knowledge::in_memory();
+    customs_agent::register(&knowledge).unwrap();
+    let agent = Agent::start_with(
+        knowledge,
+        BoundedTaskStore::new(10_000, 100).with_max_bytes(2 << 20),
+    );
+    let filler = "z".repeat(60 * 1024);
+    for n in 0..100 {
+        let message = json!({
+            "messageId": format!("m-{n}"), "role": "ROLE_USER",
+            "parts": [{"text": format!("Route a declaration for HS chapter 85 {filler}")}]
+        });
+        let reply = agent.call_with("SendMessage", json!({ "message": message }), &[]);
+        assert!(reply.body.get("result").is_some(), "{}", reply.body);
+    }
+    let listed = agent.call_with("ListTasks", json!({"pageSize": 100}), &[]);
+    let total = listed.result()["totalSize"].as_u64().unwrap();
+    // Each task holds its 60 KiB question and the agent's answer: 2 MiB
+    // hold a few tens of them, not a hundred.
+    assert!(total < 40, "{total} tasks kept");
+}
+
+#[test]
 fn a_question_links_to_the_teachers_page_for_its_task() {
     let dir = tempfile::tempdir().unwrap();
     let agent = Agent::start(dir.path());

@@ -15,11 +15,34 @@ use rcgen::{
 };
 
 /// The certificates of one test run: the authority that signed the
-/// server's, and another that did not.
+/// server's, and another that did not, as PEM.
 struct Certificates {
+    right: String,
+    wrong: String,
+}
+
+/// [`Certificates`] written to files for one test, in a directory removed
+/// with it (a static's would outlive the process).
+struct CaFiles {
     _dir: tempfile::TempDir,
     right_ca: PathBuf,
     wrong_ca: PathBuf,
+}
+
+impl Certificates {
+    fn files(&self) -> CaFiles {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, pem: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, pem).unwrap();
+            path
+        };
+        CaFiles {
+            right_ca: write("right-ca.pem", &self.right),
+            wrong_ca: write("wrong-ca.pem", &self.wrong),
+            _dir: dir,
+        }
+    }
 }
 
 fn authority(name: &str) -> CertifiedIssuer<'static, KeyPair> {
@@ -33,11 +56,10 @@ fn authority(name: &str) -> CertifiedIssuer<'static, KeyPair> {
 /// A database on the throwaway server with TLS on, whose certificate names
 /// `127.0.0.1` only; `None` where PostgreSQL cannot be had (or is given by
 /// `DATABASE_URL`, whose TLS this test cannot set up).
-fn tls_database() -> Option<(postgres_harness::TestDatabase, &'static Certificates)> {
+fn tls_database() -> Option<(postgres_harness::TestDatabase, CaFiles)> {
     static CERTIFICATES: OnceLock<Option<Certificates>> = OnceLock::new();
     let certificates = CERTIFICATES.get_or_init(|| {
         let server = postgres_harness::server()?;
-        let dir = tempfile::tempdir().unwrap();
         let right = authority("learnables test CA");
         let wrong = authority("someone else's CA");
         let key = KeyPair::generate().unwrap();
@@ -50,19 +72,13 @@ fn tls_database() -> Option<(postgres_harness::TestDatabase, &'static Certificat
             println!("SKIPPED: the server given by DATABASE_URL is not set up for TLS here");
             return None;
         }
-        let write = |name: &str, pem: String| {
-            let path = dir.path().join(name);
-            std::fs::write(&path, pem).unwrap();
-            path
-        };
         Some(Certificates {
-            right_ca: write("right-ca.pem", right.pem()),
-            wrong_ca: write("wrong-ca.pem", wrong.pem()),
-            _dir: dir,
+            right: right.pem(),
+            wrong: wrong.pem(),
         })
     });
     let database = postgres_harness::fresh_database()?;
-    Some((database, certificates.as_ref()?))
+    Some((database, certificates.as_ref()?.files()))
 }
 
 /// `url` with more query parameters.
