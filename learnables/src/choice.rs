@@ -36,6 +36,34 @@ pub trait Choice: Sized + 'static {
     fn from_choice(choice: &str) -> Option<Self>;
 }
 
+/// A `bool` field is a `choice` field of two choices, `yes` and `no`, the
+/// words a person answers with; a lesson may also say `true` or `false`
+/// (what a JSON boolean, or a stored value of an earlier release, holds).
+///
+/// ```
+/// use learnables::Choice;
+/// assert_eq!(bool::CHOICES, ["yes", "no"]);
+/// assert_eq!(true.as_choice(), "yes");
+/// assert_eq!(bool::from_choice("no"), Some(false));
+/// assert_eq!(bool::from_choice("true"), Some(true));
+/// assert_eq!(bool::from_choice("maybe"), None);
+/// ```
+impl Choice for bool {
+    const CHOICES: &'static [&'static str] = &["yes", "no"];
+
+    fn as_choice(&self) -> &'static str {
+        if *self { "yes" } else { "no" }
+    }
+
+    fn from_choice(choice: &str) -> Option<bool> {
+        match choice {
+            "yes" | "true" => Some(true),
+            "no" | "false" => Some(false),
+            _ => None,
+        }
+    }
+}
+
 /// A string that is not one of a type's choices.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChoiceError {

@@ -215,10 +215,39 @@ fn booleans_and_floats_parse_from_json_scalars_and_text() {
     let from_text =
         Flag::from_lesson_value(&value(json!({"urgent": "false", "weight": "2"}))).unwrap();
     assert!(!from_text.urgent);
+    // A bool is a choice of "yes" and "no", and speaks so.
+    assert_eq!(from_text.describes("f1"), "{f1}: urgent=no, weight=2, tag=");
+    let answered =
+        Flag::from_lesson_value(&value(json!({"urgent": "yes", "weight": "2"}))).unwrap();
+    assert!(answered.urgent);
     assert_eq!(
-        from_text.describes("f1"),
-        "{f1}: urgent=false, weight=2, tag="
+        answered.to_lesson_value().into_json(),
+        json!({"urgent": "yes", "weight": "2"})
     );
+    let urgent = &Flag::descriptor().lesson_fields[0];
+    assert_eq!(urgent.kind.as_str(), "choice");
+    assert_eq!(
+        urgent.choices.as_deref(),
+        Some(&["yes".to_owned(), "no".to_owned()][..])
+    );
+}
+
+#[test]
+fn values_a_person_means() {
+    // An empty text for an optional field is absent, whatever its type.
+    let flag = Flag::from_lesson_value(&value(json!({"urgent": "no", "weight": "2", "tag": "  "})))
+        .unwrap();
+    assert_eq!(flag.tag, None);
+    // Not a number for a float, nor an infinity.
+    for weight in ["NaN", "inf", "-inf", "1e400"] {
+        let error =
+            Flag::from_lesson_value(&value(json!({"urgent": "no", "weight": weight}))).unwrap_err();
+        assert_eq!(error.field(), Some("weight"), "{weight}");
+        assert!(
+            error.to_string().contains("not NaN or infinity"),
+            "{weight}: {error}"
+        );
+    }
 }
 
 #[test]

@@ -63,8 +63,18 @@ impl<T: Choice + Display> Probe<T> {
         kind: "choice",
         choices: Some(T::CHOICES),
         parse: parse_choice::<T>,
-        display: as_display::<T>,
+        display: choice_display::<T>,
     };
+}
+
+/// A choice as its choice string (for a derived `Choice`, its `Display`;
+/// for `bool`, "yes" or "no").
+fn choice_display<T: Choice>(value: &T) -> &dyn Display {
+    let choice = value.as_choice();
+    T::CHOICES
+        .iter()
+        .find(|listed| **listed == choice)
+        .map_or(&"" as &dyn Display, |listed| listed as &dyn Display)
 }
 
 /// The fallback of [`Probe`]: any `FromStr + Display` type is a `text` field.
@@ -93,6 +103,128 @@ where
         parse: parse_text::<T>,
         display: as_display::<T>,
     };
+}
+
+/// A standard type whose values a person types as numbers or characters:
+/// read from the text with surrounding spaces trimmed, and refused with
+/// what it takes in words ("a whole number from 0 to 255"), not the
+/// standard library's parse error ("invalid digit found in string").
+pub trait StandardText: FromStr + Display {
+    /// What the type takes, as the end of "it must be ...".
+    fn takes() -> String;
+
+    /// Whether a parsed value is one a person means (floats: finite).
+    fn means_something(&self) -> bool {
+        true
+    }
+}
+
+/// `number` with a comma between each group of three digits, past four
+/// digits: "255", "65,535", "-9,223,372,036,854,775,808".
+fn grouped(number: i128) -> String {
+    let digits = number.unsigned_abs().to_string();
+    if digits.len() <= 4 {
+        return number.to_string();
+    }
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if number < 0 {
+        text.push('-');
+    }
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at) % 3 == 0 {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+/// The standard whole-number types: `text` fields read as whole numbers in
+/// their type's range.
+macro_rules! whole_numbers {
+    ($($ty:ty),* $(,)?) => {$(
+        impl StandardText for $ty {
+            fn takes() -> String {
+                format!("a whole number from {} to {}", grouped(<$ty>::MIN as i128), grouped_max(<$ty>::MAX as u128))
+            }
+        }
+
+        impl Probe<$ty> {
+            /// A whole number is a `text` field, read as one in range.
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+        }
+    )*};
+}
+
+/// [`grouped`] for a maximum, which for `u128` does not fit in an `i128`.
+fn grouped_max(max: u128) -> String {
+    match i128::try_from(max) {
+        Ok(max) => grouped(max),
+        Err(_) => max.to_string(),
+    }
+}
+
+whole_numbers!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize
+);
+
+/// The standard floating-point types: `text` fields read as finite numbers.
+macro_rules! fractional_numbers {
+    ($($ty:ty),* $(,)?) => {$(
+        impl StandardText for $ty {
+            fn takes() -> String {
+                "a number, such as 12 or 12.5 (not NaN or infinity)".to_owned()
+            }
+
+            fn means_something(&self) -> bool {
+                self.is_finite()
+            }
+        }
+
+        impl Probe<$ty> {
+            /// A floating-point number is a `text` field, read as a finite number.
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+        }
+    )*};
+}
+
+fractional_numbers!(f32, f64);
+
+impl StandardText for char {
+    fn takes() -> String {
+        "a single character".to_owned()
+    }
+}
+
+impl Probe<char> {
+    /// A `char` is a `text` field of one character.
+    pub const OPS: FieldOps<char> = standard_ops::<char>();
+}
+
+/// The field of a [`StandardText`] type.
+const fn standard_ops<T: StandardText>() -> FieldOps<T>
+where
+    T::Err: Display,
+{
+    FieldOps {
+        kind: "text",
+        choices: None,
+        parse: parse_standard::<T>,
+        display: as_display::<T>,
+    }
+}
+
+fn parse_standard<T: StandardText>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
+    let mut digits = NumberText::default();
+    let text = scalar_text(value, &mut digits, field)?;
+    match text.trim().parse::<T>() {
+        Ok(parsed) if parsed.means_something() => Ok(parsed),
+        _ => Err(invalid(
+            field,
+            text,
+            &format_args!("it must be {}", T::takes()),
+        )),
+    }
 }
 
 /// The text of a JSON scalar: a string as is, a number or a boolean as JSON
@@ -206,5 +338,93 @@ mod tests {
             parse_text::<u8>(&serde_json::json!(300), &FIELD),
             Err(LessonProblem::Invalid { ref value, .. }) if value == "300"
         ));
+    }
+
+    static DAYS: FieldSpec = FieldSpec {
+        name: "days",
+        label: Some("Days"),
+        help: None,
+        doc: &[],
+        kind: crate::FieldKind::TEXT,
+        choices: None,
+        default: None,
+    };
+
+    fn reason<T>(parse: ParseFn<T>, value: Value) -> String {
+        match parse(&value, &DAYS) {
+            Err(LessonProblem::Invalid { reason, .. }) => reason,
+            Err(other) => panic!("{value}: not refused as invalid but as {other:?}"),
+            Ok(_) => panic!("{value}: accepted"),
+        }
+    }
+
+    #[test]
+    fn standard_numbers_say_what_they_take_in_words() {
+        assert_eq!(
+            reason(Probe::<u8>::OPS.parse, serde_json::json!("-1")),
+            "it must be a whole number from 0 to 255"
+        );
+        assert_eq!(
+            reason(Probe::<u32>::OPS.parse, serde_json::json!("-1")),
+            "it must be a whole number from 0 to 4,294,967,295"
+        );
+        assert_eq!(
+            reason(Probe::<i64>::OPS.parse, serde_json::json!("1.5")),
+            "it must be a whole number from -9,223,372,036,854,775,808 to 9,223,372,036,854,775,807"
+        );
+        assert_eq!(
+            reason(Probe::<u128>::OPS.parse, serde_json::json!("x")),
+            format!("it must be a whole number from 0 to {}", u128::MAX)
+        );
+        for refused in ["NaN", "inf", "-infinity", "1e999", "twelve"] {
+            assert_eq!(
+                reason(Probe::<f64>::OPS.parse, serde_json::json!(refused)),
+                "it must be a number, such as 12 or 12.5 (not NaN or infinity)",
+                "{refused}"
+            );
+        }
+        assert_eq!(
+            reason(Probe::<char>::OPS.parse, serde_json::json!("ab")),
+            "it must be a single character"
+        );
+        // What a person types, spaces around it, is read.
+        assert_eq!(
+            (Probe::<u8>::OPS.parse)(&serde_json::json!(" 51 "), &DAYS).unwrap(),
+            51
+        );
+        assert_eq!(
+            (Probe::<f32>::OPS.parse)(&serde_json::json!(2.5), &DAYS).unwrap(),
+            2.5
+        );
+        assert_eq!(
+            (Probe::<char>::OPS.parse)(&serde_json::json!("é"), &DAYS).unwrap(),
+            'é'
+        );
+    }
+
+    #[test]
+    fn a_bool_is_a_choice_of_yes_and_no() {
+        let ops = Probe::<bool>::OPS;
+        assert_eq!(ops.kind, "choice");
+        assert_eq!(ops.choices, Some(&["yes", "no"][..]));
+        for (sent, read) in [
+            ("yes", true),
+            ("no", false),
+            ("true", true),
+            ("false", false),
+        ] {
+            assert_eq!(
+                (ops.parse)(&serde_json::json!(sent), &DAYS).unwrap(),
+                read,
+                "{sent}"
+            );
+        }
+        assert!((ops.parse)(&serde_json::json!(true), &DAYS).unwrap());
+        assert!(matches!(
+            (ops.parse)(&serde_json::json!("maybe"), &DAYS),
+            Err(LessonProblem::NotAChoice { .. })
+        ));
+        assert_eq!((ops.display)(&true).to_string(), "yes");
+        assert_eq!((ops.display)(&false).to_string(), "no");
     }
 }

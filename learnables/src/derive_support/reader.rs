@@ -15,6 +15,15 @@ pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
     value.entries()
 }
 
+/// Whether `value` is `null` or a text of nothing but spaces.
+fn is_empty(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::String(text) => text.trim().is_empty(),
+        _ => false,
+    }
+}
+
 /// A field's state while a lesson value is read.
 #[derive(Debug)]
 pub enum Slot<T> {
@@ -43,9 +52,10 @@ impl Reader {
         }
     }
 
-    /// Reads field `index`'s value; for an optional field, `null` means
-    /// absent. (One function for both, so that a build instantiates one
-    /// reader per field type.)
+    /// Reads field `index`'s value; for an optional field, `null` and an
+    /// empty (or blank) text mean absent, whatever the type: what a form
+    /// sends for a field left empty. (One function for both, so that a
+    /// build instantiates one reader per field type.)
     pub fn read<T>(
         &mut self,
         index: usize,
@@ -53,7 +63,7 @@ impl Reader {
         parse: ParseFn<T>,
         optional: bool,
     ) -> Slot<T> {
-        if optional && value.is_null() {
+        if optional && is_empty(value) {
             return Slot::Absent;
         }
         match parse(value, &self.spec.fields[index]) {
