@@ -17,6 +17,8 @@ pub struct Keys {
     pub item: &'static [&'static str],
     /// On a field or a variant.
     pub member: &'static [&'static str],
+    /// The keys among those that may be given more than once (`alias`).
+    pub repeatable: &'static [&'static str],
 }
 
 /// The errors of every unknown or repeated key of `keys.attribute`, with
@@ -24,17 +26,17 @@ pub struct Keys {
 /// when every key is right (nothing is copied then).
 pub fn screen(input: &DeriveInput, keys: &Keys) -> (Option<DeriveInput>, Vec<darling::Error>) {
     let mut errors = darling::Error::accumulator();
-    let item = screen_attrs(&input.attrs, keys.attribute, keys.item, &mut errors);
+    let item = screen_attrs(&input.attrs, keys, keys.item, &mut errors);
     let members: Vec<Replacements> = match &input.data {
         Data::Struct(data) => data
             .fields
             .iter()
-            .map(|field| screen_attrs(&field.attrs, keys.attribute, keys.member, &mut errors))
+            .map(|field| screen_attrs(&field.attrs, keys, keys.member, &mut errors))
             .collect(),
         Data::Enum(data) => data
             .variants
             .iter()
-            .map(|variant| screen_attrs(&variant.attrs, keys.attribute, keys.member, &mut errors))
+            .map(|variant| screen_attrs(&variant.attrs, keys, keys.member, &mut errors))
             .collect(),
         Data::Union(_) => Vec::new(),
     };
@@ -76,10 +78,11 @@ fn replace(attrs: &mut [Attribute], replacements: Replacements) {
 /// rebuilt without it; the errors of those keys.
 fn screen_attrs(
     attrs: &[Attribute],
-    attribute: &str,
+    keys: &Keys,
     known: &[&str],
     errors: &mut darling::error::Accumulator,
 ) -> Replacements {
+    let attribute = keys.attribute;
     let mut seen = HashSet::new();
     let mut replacements = Vec::new();
     for (at, attr) in attrs.iter().enumerate() {
@@ -103,7 +106,7 @@ fn screen_attrs(
                     errors.push(unknown(&key, known, attribute).with_span(path));
                     return false;
                 }
-                if !seen.insert(key.clone()) {
+                if !seen.insert(key.clone()) && !keys.repeatable.contains(&key.as_str()) {
                     errors.push(
                         darling::Error::custom(format!(
                             "`{key}` is given twice in #[{attribute}(...)]: keep one"

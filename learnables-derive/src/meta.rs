@@ -46,6 +46,16 @@ pub fn text(item: &Meta) -> darling::Result<Option<LitStr>> {
     }
 }
 
+/// `key = "..."` of a key that may be given more than once (`alias`),
+/// for darling's `multiple`.
+pub struct Text(pub LitStr);
+
+impl FromMeta for Text {
+    fn from_meta(item: &Meta) -> darling::Result<Text> {
+        text(item).map(|text| Text(text.expect("`text` reads a value or fails")))
+    }
+}
+
 /// The strings of `key("...", "...")`, with the span of the parentheses.
 pub struct Texts {
     pub items: Vec<LitStr>,

@@ -65,6 +65,53 @@ pub trait Learnable: Sized {
         Self::from_lesson_value(value)
     }
 
+    /// Reads a value the knowledge stored, which an earlier build of the
+    /// type may have written: as
+    /// [`from_lesson_value`](Learnable::from_lesson_value), except that a
+    /// key the type no longer has is ignored (a field removed), a field's
+    /// `#[learnable(alias = "...")]` and a variant's
+    /// `#[choice(alias = "...")]` read as today's names (in lessons too),
+    /// and, for a type with `#[learnable(migrate = path)]`, a value that
+    /// still does not read is given to that function and read again as it
+    /// returns it. The stored value itself never changes.
+    ///
+    /// ```
+    /// use learnables::{Learnable, LessonValue};
+    /// # use serde_json::{Map, Value, json};
+    /// /// Stored before `desk` was split from `note`: "desk: general".
+    /// fn from_note(mut old: Map<String, Value>) -> Result<Map<String, Value>, String> {
+    ///     let note = old.remove("note").and_then(|note| note.as_str().map(str::to_owned));
+    ///     let desk = note.as_deref().and_then(|note| note.strip_prefix("desk: "));
+    ///     let desk = desk.ok_or("no desk in the note")?;
+    ///     old.insert("desk".into(), json!(desk));
+    ///     Ok(old)
+    /// }
+    ///
+    /// #[derive(Learnable, Debug, PartialEq)]
+    /// #[learnable(collection = "rules", entry = "chapter", teaches = "Which desk handles a chapter",
+    ///     how = "A table keyed on the HS chapter", decided_by = "rules",
+    ///     describes = "Chapter {entry} goes to {desk}", migrate = from_note)]
+    /// struct Rule {
+    ///     /// Desk
+    ///     #[learnable(alias = "team")]
+    ///     desk: String,
+    /// }
+    ///
+    /// let stored = |value: Value| LessonValue::try_from(value).unwrap();
+    /// // An earlier name, and a key the type no longer has.
+    /// let renamed = stored(json!({"team": "general", "approver": "ana"}));
+    /// assert_eq!(Rule::from_stored_value(&renamed).unwrap().desk, "general");
+    /// assert!(Rule::from_lesson_value(&renamed).is_err(), "a lesson is read strictly");
+    /// // Migrated.
+    /// let older = stored(json!({"note": "desk: cold chain"}));
+    /// assert_eq!(Rule::from_stored_value(&older).unwrap().desk, "cold chain");
+    /// let unreadable = stored(json!({"note": "?"}));
+    /// assert!(Rule::from_stored_value(&unreadable).unwrap_err().to_string().contains("no desk in the note"));
+    /// ```
+    fn from_stored_value(value: &LessonValue) -> Result<Self, LessonError> {
+        Self::from_lesson_value(value)
+    }
+
     /// The lesson value that teaches `self`.
     fn to_lesson_value(&self) -> LessonValue;
 

@@ -116,13 +116,29 @@ pub enum LessonProblem {
         /// The key field type's own reason.
         reason: String,
     },
+    /// A field given twice in one value, under its name and an earlier
+    /// name (an `alias`).
+    GivenTwice {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The key it was given under the second time.
+        again_as: String,
+    },
+    /// A stored value the type does not read, which its `migrate` function
+    /// could not make into one it does.
+    NotMigrated {
+        /// What the migration said.
+        reason: String,
+    },
 }
 
 impl LessonProblem {
     /// The lesson field at fault, if one is.
     pub fn field(&self) -> Option<&str> {
         match self {
-            LessonProblem::WrongCollection { .. } => None,
+            LessonProblem::WrongCollection { .. } | LessonProblem::NotMigrated { .. } => None,
             LessonProblem::Missing { field, .. }
             | LessonProblem::UnknownField { field, .. }
             | LessonProblem::WrongType { field, .. }
@@ -130,7 +146,8 @@ impl LessonProblem {
             | LessonProblem::Invalid { field, .. }
             | LessonProblem::Refused { field, .. }
             | LessonProblem::EntryMismatch { field, .. }
-            | LessonProblem::BadEntry { field, .. } => Some(field),
+            | LessonProblem::BadEntry { field, .. }
+            | LessonProblem::GivenTwice { field, .. } => Some(field),
         }
     }
 }
@@ -225,6 +242,21 @@ impl fmt::Display for LessonProblem {
             } => write!(
                 f,
                 "the lesson's entry {entry:?} is not a `{field}` ({label}): {reason}"
+            ),
+            LessonProblem::GivenTwice {
+                field,
+                label,
+                again_as,
+            } => write!(
+                f,
+                "`{field}` ({label}) is given twice, the second time as `{}` (its earlier \
+                 name); give it once",
+                shortened(again_as)
+            ),
+            LessonProblem::NotMigrated { reason } => write!(
+                f,
+                "a stored value does not read as this type, and its migration refused it: {}",
+                shortened(reason)
             ),
         }
     }

@@ -418,3 +418,110 @@ fn the_validate_hook_reports_like_a_field_error() {
         Some("review_after")
     );
 }
+
+/// Stored before `desk` had its own field: "desk: general" in a note.
+fn desk_from_note(
+    mut old: serde_json::Map<String, serde_json::Value>,
+) -> Result<serde_json::Map<String, serde_json::Value>, String> {
+    let note = old
+        .remove("note")
+        .and_then(|note| note.as_str().map(str::to_owned));
+    let desk = note
+        .as_deref()
+        .and_then(|note| note.strip_prefix("desk: "))
+        .ok_or("the note names no desk")?;
+    old.insert("desk".into(), json!(desk));
+    Ok(old)
+}
+
+#[derive(learnables::Choice, Debug, Clone, Copy, PartialEq)]
+enum Office {
+    General,
+    #[choice(alias = "perishables", alias = "cold")]
+    ColdChain,
+}
+
+#[derive(Learnable, Debug, PartialEq)]
+#[learnable(
+    collection = "offices",
+    entry = "office rule",
+    teaches = "Which office handles a chapter",
+    how = "A table keyed on the HS chapter, kept by the desk leads",
+    decided_by = "rules",
+    describes = "Chapter {entry}: {office}",
+    migrate = desk_from_note
+)]
+struct OfficeRule {
+    /// Office
+    #[learnable(alias = "desk", alias = "team")]
+    office: Office,
+    /// Limit in EUR
+    limit: Option<u32>,
+}
+
+#[test]
+fn aliases_read_in_lessons_and_stored_versions_and_removed_fields_only_in_stored_ones() {
+    for (key, choice) in [
+        ("office", "cold-chain"),
+        ("desk", "perishables"),
+        ("team", "cold"),
+    ] {
+        let sent = value(json!({ key: choice }));
+        assert_eq!(
+            OfficeRule::from_lesson_value(&sent).unwrap().office,
+            Office::ColdChain,
+            "{key}: {choice}"
+        );
+        assert_eq!(
+            OfficeRule::from_stored_value(&sent).unwrap().office,
+            Office::ColdChain
+        );
+    }
+    // Written back under today's names.
+    let rule = OfficeRule::from_lesson_value(&value(json!({"desk": "cold"}))).unwrap();
+    assert_eq!(
+        rule.to_lesson_value().into_json(),
+        json!({"office": "cold-chain"})
+    );
+
+    // A key the type no longer has: a stored version still reads, a new
+    // lesson is refused for it.
+    let with_removed = value(json!({"office": "general", "approver": "ana"}));
+    assert_eq!(
+        OfficeRule::from_stored_value(&with_removed).unwrap().office,
+        Office::General
+    );
+    let refused = OfficeRule::from_lesson_value(&with_removed).unwrap_err();
+    assert_eq!(refused.field(), Some("approver"));
+
+    // Under its name and an earlier one at once: refused, naming both.
+    let twice = OfficeRule::from_lesson_value(&value(json!({"office": "general", "team": "cold"})))
+        .unwrap_err();
+    assert_eq!(twice.field(), Some("office"));
+    assert!(twice.to_string().contains("given twice"), "{twice}");
+}
+
+#[test]
+fn a_migration_reads_what_nothing_else_does_and_reports_what_it_cannot() {
+    let older = value(json!({"note": "desk: general", "limit": "100"}));
+    assert_eq!(
+        OfficeRule::from_stored_value(&older).unwrap(),
+        OfficeRule {
+            office: Office::General,
+            limit: Some(100)
+        }
+    );
+    // Lessons are never migrated.
+    assert!(OfficeRule::from_lesson_value(&older).is_err());
+    // The migration's own refusal is the error.
+    let error = OfficeRule::from_stored_value(&value(json!({"note": "?"}))).unwrap_err();
+    assert!(
+        error.to_string().contains("the note names no desk"),
+        "{error}"
+    );
+    assert_eq!(error.field(), None);
+    // What the migration gives must read too.
+    let error =
+        OfficeRule::from_stored_value(&value(json!({"note": "desk: the moon"}))).unwrap_err();
+    assert_eq!(error.field(), Some("office"), "{error}");
+}

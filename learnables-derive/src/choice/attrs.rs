@@ -23,4 +23,6 @@ pub struct VariantAttrs {
     pub fields: darling::ast::Fields<syn::Field>,
     #[darling(default, with = crate::meta::text)]
     pub rename: Option<LitStr>,
+    #[darling(multiple)]
+    pub alias: Vec<crate::meta::Text>,
 }

@@ -12,9 +12,16 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         ident,
         krate,
         variants,
+        aliases,
     } = choice;
     let idents: Vec<_> = variants.iter().map(|(ident, _)| ident).collect();
     let choices: Vec<_> = variants.iter().map(|(_, choice)| choice).collect();
+    // A choice string, or any of its variant's aliases (earlier choice
+    // strings that stored values and lessons may hold).
+    let readings = choices
+        .iter()
+        .zip(aliases)
+        .map(|(choice, aliases)| quote!(#choice #(| #aliases)*));
     quote! {
         #[automatically_derived]
         impl #krate::Choice for #ident {
@@ -30,7 +37,7 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
             #[inline]
             fn from_choice(choice: &str) -> ::core::option::Option<Self> {
                 match choice {
-                    #(#choices => ::core::option::Option::Some(#ident::#idents),)*
+                    #(#readings => ::core::option::Option::Some(#ident::#idents),)*
                     _ => ::core::option::Option::None,
                 }
             }

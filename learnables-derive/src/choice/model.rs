@@ -15,7 +15,8 @@ use crate::shape;
 const KEYS: Keys = Keys {
     attribute: "choice",
     item: &["rename_all", "crate"],
-    member: &["rename"],
+    member: &["rename", "alias"],
+    repeatable: &["alias"],
 };
 
 /// A checked choice enum.
@@ -24,6 +25,8 @@ pub struct ChoiceEnum {
     pub krate: Path,
     /// Each variant with its choice string, in declaration order.
     pub variants: Vec<(Ident, String)>,
+    /// Each variant's `alias = "..."`s: earlier choice strings it reads.
+    pub aliases: Vec<Vec<String>>,
 }
 
 impl ChoiceEnum {
@@ -66,6 +69,7 @@ impl ChoiceEnum {
         };
         let mut seen = HashSet::new();
         let mut variants = Vec::new();
+        let mut aliases = Vec::new();
         for variant in attrs.data.as_ref().take_enum().into_iter().flatten() {
             if !variant.fields.is_unit() {
                 errors.push(
@@ -104,6 +108,27 @@ impl ChoiceEnum {
                 );
             }
             variants.push((variant.ident.clone(), choice));
+            aliases.push(variant.alias.iter().map(|alias| alias.0.value()).collect());
+        }
+        // An alias reads as one variant only: not a choice, not blank,
+        // not another's alias.
+        for variant in attrs.data.as_ref().take_enum().into_iter().flatten() {
+            for alias in &variant.alias {
+                let text = alias.0.value();
+                let problem = if text.trim().is_empty() {
+                    Some("an alias must not be empty: write the choice string the variant had before".to_owned())
+                } else if !seen.insert(text.clone()) {
+                    Some(format!(
+                        "{text:?} is a choice or an alias already: a stored value holding it \
+                         must read as one variant; remove this alias"
+                    ))
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    errors.push(darling::Error::custom(problem).with_span(&alias.0));
+                }
+            }
         }
         if attrs
             .data
@@ -126,6 +151,7 @@ impl ChoiceEnum {
                 .krate
                 .unwrap_or_else(|| syn::parse_quote!(::learnables)),
             variants,
+            aliases,
         })
     }
 }

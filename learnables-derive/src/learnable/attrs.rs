@@ -28,6 +28,8 @@ pub struct StructAttrs {
     pub describes_with: Option<Path>,
     #[darling(default, with = crate::meta::path)]
     pub validate: Option<Path>,
+    #[darling(default, with = crate::meta::path)]
+    pub migrate: Option<Path>,
     #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }
@@ -53,4 +55,6 @@ pub struct FieldAttrs {
     pub skip: Flag,
     #[darling(default, with = crate::meta::flag)]
     pub entry_key: Flag,
+    #[darling(multiple)]
+    pub alias: Vec<crate::meta::Text>,
 }

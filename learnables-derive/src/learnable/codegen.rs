@@ -329,10 +329,18 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     });
     let arms = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
-        let name = &field.lesson.as_ref().expect("lesson fields only").name;
+        let lesson = field.lesson.as_ref().expect("lesson fields only");
+        let name = &lesson.name;
+        let aliases = &lesson.aliases;
         let parse = parse(field);
         let optional = field.optional;
-        quote!(#name => #slot = __reader.read(#index, __value, #parse, #optional),)
+        if aliases.is_empty() {
+            quote!(#name => #slot = __reader.read(#index, __value, #parse, #optional),)
+        } else {
+            quote! {
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, #parse, #optional),
+            }
+        }
     });
     let finals = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
@@ -377,32 +385,53 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         }
         None => quote!(::core::result::Result::Ok(#ident { #(#inits)* })),
     };
+    let no_entry = key.map(|_| quote!(::core::option::Option::None,));
+    let stored = match &learnable.migrate {
+        Some(path) => {
+            let migrate = quote_spanned! {path.span()=>
+                let __migrate: #krate::__private::MigrateFn = #path;
+            };
+            quote! {
+                #migrate
+                #krate::__private::read_stored(
+                    __lesson_value,
+                    |__value| __parse(__value, #no_entry true),
+                    __migrate,
+                )
+            }
+        }
+        None => quote!(__parse(__lesson_value, #no_entry true)),
+    };
     let (from_value_args, from_entry) = match key {
         Some(_) => (
-            quote!(__lesson_value, ::core::option::Option::None),
+            quote!(__lesson_value, ::core::option::Option::None, false),
             quote! {
                 #[inline]
                 fn from_lesson_entry(
                     __entry: &str,
                     __lesson_value: &#krate::LessonValue,
                 ) -> ::core::result::Result<Self, #krate::LessonError> {
-                    __parse(__lesson_value, ::core::option::Option::Some(__entry))
+                    __parse(__lesson_value, ::core::option::Option::Some(__entry), false)
                 }
             },
         ),
-        None => (quote!(__lesson_value), TokenStream::new()),
+        None => (quote!(__lesson_value, false), TokenStream::new()),
     };
     let parse_fn = quote! {
         #[inline]
         fn __parse(
             __lesson_value: &#krate::LessonValue,
             #entry_param
+            __stored: bool,
         ) -> ::core::result::Result<#ident, #krate::LessonError> {
             let mut __reader = #krate::__private::Reader::new(&SPEC);
             #(#declarations)*
             for (__key, __value) in #krate::__private::entries(__lesson_value) {
                 match __key {
                     #(#arms)*
+                    // A key the type no longer has: a stored version
+                    // keeps it, a lesson is refused for it.
+                    _ if __stored => {}
                     _ => __reader.unknown(__key),
                 }
             }
@@ -424,6 +453,12 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
             __parse(#from_value_args)
         }
         #from_entry
+        #[inline]
+        fn from_stored_value(
+            __lesson_value: &#krate::LessonValue,
+        ) -> ::core::result::Result<Self, #krate::LessonError> {
+            #stored
+        }
     };
     (parse_fn, methods)
 }

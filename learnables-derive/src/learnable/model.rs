@@ -30,6 +30,7 @@ const KEYS: Keys = Keys {
         "describes",
         "describes_with",
         "validate",
+        "migrate",
         "crate",
     ],
     member: &[
@@ -40,7 +41,9 @@ const KEYS: Keys = Keys {
         "kind",
         "skip",
         "entry_key",
+        "alias",
     ],
+    repeatable: &["alias"],
 };
 
 /// A learnable struct, checked.
@@ -56,6 +59,9 @@ pub struct Learnable {
     pub describes: Describes,
     /// `validate = path`: a check across fields after parsing.
     pub validate: Option<Path>,
+    /// `migrate = path`: what makes a stored value the type does not read
+    /// into one it does.
+    pub migrate: Option<Path>,
     pub fields: Vec<Field>,
 }
 
@@ -94,6 +100,8 @@ pub struct LessonField {
     pub doc: Vec<Expr>,
     pub kind: Option<LitStr>,
     pub default: Option<LitStr>,
+    /// `alias = "..."`s: earlier names stored versions and lessons may use.
+    pub aliases: Vec<LitStr>,
 }
 
 impl Learnable {
@@ -239,6 +247,7 @@ impl Learnable {
                 skills: attrs.skills.map(|skills| skills.items),
                 describes,
                 validate: attrs.validate,
+                migrate: attrs.migrate,
                 fields,
             }),
             _ => {
@@ -262,6 +271,8 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         return Vec::new();
     };
     let mut seen: HashMap<String, ()> = HashMap::new();
+    // Every alias, with the name of the field it is an alias of.
+    let mut aliases: Vec<(LitStr, String)> = Vec::new();
     let mut fields = Vec::new();
     let mut entry_key: Option<&Ident> = None;
     for field in struct_fields.fields {
@@ -290,8 +301,25 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
                     .with_span(&name_span),
                 );
             }
+            aliases.extend(
+                lesson
+                    .aliases
+                    .iter()
+                    .map(|alias| (alias.clone(), lesson.name.clone())),
+            );
             Some(lesson)
         };
+        if field.skip.is_present()
+            && let Some(alias) = field.alias.first()
+        {
+            errors.push(
+                darling::Error::custom(
+                    "a skipped field is no lesson field, so it has no earlier lesson name: \
+                     remove `alias`, or `skip`",
+                )
+                .with_span(&alias.0),
+            );
+        }
         let is_key = field.entry_key.is_present();
         if is_key {
             let span = field.entry_key.span();
@@ -331,7 +359,53 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
             lesson,
         });
     }
+    check_aliases(&aliases, &seen, errors);
     fields
+}
+
+/// An alias names one field only: not a field's own name, not another's
+/// alias, not blank.
+fn check_aliases(
+    aliases: &[(LitStr, String)],
+    names: &HashMap<String, ()>,
+    errors: &mut darling::error::Accumulator,
+) {
+    let mut taken: HashMap<String, &str> = HashMap::new();
+    for (alias, field) in aliases {
+        let text = alias.value();
+        if errors
+            .handle(not_blank(
+                alias,
+                "`alias`",
+                "write the name the field had before, as stored versions and lessons spell it",
+            ))
+            .is_none()
+        {
+            continue;
+        }
+        if names.contains_key(&text) {
+            let whose = if &text == field {
+                "this field's own name: an alias is a name it had before".to_owned()
+            } else {
+                format!("the name of the lesson field `{text}`")
+            };
+            errors.push(
+                darling::Error::custom(format!(
+                    "the alias `{text}` is {whose}; a stored value holding it would read as two \
+                     fields: remove the alias"
+                ))
+                .with_span(alias),
+            );
+        } else if let Some(first) = taken.insert(text.clone(), field) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "the alias `{text}` is given to `{first}` already: a stored value holding \
+                     it can be read as one field only; keep it on one"
+                ))
+                .with_span(alias),
+            );
+        }
+    }
 }
 
 fn read_lesson_field(
@@ -395,6 +469,7 @@ fn read_lesson_field(
         doc: doc.pieces,
         kind: field.kind.clone(),
         default: field.default.clone(),
+        aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
     }
 }
 

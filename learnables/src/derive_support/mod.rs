@@ -15,7 +15,7 @@ mod spec;
 mod write;
 
 pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TextField};
-pub use reader::{Reader, Slot, entries, validated};
+pub use reader::{MigrateFn, Reader, Slot, entries, read_stored, validated};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, check_default};
 pub use write::{Piece, choices_hold, lesson_value, phrase};

@@ -2,7 +2,7 @@
 
 use std::fmt::Display;
 
-use serde_json::Value;
+use serde_json::{Map as JsonMap, Value};
 
 use super::probe::ParseFn;
 use super::spec::DescriptorSpec;
@@ -73,6 +73,38 @@ impl Reader {
                 Slot::Rejected
             }
         }
+    }
+
+    /// Reads field `index`'s value, sent under `key` (its name or an
+    /// alias), into `slot`: as [`Reader::read`], and a problem when the
+    /// value gave the field already under another key.
+    #[inline]
+    pub fn read_into<T>(
+        &mut self,
+        slot: &mut Slot<T>,
+        index: usize,
+        key: &str,
+        value: &Value,
+        parse: ParseFn<T>,
+        optional: bool,
+    ) {
+        if !matches!(slot, Slot::Absent) {
+            self.twice(index, key);
+            *slot = Slot::Rejected;
+            return;
+        }
+        *slot = self.read(index, value, parse, optional);
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn twice(&mut self, index: usize, key: &str) {
+        let field = &self.spec.fields[index];
+        self.problems.push(LessonProblem::GivenTwice {
+            field: field.name.to_owned(),
+            label: field.label(),
+            again_as: key.to_owned(),
+        });
     }
 
     #[cold]
@@ -249,4 +281,42 @@ fn refused(errors: &FieldErrors, spec: &DescriptorSpec, lesson_value: &LessonVal
         })
         .collect();
     LessonError::from_problems(problems).unwrap_or_else(|| LessonError::wrong_collection("", ""))
+}
+
+/// What a `#[learnable(migrate = path)]` function is: from a stored value
+/// the type does not read to one it does, or why not.
+pub type MigrateFn = fn(JsonMap<String, Value>) -> Result<JsonMap<String, Value>, String>;
+
+/// A stored value, read by `parse`; when it does not read, `migrate` makes
+/// it into one that does (the stored value itself is never changed), and
+/// what `migrate` says when it cannot is the error.
+pub fn read_stored<T>(
+    value: &LessonValue,
+    parse: impl Fn(&LessonValue) -> Result<T, LessonError>,
+    migrate: MigrateFn,
+) -> Result<T, LessonError> {
+    match parse(value) {
+        Ok(read) => Ok(read),
+        Err(_) => migrated(value, parse, migrate),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn migrated<T>(
+    value: &LessonValue,
+    parse: impl Fn(&LessonValue) -> Result<T, LessonError>,
+    migrate: MigrateFn,
+) -> Result<T, LessonError> {
+    let map: JsonMap<String, Value> = value
+        .entries()
+        .map(|(key, value)| (key.to_owned(), value.clone()))
+        .collect();
+    match migrate(map) {
+        Ok(migrated) => parse(&LessonValue::from(migrated)),
+        Err(reason) => Err(
+            LessonError::from_problems(vec![LessonProblem::NotMigrated { reason }])
+                .unwrap_or_else(|| LessonError::wrong_collection("", "")),
+        ),
+    }
 }
