@@ -1,6 +1,8 @@
 //! The derive core against serde, in the same run: parsing a lesson value
 //! into a typed struct, and reading a learnable's descriptor.
 
+mod serde_twins;
+
 use std::hint::black_box;
 use std::str::FromStr;
 use std::sync::OnceLock;
@@ -8,60 +10,10 @@ use std::sync::OnceLock;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use learnables::{Learnable, LessonValue};
 use learnables_examples::RoutingRule;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Deserializer};
-use serde_json::{Value, json};
-
-/// The same rule for serde: same keys, same choices, same default, unknown
-/// keys refused, and the chapter parsed into `C`, the type of
-/// `RoutingRule::chapter`, whatever it is (see [`parse`]).
-#[derive(Deserialize, Debug, Clone, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct SerdeRule<C> {
-    chapter: C,
-    #[serde(default)]
-    desk: SerdeDesk,
-    note: Option<String>,
-}
-
-/// The rule for serde as a form sends it: every value a string, the
-/// chapter parsed from its text into the same type as ours, as
-/// `from_lesson_value` does.
-#[derive(Deserialize, Debug, Clone, PartialEq)]
-#[serde(deny_unknown_fields)]
-struct SerdeFormRule<C: FromStr> {
-    #[serde(deserialize_with = "from_text")]
-    chapter: C,
-    #[serde(default)]
-    desk: SerdeDesk,
-    note: Option<String>,
-}
-
-/// A value given as text, parsed without keeping the text: the string is
-/// borrowed from the input where it can be.
-fn from_text<'de, D: Deserializer<'de>, C: FromStr>(deserializer: D) -> Result<C, D::Error> {
-    let text = <std::borrow::Cow<'de, str>>::deserialize(deserializer)?;
-    text.parse()
-        .map_err(|_| serde::de::Error::custom(format!("{text:?} is not a chapter")))
-}
-
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Default)]
-#[serde(rename_all = "kebab-case")]
-enum SerdeDesk {
-    #[default]
-    General,
-    DangerousGoods,
-    #[serde(rename = "cold chain")]
-    Perishables,
-}
-
-fn typed_input() -> Value {
-    json!({"chapter": 84, "desk": "dangerous-goods", "note": "Lithium batteries"})
-}
-
-fn form_input() -> Value {
-    json!({"chapter": "84", "desk": "dangerous-goods", "note": "Lithium batteries"})
-}
+use serde_json::Value;
+use serde_twins::{SerdeFormRule, SerdeRule, form_input, typed_input};
 
 fn lesson_value(value: &Value) -> LessonValue {
     LessonValue::try_from(value.clone()).expect("an object")

@@ -13,21 +13,17 @@
 //!
 //! `cargo bench -p learnables --bench pin_get_instructions`
 
+mod cachegrind;
 mod routing_entries;
 
 use std::hint::black_box;
-use std::process::Command;
+
+use cachegrind::{Counts, per_operation};
 
 use learnables_examples::RoutingRule;
 
 const ENTRIES: u64 = 100_000;
 const READS: u64 = 200_000;
-
-/// What one run under cachegrind counted.
-struct Counts {
-    instructions: f64,
-    l1_data_misses: f64,
-}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -44,12 +40,10 @@ fn main() {
         return;
     }
     let per_read = |side: &str| -> Option<Counts> {
-        let none = under_cachegrind(side, 0)?;
-        let many = under_cachegrind(side, READS)?;
-        Some(Counts {
-            instructions: (many.instructions - none.instructions) / READS as f64,
-            l1_data_misses: (many.l1_data_misses - none.l1_data_misses) / READS as f64,
-        })
+        per_operation(
+            |reads| vec!["--child".into(), side.into(), reads.to_string()],
+            READS,
+        )
     };
     let (Some(pin), Some(map)) = (per_read("pin"), per_read("map")) else {
         println!(
@@ -68,44 +62,6 @@ fn main() {
         pin.instructions / map.instructions,
         pin.l1_data_misses / map.l1_data_misses,
     );
-}
-
-/// This bench run again under cachegrind, reading `reads` times on `side`.
-fn under_cachegrind(side: &str, reads: u64) -> Option<Counts> {
-    let this = std::env::current_exe().ok()?;
-    let output = Command::new("valgrind")
-        .args([
-            "--tool=cachegrind",
-            "--cache-sim=yes",
-            "--cachegrind-out-file=/dev/null",
-        ])
-        .arg(this)
-        .args(["--child", side, &reads.to_string()])
-        .output()
-        .ok()?;
-    let summary = String::from_utf8_lossy(&output.stderr);
-    Some(Counts {
-        instructions: counted(&summary, "I refs:")?,
-        l1_data_misses: counted(&summary, "D1 misses:")?,
-    })
-}
-
-/// The total cachegrind prints after `label`, whatever the spacing
-/// (`==1== I   refs:      1,234`).
-fn counted(summary: &str, label: &str) -> Option<f64> {
-    let label: Vec<&str> = label.split_whitespace().collect();
-    summary.lines().find_map(|line| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let at = words
-            .windows(label.len())
-            .position(|window| window == label.as_slice())?;
-        let digits: String = words
-            .get(at + label.len())?
-            .chars()
-            .filter(char::is_ascii_digit)
-            .collect();
-        digits.parse().ok()
-    })
 }
 
 /// Builds both sides, reads each key once, then reads `reads` times on
