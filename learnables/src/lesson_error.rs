@@ -19,7 +19,8 @@ use std::fmt;
 /// assert_eq!(error.field(), Some("amount"));
 /// assert_eq!(
 ///     error.to_string(),
-///     "`amount` (Amount in euros): \"lots\" is not accepted: invalid digit found in string"
+///     "`amount` (Amount in euros): \"lots\" is not accepted: it must be a whole number from 0 to \
+///      4,294,967,295"
 /// );
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
