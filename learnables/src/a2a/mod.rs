@@ -44,9 +44,19 @@ mod method_scan;
 #[cfg(feature = "server")]
 mod replay;
 #[cfg(feature = "server")]
+mod decoding;
+#[cfg(feature = "server")]
+mod json_scrub;
+#[cfg(feature = "a2a-server")]
+mod push;
+#[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
+mod scrubbed_body;
+#[cfg(feature = "server")]
 mod scrubbed_events;
+#[cfg(feature = "server")]
+mod uri_scan;
 #[cfg(feature = "a2a-lf")]
 mod sdk;
 #[cfg(feature = "server")]
@@ -60,6 +70,10 @@ pub mod teaching_page;
 pub use declared_card::DeclaredCard;
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
+#[cfg(feature = "a2a-server")]
+pub use push::ActivatedPushConfigs;
+#[cfg(feature = "server")]
+pub use scrub::{MAX_EVENT, ResponseScrubber, ScrubError};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};
