@@ -172,6 +172,14 @@ impl Matcher {
         self.at += 1;
     }
 
+    fn feed_run(&mut self, run: &[u8]) {
+        let uri = EXTENSION_URI.as_bytes();
+        let end = self.at + run.len();
+        self.uri &= uri.get(self.at..end) == Some(run);
+        self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
+        self.at = end;
+    }
+
     fn alive(&self) -> bool {
         self.uri || self.extensions
     }
@@ -233,13 +241,25 @@ impl JsonScrub {
         while at < input.len() {
             // Inside a string nobody needs to decode: up to its next quote
             // or escape in one go.
-            if let State::Str { .. } = self.state
-                && self.matcher.is_none()
-                && self.mode != Mode::Hold
-            {
-                match memchr::memchr2(b'"', b'\\', &input[at..]) {
-                    Some(found) => at += found,
-                    None => break,
+            if let State::Str { .. } = self.state {
+                let end = memchr::memchr2(b'"', b'\\', &input[at..]).map_or(input.len(), |found| at + found);
+                if let Some(matcher) = &mut self.matcher {
+                    // A key (or an `extensions` string) still deciding: its
+                    // plain run compared in one go.
+                    matcher.feed_run(&input[at..end]);
+                    if !matcher.alive() {
+                        self.release(at, sink);
+                    }
+                }
+                if self.mode == Mode::Hold {
+                    if self.held.len() + (end - at) > MAX_HELD {
+                        return Err(self.stop(JsonFault::TooLong, at, sink));
+                    }
+                    self.held.extend_from_slice(&input[at..end]);
+                }
+                at = end;
+                if at == input.len() {
+                    break;
                 }
             }
             match self.step(input[at], at, sink) {

@@ -339,11 +339,10 @@ impl ResponseScrubber {
         self.read += decoded.len() as u64;
         match &mut self.mode {
             Mode::Json(json) => {
-                let mut out = Frames {
-                    chunk: &decoded,
-                    frames,
-                };
-                match json.feed(&decoded, &mut out) {
+                let mut out = Frames::new(&decoded);
+                let fed = json.feed(&decoded, &mut out);
+                out.into_frames(frames);
+                match fed {
                     Ok(()) => Ok(()),
                     Err(stopped) => {
                         let at = stopped.at;
@@ -376,19 +375,54 @@ impl ResponseScrubber {
     }
 }
 
-/// A sink into frames of a chunk.
+/// A sink for one chunk: the chunk itself when it goes through whole (no
+/// copy), else what is kept of it, copied into one frame.
 pub(crate) struct Frames<'a> {
-    pub(crate) chunk: &'a Bytes,
-    pub(crate) frames: &'a mut VecDeque<Bytes>,
+    chunk: &'a Bytes,
+    whole: bool,
+    out: Vec<u8>,
+}
+
+impl<'a> Frames<'a> {
+    pub(crate) fn new(chunk: &'a Bytes) -> Frames<'a> {
+        Frames {
+            chunk,
+            whole: false,
+            out: Vec::new(),
+        }
+    }
+
+    pub(crate) fn into_frames(self, frames: &mut VecDeque<Bytes>) {
+        if self.whole {
+            frames.push_back(self.chunk.clone());
+        } else if !self.out.is_empty() {
+            frames.push_back(Bytes::from(self.out));
+        }
+    }
+
+    fn copy(&mut self) {
+        if std::mem::take(&mut self.whole) {
+            self.out.reserve(self.chunk.len());
+            self.out.extend_from_slice(self.chunk);
+        } else if self.out.capacity() == 0 {
+            self.out.reserve(self.chunk.len());
+        }
+    }
 }
 
 impl Sink for Frames<'_> {
     fn input(&mut self, range: Range<usize>) {
-        self.frames.push_back(self.chunk.slice(range));
+        if range == (0..self.chunk.len()) && self.out.is_empty() && !self.whole {
+            self.whole = true;
+            return;
+        }
+        self.copy();
+        self.out.extend_from_slice(&self.chunk[range]);
     }
 
     fn held(&mut self, bytes: &[u8]) {
-        self.frames.push_back(Bytes::copy_from_slice(bytes));
+        self.copy();
+        self.out.extend_from_slice(bytes);
     }
 }
 

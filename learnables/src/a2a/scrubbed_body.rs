@@ -88,7 +88,9 @@ impl HttpBody for ScrubbedBody {
                     this.input.len()
                 };
                 let piece = this.input.split_to(take);
-                let result = this.scrubber.feed_bytes(piece, &mut this.ready);
+                let mut pieces = VecDeque::new();
+                let result = this.scrubber.feed_bytes(piece, &mut pieces);
+                this.ready.push_back(joined(pieces));
                 this.note(result);
                 continue;
             }
@@ -118,10 +120,24 @@ impl HttpBody for ScrubbedBody {
                 },
                 Poll::Ready(None) => {
                     this.ended = true;
-                    let result = this.scrubber.finish_bytes(&mut this.ready);
+                    let mut pieces = VecDeque::new();
+                    let result = this.scrubber.finish_bytes(&mut pieces);
+                    this.ready.push_back(joined(pieces));
                     this.note(result);
                 }
             }
         }
     }
+}
+
+/// The pieces a chunk was scrubbed into, as one frame: the chunk itself
+/// when it went through whole, else one copy (a frame per piece would be a
+/// write per piece).
+fn joined(mut pieces: VecDeque<Bytes>) -> Bytes {
+    if pieces.len() <= 1 {
+        return pieces.pop_front().unwrap_or_default();
+    }
+    let mut joined = Vec::with_capacity(pieces.iter().map(Bytes::len).sum());
+    pieces.iter().for_each(|piece| joined.extend_from_slice(piece));
+    Bytes::from(joined)
 }
