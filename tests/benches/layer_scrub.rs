@@ -53,7 +53,13 @@ fn response(chunks: usize) -> Response {
         next.extend_from_slice(message(index).as_bytes());
     }
     let (first, next) = (Bytes::from(first), Bytes::from(next));
-    let body = (0..chunks).map(move |chunk| if chunk == 0 { first.clone() } else { next.clone() });
+    let body = (0..chunks).map(move |chunk| {
+        if chunk == 0 {
+            first.clone()
+        } else {
+            next.clone()
+        }
+    });
     let parts = std::iter::once(head)
         .chain(body)
         .chain(std::iter::once(Bytes::from_static(b"]}}")));
@@ -135,7 +141,12 @@ fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
         .split_whitespace()
         .map(|field| field.parse().unwrap())
         .collect();
-    assert_eq!(fields.len(), 4, "{text} {}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(
+        fields.len(),
+        4,
+        "{text} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     (
         fields[0],
         fields[1] as f64 / 1e9,
@@ -165,14 +176,20 @@ fn main() {
         body.push(b']');
         for _ in 0..3 {
             let start = Instant::now();
-            let mut scrubber = learnables::a2a::ResponseScrubber::new(Some("application/json"), None).unwrap();
+            let mut scrubber =
+                learnables::a2a::ResponseScrubber::new(Some("application/json"), None).unwrap();
             let mut out = Vec::with_capacity(body.len());
             for chunk in body.chunks(32 * 1024) {
                 scrubber.feed(chunk, &mut out).unwrap();
             }
             scrubber.finish(&mut out).unwrap();
             let took = start.elapsed();
-            println!("scrub only: {} MB in {:?}: {:.0} MB/s", body.len() / 1_000_000, took, body.len() as f64 / took.as_secs_f64() / 1e6);
+            println!(
+                "scrub only: {} MB in {:?}: {:.0} MB/s",
+                body.len() / 1_000_000,
+                took,
+                body.len() as f64 / took.as_secs_f64() / 1e6
+            );
         }
         return;
     }

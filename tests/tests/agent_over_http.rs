@@ -336,7 +336,11 @@ fn push_notifications_are_registered_only_by_clients_that_activated() {
     // Its pushes would carry the question's teach block: refused, saying why.
     let refused = agent.call_with("CreateTaskPushNotificationConfig", config.clone(), &[]);
     assert_eq!(refused.code(), -32008, "{:?}", refused.message());
-    assert!(refused.message().contains(EXTENSION_URI), "{}", refused.message());
+    assert!(
+        refused.message().contains(EXTENSION_URI),
+        "{}",
+        refused.message()
+    );
     let saved = agent.call_with("CreateTaskPushNotificationConfig", config, &[ACTIVATED]);
     assert_eq!(saved.result()["url"], "https://client.example/hook");
 }

@@ -75,9 +75,16 @@ fn cases() -> Vec<(Case, Expect)> {
         "[".repeat(200),
         "]".repeat(200)
     );
-    let deep_scrubbed = format!("{}{{\"metadata\":{{}}}}{}", "[".repeat(200), "]".repeat(200));
+    let deep_scrubbed = format!(
+        "{}{{\"metadata\":{{}}}}{}",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
     let plain_json = format!(r#"{{"result":{{"metadata":{{"{U}":{block}}}}}}}"#);
-    let utf16: Vec<u8> = plain_json.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf16: Vec<u8> = plain_json
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
     let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
     png.extend((0..4096u32).map(|at| (at.wrapping_mul(2_654_435_761) >> 13) as u8));
     vec![
@@ -184,9 +191,18 @@ fn host() -> Router {
                 response
             }),
         )
-        .route("/big", get(|| async { streamed("application/json", Some(BIG_MESSAGES)) }))
-        .route("/endless.json", get(|| async { streamed("application/json", None) }))
-        .route("/endless.ndjson", get(|| async { streamed("application/x-ndjson", None) }));
+        .route(
+            "/big",
+            get(|| async { streamed("application/json", Some(BIG_MESSAGES)) }),
+        )
+        .route(
+            "/endless.json",
+            get(|| async { streamed("application/json", None) }),
+        )
+        .route(
+            "/endless.ndjson",
+            get(|| async { streamed("application/x-ndjson", None) }),
+        );
     router.layer(LearnablesLayer::new(LearnablesService::new(
         Knowledge::in_memory(),
         Declaration::new(),
@@ -310,7 +326,9 @@ fn mentions_uri(bytes: &[u8]) -> bool {
 
 #[test]
 fn every_body_reaches_a_client_that_did_not_activate_without_a_block() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|poison| poison.into_inner());
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
     let (_runtime, url) = serve();
     for (index, (case, expect)) in cases().into_iter().enumerate() {
         let name = case.name;
@@ -337,7 +355,11 @@ fn every_body_reaches_a_client_that_did_not_activate_without_a_block() {
             Expect::Status(code) => assert_eq!(status, code, "{name}: {shown}"),
         }
         // A client that activated gets what the host sent.
-        if case.headers.iter().all(|(name, _)| *name != "transfer-encoding") {
+        if case
+            .headers
+            .iter()
+            .all(|(name, _)| *name != "transfer-encoding")
+        {
             let (status, body, clean) = fetch(&case_url, true);
             assert_eq!((status, clean), (200, true), "{name}, activated");
             assert_eq!(body, case.body, "{name}, activated");
@@ -351,7 +373,10 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 /// The process's resident memory now, in bytes.
 fn resident() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap();
-    let line = status.lines().find(|line| line.starts_with("VmRSS:")).unwrap();
+    let line = status
+        .lines()
+        .find(|line| line.starts_with("VmRSS:"))
+        .unwrap();
     let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     kib * 1024
 }
@@ -396,7 +421,9 @@ const MEMORY_BOUND: u64 = 64 << 20;
 
 #[test]
 fn a_200_mb_response_flows_scrubbed_byte_for_byte_in_bounded_memory() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|poison| poison.into_inner());
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
     let (_runtime, url) = serve();
     let before = resident();
     let sampler = Sampler::start();
@@ -417,23 +444,34 @@ fn a_200_mb_response_flows_scrubbed_byte_for_byte_in_bounded_memory() {
                 None => panic!("the body is longer than expected, at {total}"),
             }
         }
-        assert!(buffer[..read] == pending[..read], "the body differs near byte {total}");
+        assert!(
+            buffer[..read] == pending[..read],
+            "the body differs near byte {total}"
+        );
         pending.drain(..read);
         total += read as u64;
     }
     assert!(pending.is_empty(), "the body ended early, at {total}");
-    assert!(expected.next().is_none(), "the body ended early, at {total}");
+    assert!(
+        expected.next().is_none(),
+        "the body ended early, at {total}"
+    );
     let sent: u64 = body_chunks("application/json", Some(BIG_MESSAGES), false)
         .map(|chunk| chunk.len() as u64)
         .sum();
     assert!(sent > 200_000_000, "{sent}");
     let grown = sampler.peak().saturating_sub(before);
-    assert!(grown < MEMORY_BOUND, "the process grew by {grown} bytes for a {sent}-byte body");
+    assert!(
+        grown < MEMORY_BOUND,
+        "the process grew by {grown} bytes for a {sent}-byte body"
+    );
 }
 
 #[test]
 fn endless_responses_flow_in_bounded_memory() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|poison| poison.into_inner());
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
     let (_runtime, url) = serve();
     for path in ["endless.json", "endless.ndjson"] {
         let before = resident();
@@ -454,6 +492,9 @@ fn endless_responses_flow_in_bounded_memory() {
         }
         drop(response);
         let grown = sampler.peak().saturating_sub(before);
-        assert!(grown < MEMORY_BOUND, "{path}: the process grew by {grown} bytes");
+        assert!(
+            grown < MEMORY_BOUND,
+            "{path}: the process grew by {grown} bytes"
+        );
     }
 }

@@ -12,8 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use a2a::{
-    A2AError, AgentCard, Artifact, Message, Part, Role, StreamResponse, Task, TaskArtifactUpdateEvent,
-    TaskState, TaskStatus, TaskStatusUpdateEvent,
+    A2AError, AgentCard, Artifact, Message, Part, Role, StreamResponse, Task,
+    TaskArtifactUpdateEvent, TaskState, TaskStatus, TaskStatusUpdateEvent,
 };
 use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
@@ -104,7 +104,10 @@ impl AgentExecutor for Asker {
             metadata: None,
         };
         if !continued {
-            let asked = task(TaskState::InputRequired, self.question(&context, "Which desk?"));
+            let asked = task(
+                TaskState::InputRequired,
+                self.question(&context, "Which desk?"),
+            );
             return Box::pin(stream::iter([Ok(StreamResponse::Task(asked))]));
         }
         let events = vec![
@@ -242,7 +245,10 @@ fn task_of_a(served: &Served) -> String {
                                     "parts": [{"text": "Route chapter 85"}]}});
     let answer = rpc(served, "SendMessage", params, &[VERSION, ACTIVATED]);
     let task = &answer["result"]["task"];
-    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{answer}");
+    assert_eq!(
+        task["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+        "{answer}"
+    );
     assert!(has_block(task), "A activated and gets the block: {answer}");
     task["id"].as_str().unwrap().to_owned()
 }
@@ -264,10 +270,14 @@ fn decoded(encoding: Option<&str>, body: &[u8]) -> Vec<u8> {
     match encoding {
         None => out.extend_from_slice(body),
         Some("gzip") => {
-            flate2::read::GzDecoder::new(body).read_to_end(&mut out).unwrap();
+            flate2::read::GzDecoder::new(body)
+                .read_to_end(&mut out)
+                .unwrap();
         }
         Some("deflate") => {
-            flate2::read::ZlibDecoder::new(body).read_to_end(&mut out).unwrap();
+            flate2::read::ZlibDecoder::new(body)
+                .read_to_end(&mut out)
+                .unwrap();
         }
         Some(other) => panic!("the test does not decode {other}"),
     }
@@ -287,8 +297,11 @@ fn read_task(
         "GetTask" => client()
             .post(&served.url)
             .header("content-type", "application/json")
-            .body(json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask",
-                         "params": {"id": task}}).to_string()),
+            .body(
+                json!({"jsonrpc": "2.0", "id": 2, "method": "GetTask",
+                         "params": {"id": task}})
+                .to_string(),
+            ),
         "GET /tasks/{id}" => client().get(format!("{}rest/tasks/{task}", served.url)),
         "GET /tasks" => client().get(format!("{}rest/tasks", served.url)),
         other => panic!("{other}"),
@@ -306,8 +319,12 @@ fn read_task(
         .map(|value| value.to_str().unwrap().to_owned());
     let body = response.bytes().unwrap();
     let body = decoded(coding.as_deref(), &body);
-    let value: Value = serde_json::from_slice(&body)
-        .unwrap_or_else(|error| panic!("{how} {encoding}: {error}: {}", String::from_utf8_lossy(&body)));
+    let value: Value = serde_json::from_slice(&body).unwrap_or_else(|error| {
+        panic!(
+            "{how} {encoding}: {error}: {}",
+            String::from_utf8_lossy(&body)
+        )
+    });
     (coding, value)
 }
 
@@ -323,7 +340,14 @@ fn a_client_that_did_not_activate_gets_no_block_in_any_encoding() {
             let (coding, value) = read_task(&served, how, &task, "gzip", true);
             assert_eq!(coding.as_deref(), Some("gzip"), "{how}");
             assert!(has_block(&value), "{attach:?} {how}: {value}");
-            for encoding in ["gzip", "br", "deflate", "zstd", "gzip, deflate, br, zstd", "identity"] {
+            for encoding in [
+                "gzip",
+                "br",
+                "deflate",
+                "zstd",
+                "gzip, deflate, br, zstd",
+                "identity",
+            ] {
                 let (coding, value) = read_task(&served, how, &task, encoding, false);
                 // Sent on decoded, so any client reads it.
                 assert_eq!(coding, None, "{attach:?} {how} {encoding}");
@@ -332,7 +356,10 @@ fn a_client_that_did_not_activate_gets_no_block_in_any_encoding() {
                     !value.to_string().contains(EXTENSION_URI),
                     "{attach:?} {how} {encoding}: {value}"
                 );
-                assert!(value.to_string().contains(&task), "{how} {encoding}: {value}");
+                assert!(
+                    value.to_string().contains(&task),
+                    "{how} {encoding}: {value}"
+                );
             }
         }
     }
@@ -374,7 +401,9 @@ impl Webhook {
     /// The pushes received once `count` have come (or 20 s have passed).
     fn wait_for(&self, count: usize) -> Vec<Value> {
         let start = Instant::now();
-        while self.received.lock().unwrap().len() < count && start.elapsed() < Duration::from_secs(20) {
+        while self.received.lock().unwrap().len() < count
+            && start.elapsed() < Duration::from_secs(20)
+        {
             std::thread::sleep(Duration::from_millis(20));
         }
         self.received.lock().unwrap().clone()
@@ -390,20 +419,35 @@ fn no_push_carries_a_block_to_a_webhook_registered_without_activation() {
         let of_b = webhook(&served, "b");
         let config = |hook: &Webhook| json!({"taskId": task, "url": hook.url});
         // B's registrations, by JSON-RPC and by REST, are refused.
-        let refused = rpc(&served, "CreateTaskPushNotificationConfig", config(&of_b), &[VERSION]);
+        let refused = rpc(
+            &served,
+            "CreateTaskPushNotificationConfig",
+            config(&of_b),
+            &[VERSION],
+        );
         assert_eq!(refused["error"]["code"], -32008, "{attach:?}: {refused}");
         assert!(
-            refused["error"]["message"].as_str().unwrap().contains("activated"),
+            refused["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("activated"),
             "{refused}"
         );
         let rest = client()
-            .post(format!("{}rest/tasks/{task}/pushNotificationConfigs", served.url))
+            .post(format!(
+                "{}rest/tasks/{task}/pushNotificationConfigs",
+                served.url
+            ))
             .header(VERSION.0, VERSION.1)
             .header("content-type", "application/json")
             .body(json!({"url": of_b.url}).to_string())
             .send()
             .unwrap();
-        assert!(!rest.status().is_success(), "{attach:?}: REST registration {}", rest.status());
+        assert!(
+            !rest.status().is_success(),
+            "{attach:?}: REST registration {}",
+            rest.status()
+        );
         // So is a SendMessage of B that carries a config.
         let inline = json!({"message": {"messageId": "m9", "role": "ROLE_USER",
                                         "parts": [{"text": "hi"}]},
@@ -418,8 +462,17 @@ fn no_push_carries_a_block_to_a_webhook_registered_without_activation() {
             &[VERSION, ACTIVATED],
         );
         assert!(saved["result"]["url"].is_string(), "{saved}");
-        let listed = rpc(&served, "ListTaskPushNotificationConfigs", json!({"taskId": task}), &[VERSION]);
-        assert_eq!(listed["result"]["configs"].as_array().map(Vec::len), Some(1), "{listed}");
+        let listed = rpc(
+            &served,
+            "ListTaskPushNotificationConfigs",
+            json!({"taskId": task}),
+            &[VERSION],
+        );
+        assert_eq!(
+            listed["result"]["configs"].as_array().map(Vec::len),
+            Some(1),
+            "{listed}"
+        );
         let next = json!({"message": {"messageId": "m2", "role": "ROLE_USER", "taskId": task,
                                       "parts": [{"text": "cold chain"}]}});
         let done = rpc(&served, "SendMessage", next, &[VERSION, ACTIVATED]);
@@ -430,10 +483,17 @@ fn no_push_carries_a_block_to_a_webhook_registered_without_activation() {
         let kinds: HashMap<&str, bool> = pushes
             .iter()
             .filter_map(|push| push.as_object())
-            .flat_map(|push| push.iter().map(|(kind, event)| (kind.as_str(), has_block(event))))
+            .flat_map(|push| {
+                push.iter()
+                    .map(|(kind, event)| (kind.as_str(), has_block(event)))
+            })
             .collect();
         for kind in ["task", "artifactUpdate", "statusUpdate"] {
-            assert_eq!(kinds.get(kind), Some(&true), "{attach:?} {kind}: {pushes:?}");
+            assert_eq!(
+                kinds.get(kind),
+                Some(&true),
+                "{attach:?} {kind}: {pushes:?}"
+            );
         }
         // B's got nothing at all.
         assert!(of_b.received.lock().unwrap().is_empty(), "{attach:?}");

@@ -21,8 +21,8 @@ use a2a_server::{DefaultRequestHandler, InMemoryPushConfigStore, StaticAgentCard
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{
-    ActivatedPushConfigs, CardError, DeclaredCard, DuplicateToken, LearnablesLayer, LearnablesService,
-    Principal, Tokens,
+    ActivatedPushConfigs, CardError, DeclaredCard, DuplicateToken, LearnablesLayer,
+    LearnablesService, Principal, Tokens,
 };
 use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};

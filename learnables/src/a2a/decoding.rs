@@ -54,9 +54,9 @@ impl Decoder {
             Encoding::Brotli => Decoder::Brotli(Box::new(
                 brotli_decompressor::DecompressorWriter::new(Vec::new(), 4096),
             )),
-            Encoding::Zstd => Decoder::Zstd(Box::new(zstd::stream::write::Decoder::new(
-                Vec::new(),
-            )?)),
+            Encoding::Zstd => {
+                Decoder::Zstd(Box::new(zstd::stream::write::Decoder::new(Vec::new())?))
+            }
         }))
     }
 

@@ -52,7 +52,9 @@ impl JsonFault {
         match self {
             JsonFault::Syntax => "it is not JSON",
             JsonFault::TooDeep => "it nests deeper than the scrubber follows",
-            JsonFault::TooLong => "it holds more whitespace after a comma than the scrubber holds back",
+            JsonFault::TooLong => {
+                "it holds more whitespace after a comma than the scrubber holds back"
+            }
         }
     }
 }
@@ -134,12 +136,20 @@ enum State {
     /// After a value in a container: `,` or its end.
     After,
     /// In a string (a key or not).
-    Str { key: bool },
+    Str {
+        key: bool,
+    },
     /// After a backslash in a string.
-    Esc { key: bool },
+    Esc {
+        key: bool,
+    },
     /// In a `\u` escape: how many hex digits are still to come, and the
     /// code unit so far.
-    Hex { key: bool, left: u8, unit: u16 },
+    Hex {
+        key: bool,
+        left: u8,
+        unit: u16,
+    },
     Num(Num),
     /// In `true`, `false` or `null`: the letters still to come.
     Lit(&'static [u8]),
@@ -242,7 +252,8 @@ impl JsonScrub {
             // Inside a string nobody needs to decode: up to its next quote
             // or escape in one go.
             if let State::Str { .. } = self.state {
-                let end = memchr::memchr2(b'"', b'\\', &input[at..]).map_or(input.len(), |found| at + found);
+                let end = memchr::memchr2(b'"', b'\\', &input[at..])
+                    .map_or(input.len(), |found| at + found);
                 if let Some(matcher) = &mut self.matcher {
                     // A key (or an `extensions` string) still deciding: its
                     // plain run compared in one go.
@@ -518,7 +529,11 @@ impl JsonScrub {
     }
 
     fn string_end(&mut self, key: bool, at: usize, sink: &mut impl Sink) {
-        self.state = if key { State::Colon } else { State::Str { key } };
+        self.state = if key {
+            State::Colon
+        } else {
+            State::Str { key }
+        };
         let matcher = self.matcher.take();
         if !key {
             self.value_done();
@@ -665,7 +680,13 @@ mod tests {
         let mut out = Vec::new();
         for chunk in chunks {
             scrub
-                .feed(chunk, &mut VecSink { input: chunk, out: &mut out })
+                .feed(
+                    chunk,
+                    &mut VecSink {
+                        input: chunk,
+                        out: &mut out,
+                    },
+                )
                 .ok()?;
         }
         scrub.finish().ok()?;
@@ -675,11 +696,20 @@ mod tests {
     #[test]
     fn blocks_go_with_their_commas_wherever_they_are() {
         let cases = [
-            (format!(r#"{{"metadata":{{"{U}":{{"teach":{{"a":[1,{{"b":"}}"}}]}}}}}}}}"#), r#"{"metadata":{}}"#.to_owned()),
-            (format!(r#"{{"a":1,"{U}":2,"b":3}}"#), r#"{"a":1,"b":3}"#.to_owned()),
+            (
+                format!(r#"{{"metadata":{{"{U}":{{"teach":{{"a":[1,{{"b":"}}"}}]}}}}}}}}"#),
+                r#"{"metadata":{}}"#.to_owned(),
+            ),
+            (
+                format!(r#"{{"a":1,"{U}":2,"b":3}}"#),
+                r#"{"a":1,"b":3}"#.to_owned(),
+            ),
             (format!(r#"{{"{U}":2,"b":3}}"#), r#"{"b":3}"#.to_owned()),
             (format!(r#"{{"a":1,"{U}":2}}"#), r#"{"a":1}"#.to_owned()),
-            (format!(r#"{{"{U}":2,"{U}":[3],"b":3,"{U}":null}}"#), r#"{"b":3}"#.to_owned()),
+            (
+                format!(r#"{{"{U}":2,"{U}":[3],"b":3,"{U}":null}}"#),
+                r#"{"b":3}"#.to_owned(),
+            ),
             (
                 format!("{{\n  \"a\": 1,\n  \"{U}\" : {{ }} ,\n  \"b\": 2\n}}"),
                 "{\n  \"a\": 1,\n  \"b\": 2\n}".to_owned(),
@@ -724,7 +754,9 @@ mod tests {
         for text in [
             r#"{"n": 123456789012345678901234567890, "z": -0.5e-7, "a": 1e400}"#.to_owned(),
             " [ 1 ,\t2 ,\r\n {\"z\":1,\"a\":\"\\u00e9\\\"\"} ] \n".to_owned(),
-            format!(r#"{{"text":"{U}","uri":"{U}","capabilities":{{"extensions":[{{"uri":"{U}"}}]}}}}"#),
+            format!(
+                r#"{{"text":"{U}","uri":"{U}","capabilities":{{"extensions":[{{"uri":"{U}"}}]}}}}"#
+            ),
             format!(r#"{{"https://rsaxb.com/a2a/learnables/v2":1,"{U}x":2,"h":3,"e":4}}"#),
             "{\"extensions\":[\"https://rsaxb.com/a2a/learnables/v\",null]}\n{}\n[]".to_owned(),
             "\"solo\"  17  true false null".to_owned(),
@@ -755,7 +787,13 @@ mod tests {
         let mut scrub = JsonScrub::new();
         let mut out = Vec::new();
         let stopped = scrub
-            .feed(deep.as_bytes(), &mut VecSink { input: deep.as_bytes(), out: &mut out })
+            .feed(
+                deep.as_bytes(),
+                &mut VecSink {
+                    input: deep.as_bytes(),
+                    out: &mut out,
+                },
+            )
             .unwrap_err();
         assert_eq!(stopped.fault, JsonFault::TooDeep);
         assert_eq!(stopped.at, MAX_DEPTH);
@@ -769,7 +807,13 @@ mod tests {
         let mut scrub = JsonScrub::new();
         let mut out = Vec::new();
         let stopped = scrub
-            .feed(&text, &mut VecSink { input: &text, out: &mut out })
+            .feed(
+                &text,
+                &mut VecSink {
+                    input: &text,
+                    out: &mut out,
+                },
+            )
             .unwrap_err();
         assert_eq!(stopped.fault, JsonFault::TooLong);
         assert_eq!(out, b"{\"a\":1");
@@ -779,7 +823,13 @@ mod tests {
         let mut scrub = JsonScrub::new();
         let mut out = Vec::new();
         scrub
-            .feed(&key.as_bytes()[..5_000], &mut VecSink { input: key.as_bytes(), out: &mut out })
+            .feed(
+                &key.as_bytes()[..5_000],
+                &mut VecSink {
+                    input: key.as_bytes(),
+                    out: &mut out,
+                },
+            )
             .unwrap();
         assert!(scrub.held_len() <= 3, "{}", scrub.held_len());
     }

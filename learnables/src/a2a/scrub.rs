@@ -296,11 +296,7 @@ impl ResponseScrubber {
     ) -> Result<(), ScrubError> {
         let decoded = match &mut self.decoder {
             None => chunk,
-            Some(decoder) => Bytes::from(
-                decoder
-                    .write(&chunk)
-                    .map_err(ScrubError::undecodable)?,
-            ),
+            Some(decoder) => Bytes::from(decoder.write(&chunk).map_err(ScrubError::undecodable)?),
         };
         self.scrub_decoded(decoded, frames)
     }

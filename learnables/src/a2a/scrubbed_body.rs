@@ -95,7 +95,11 @@ impl HttpBody for ScrubbedBody {
                 continue;
             }
             if this.ended {
-                return Poll::Ready(this.trailers.take().map(|trailers| Ok(Frame::trailers(trailers))));
+                return Poll::Ready(
+                    this.trailers
+                        .take()
+                        .map(|trailers| Ok(Frame::trailers(trailers))),
+                );
             }
             match Pin::new(&mut this.inner).poll_frame(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -138,6 +142,8 @@ fn joined(mut pieces: VecDeque<Bytes>) -> Bytes {
         return pieces.pop_front().unwrap_or_default();
     }
     let mut joined = Vec::with_capacity(pieces.iter().map(Bytes::len).sum());
-    pieces.iter().for_each(|piece| joined.extend_from_slice(piece));
+    pieces
+        .iter()
+        .for_each(|piece| joined.extend_from_slice(piece));
     Bytes::from(joined)
 }

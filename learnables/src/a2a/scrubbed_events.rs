@@ -192,7 +192,10 @@ mod tests {
             events.feed(&Bytes::copy_from_slice(chunk), &mut frames)?;
         }
         events.finish(&mut frames)?;
-        Ok(frames.iter().flat_map(|frame| frame.iter().copied()).collect())
+        Ok(frames
+            .iter()
+            .flat_map(|frame| frame.iter().copied())
+            .collect())
     }
 
     #[test]

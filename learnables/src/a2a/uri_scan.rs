@@ -152,7 +152,9 @@ mod tests {
             EXTENSION_URI.to_owned(),
             EXTENSION_URI.replace('/', "\\/"),
             EXTENSION_URI.replacen('h', "\\u0068", 1),
-            EXTENSION_URI.replace('s', "\\u0073").replace('/', "\\u002F"),
+            EXTENSION_URI
+                .replace('s', "\\u0073")
+                .replace('/', "\\u002F"),
             format!("hhttps://rsaxb.com/a2a/learnables/vhttps{EXTENSION_URI}x"),
             EXTENSION_URI
                 .bytes()
