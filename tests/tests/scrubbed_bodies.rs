@@ -8,7 +8,6 @@
 //! every body byte for byte.
 
 use std::io::{Read, Write};
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,6 +21,7 @@ use axum::routing::get;
 use futures::stream;
 use learnables::a2a::{LearnablesLayer, LearnablesService, Tokens};
 use learnables::{Declaration, EXTENSION_URI, Knowledge};
+use learnables_tests::loopback;
 
 /// A body the host sends: its headers and bytes.
 struct Case {
@@ -276,17 +276,8 @@ fn body_chunks(
 }
 
 fn serve() -> (tokio::runtime::Runtime, String) {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let address: SocketAddr = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, host()).await.unwrap() });
-        address
-    });
+    let runtime = loopback::runtime();
+    let address = loopback::serve_on(&runtime, host());
     (runtime, format!("http://{address}"))
 }
 

@@ -7,7 +7,6 @@
 
 use std::collections::HashMap;
 use std::io::Read;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,6 +29,7 @@ use learnables::a2a::{
 };
 use learnables::{Declaration, EXTENSION_URI, Knowledge, TeachBlock};
 use learnables_examples::RoutingRule;
+use learnables_tests::loopback;
 use serde_json::{Value, json};
 use tower_http::compression::CompressionLayer;
 
@@ -165,17 +165,8 @@ struct Served {
 }
 
 fn serve_router(router: Router) -> Served {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let address: SocketAddr = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-        address
-    });
+    let runtime = loopback::runtime();
+    let address = loopback::serve_on(&runtime, router);
     Served {
         url: format!("http://{address}/"),
         runtime,
@@ -385,12 +376,7 @@ fn webhook(served: &Served, name: &str) -> Webhook {
             }
         }),
     );
-    let address: SocketAddr = served.runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-        address
-    });
+    let address = loopback::serve_on(&served.runtime, router);
     Webhook {
         url: format!("http://{address}/hook?{name}"),
         received,

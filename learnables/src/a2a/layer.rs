@@ -175,7 +175,9 @@ where
                 if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
                     match read_method(&shared.service, request).await {
                         Found::Ours(parts, read) => {
-                            answer(&shared.service, parts, read, &activation).await
+                            let response = answer(&shared.service, parts, read, &activation).await;
+                            // Our own answers carry no teach block.
+                            return Ok(if activated { echo(response) } else { response });
                         }
                         Found::Other(request) => {
                             REQUEST_ACTIVATED
@@ -188,7 +190,7 @@ where
                         .scope(activated, agent().oneshot(request))
                         .await?
                 };
-            Ok(if activation.learnables() {
+            Ok(if activated {
                 echo(response)
             } else {
                 scrub_response(response)
