@@ -66,7 +66,7 @@ const VERSION_HEADER: &str = "a2a-version";
 ///   and is cut off (the connection ends with an error) where it does.
 ///   Such a response loses its `Content-Length` (it is sent chunked).
 /// - While the agent's service answers, the request's activation is known
-///   to [`ActivatedPushConfigs`], which refuses a push notification config
+///   to `ActivatedPushConfigs` (feature `a2a-server`), which refuses a push notification config
 ///   from a request that did not activate the extension.
 ///
 /// Apply it last, over everything the agent serves (merge the routers

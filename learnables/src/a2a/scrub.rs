@@ -74,7 +74,16 @@ pub struct ResponseScrubber {
     fell_back: Option<(u64, JsonFault)>,
 }
 
-/// The longest event of an event stream the scrubber reads whole.
+/// The longest event of an event stream the scrubber reads whole; a longer
+/// one ends the stream with an error.
+///
+/// ```
+/// use learnables::a2a::{MAX_EVENT, ResponseScrubber};
+/// let mut events = ResponseScrubber::new(Some("text/event-stream"), None)?;
+/// let mut out = Vec::new();
+/// assert!(events.feed(&vec![b'x'; MAX_EVENT + 1], &mut out).is_err());
+/// # Ok::<(), learnables::a2a::ScrubError>(())
+/// ```
 pub const MAX_EVENT: usize = 4 << 20;
 
 enum Mode {
@@ -83,7 +92,15 @@ enum Mode {
     Scan(ScanPass),
 }
 
-/// Why a body is not sent to a client that did not activate.
+/// Why a body is not sent to a client that did not activate: an encoding
+/// that cannot be decoded, or the URI where it cannot be removed. Its
+/// `Display` is a sentence for a log line.
+///
+/// ```
+/// use learnables::a2a::ResponseScrubber;
+/// let error = ResponseScrubber::new(None, Some("compress")).err().unwrap();
+/// assert!(error.to_string().contains("compress"));
+/// ```
 #[derive(Debug)]
 pub struct ScrubError {
     reason: Reason,
@@ -471,5 +488,107 @@ impl ScanPass {
         if !self.tail.is_empty() {
             frames.push_back(Bytes::from(std::mem::take(&mut self.tail)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::EXTENSION_URI;
+
+    fn body() -> Vec<u8> {
+        format!(r#"{{"metadata":{{"{EXTENSION_URI}":{{"teach":{{}}}},"k":[1.50,2]}}}}"#)
+            .into_bytes()
+    }
+
+    const SCRUBBED: &[u8] = br#"{"metadata":{"k":[1.50,2]}}"#;
+
+    fn encoded(coding: &str, bytes: &[u8]) -> Vec<u8> {
+        let level = flate2::Compression::default();
+        match coding {
+            "gzip" => {
+                let mut encoder = flate2::write::GzEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            "zlib" => {
+                let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            "raw" => {
+                let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn scrub(coding: &str, bytes: &[u8]) -> Result<Vec<u8>, ScrubError> {
+        let mut scrubber = ResponseScrubber::new(Some("application/json"), Some(coding))?;
+        let mut out = Vec::new();
+        // A byte at a time, as a slow connection would give it.
+        for byte in bytes {
+            scrubber.feed(std::slice::from_ref(byte), &mut out)?;
+        }
+        scrubber.finish(&mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn each_coding_is_decoded_then_scrubbed() {
+        assert_eq!(scrub("gzip", &encoded("gzip", &body())).unwrap(), SCRUBBED);
+        assert_eq!(
+            scrub("X-GZIP", &encoded("gzip", &body())).unwrap(),
+            SCRUBBED
+        );
+        assert_eq!(
+            scrub("deflate", &encoded("zlib", &body())).unwrap(),
+            SCRUBBED
+        );
+        assert_eq!(
+            scrub("deflate", &encoded("raw", &body())).unwrap(),
+            SCRUBBED
+        );
+        // Two gzip members one after the other are one body.
+        let half = body().len() / 2;
+        let mut members = encoded("gzip", &body()[..half]);
+        members.extend(encoded("gzip", &body()[half..]));
+        assert_eq!(scrub("gzip", &members).unwrap(), SCRUBBED);
+    }
+
+    #[test]
+    fn what_does_not_decode_is_refused() {
+        assert!(scrub("gzip", &body()).is_err());
+        let mut truncated = encoded("gzip", &body());
+        truncated.truncate(truncated.len() / 2);
+        assert!(scrub("gzip", &truncated).is_err());
+        for coding in ["compress", "gzip, gzip", "br, zstd", "exi"] {
+            assert!(
+                ResponseScrubber::new(None, Some(coding)).is_err(),
+                "{coding}"
+            );
+        }
+    }
+
+    #[test]
+    fn json_that_stops_parsing_goes_on_only_without_the_uri() {
+        let scrubber = || ResponseScrubber::new(Some("application/json"), None).unwrap();
+        assert_eq!(
+            scrubber().scrub(b"{\"a\":1,} trailing").unwrap(),
+            b"{\"a\":1,} trailing"
+        );
+        let leak = format!(
+            "{{\"a\":1,}} {{\"{}\":1}}",
+            EXTENSION_URI.replace('/', "\\/")
+        );
+        let mut scrubber = scrubber();
+        let mut out = Vec::new();
+        assert!(scrubber.feed(leak.as_bytes(), &mut out).is_err());
+        assert!(!String::from_utf8_lossy(&out).contains("rsaxb"), "{out:?}");
+        assert!(scrubber.take_fallback().is_some());
     }
 }
