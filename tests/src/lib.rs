@@ -1,4 +1,5 @@
 //! Tests of learnables, and what they share.
 
 pub mod load;
+pub mod loopback;
 pub mod skip;

@@ -326,3 +326,21 @@ fn who_may_teach() {
     );
     assert_eq!(nothing.code(), codes::NOT_FOUND);
 }
+
+#[test]
+fn push_notifications_are_registered_only_by_clients_that_activated() {
+    let (agent, _dir) = agent();
+    assert_eq!(agent.card()["capabilities"]["pushNotifications"], true);
+    let task = agent.route(85, None, &[ACTIVATED]);
+    let config = json!({"taskId": task["id"], "url": "https://client.example/hook"});
+    // Its pushes would carry the question's teach block: refused, saying why.
+    let refused = agent.call_with("CreateTaskPushNotificationConfig", config.clone(), &[]);
+    assert_eq!(refused.code(), -32008, "{:?}", refused.message());
+    assert!(
+        refused.message().contains(EXTENSION_URI),
+        "{}",
+        refused.message()
+    );
+    let saved = agent.call_with("CreateTaskPushNotificationConfig", config, &[ACTIVATED]);
+    assert_eq!(saved.result()["url"], "https://client.example/hook");
+}

@@ -19,7 +19,7 @@ pub fn agent_card(base_url: &str) -> AgentCard {
         supported_interfaces: vec![AgentInterface::new(base_url, TRANSPORT_PROTOCOL_JSONRPC)],
         capabilities: AgentCapabilities {
             streaming: Some(false),
-            push_notifications: Some(false),
+            push_notifications: Some(true),
             ..AgentCapabilities::default()
         },
         default_input_modes: vec!["text/plain".into()],

@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
-use a2a_server::{DefaultRequestHandler, StaticAgentCard};
+use a2a_server::{DefaultRequestHandler, InMemoryPushConfigStore, StaticAgentCard};
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{
-    CardError, DeclaredCard, DuplicateToken, LearnablesLayer, LearnablesService, Principal, Tokens,
+    ActivatedPushConfigs, CardError, DeclaredCard, DuplicateToken, LearnablesLayer,
+    LearnablesService, Principal, Tokens,
 };
 use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
@@ -292,7 +293,10 @@ pub fn router_with(
     let executor = CustomsExecutor::new(knowledge).with_teaching_page(page_url);
     let handler = DefaultRequestHandler::new(executor, task_store)
         .with_capabilities(card.capabilities.clone())
-        .with_default_input_modes(card.default_input_modes.clone());
+        .with_default_input_modes(card.default_input_modes.clone())
+        // Push notifications, registered only by clients that activated
+        // Learnables: the SDK sends them outside the layer.
+        .with_push_config_store(ActivatedPushConfigs::new(InMemoryPushConfigStore::new()));
     let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())
         .map_err(RouterError::Card)?;
     Ok(jsonrpc_router(Arc::new(handler))

@@ -11,7 +11,10 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::Request;
-use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
+use axum::http::header::{
+    AUTHORIZATION, CONNECTION, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, EXPECT, HeaderName,
+    TRANSFER_ENCODING,
+};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, request};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
@@ -21,11 +24,18 @@ use tower::{Layer, Service, ServiceExt};
 use super::json_rpc::{self, RpcError, codes};
 use super::method_scan::{MethodScan, Verdict};
 use super::replay::Replay;
-use super::scrub::scrub_json;
-use super::scrubbed_events::ScrubbedEvents;
+use super::scrub::ResponseScrubber;
+use super::scrubbed_body::ScrubbedBody;
 use super::server::ACTIVATION_HEADER_NAME;
 use super::{Activation, LearnablesService};
 use crate::EXTENSION_URI;
+
+tokio::task_local! {
+    /// Whether the request the agent's service is answering activated the
+    /// extension: what a push configuration saved while it runs is
+    /// registered under.
+    pub(crate) static REQUEST_ACTIVATED: bool;
+}
 
 /// The header naming the A2A version a request speaks.
 const VERSION_HEADER: &str = "a2a-version";
@@ -45,8 +55,19 @@ const VERSION_HEADER: &str = "a2a-version";
 ///   extension's URI in its `A2A-Extensions` header, streamed ones too.
 /// - A response to a request that did not activate it loses any teach
 ///   block (`metadata[URI]`) on its messages, tasks and stream events: the
-///   second line of defence behind the executor's own check. Responses
-///   without one are passed on byte for byte.
+///   second line of defence behind the executor's own check. Its body is
+///   scrubbed as it flows, never read whole, by the rules of
+///   [`ResponseScrubber`]: an encoded body (`gzip`, `deflate`, `br`,
+///   `zstd`) is decoded and sent on decoded, without `Content-Encoding`;
+///   any other encoding is answered `502 Bad Gateway`; JSON loses only the
+///   blocks' spans (numbers, key order and whitespace stay byte for byte);
+///   a body that is neither JSON nor an event stream, or JSON that stops
+///   parsing, goes on only while it cannot hold the URI in any spelling,
+///   and is cut off (the connection ends with an error) where it does.
+///   Such a response loses its `Content-Length` (it is sent chunked).
+/// - While the agent's service answers, the request's activation is known
+///   to `ActivatedPushConfigs` (feature `a2a-server`), which refuses a push notification config
+///   from a request that did not activate the extension.
 ///
 /// Apply it last, over everything the agent serves (merge the routers
 /// first), so that it sees every request:
@@ -149,21 +170,30 @@ where
             // The agent's own service, for this request alone.
             let agent = || inner.lock().unwrap_or_else(PoisonError::into_inner).clone();
             let activation = Activation::from_headers(request.headers());
+            let activated = activation.learnables();
             let response =
                 if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
                     match read_method(&shared.service, request).await {
                         Found::Ours(parts, read) => {
-                            answer(&shared.service, parts, read, &activation).await
+                            let response = answer(&shared.service, parts, read, &activation).await;
+                            // Our own answers carry no teach block.
+                            return Ok(if activated { echo(response) } else { response });
                         }
-                        Found::Other(request) => agent().oneshot(request).await?,
+                        Found::Other(request) => {
+                            REQUEST_ACTIVATED
+                                .scope(activated, agent().oneshot(request))
+                                .await?
+                        }
                     }
                 } else {
-                    agent().oneshot(request).await?
+                    REQUEST_ACTIVATED
+                        .scope(activated, agent().oneshot(request))
+                        .await?
                 };
-            Ok(if activation.learnables() {
+            Ok(if activated {
                 echo(response)
             } else {
-                scrub_response(response).await
+                scrub_response(response)
             })
         })
     }
@@ -434,41 +464,61 @@ fn echo(mut response: Response) -> Response {
 }
 
 /// A response for a client that did not activate the extension, without
-/// teach blocks: JSON bodies read whole and rewritten only when one carries
-/// a block; event streams rewritten event by event as they flow.
-async fn scrub_response(response: Response) -> Response {
-    let kind = response
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .map(|value| value.to_ascii_lowercase())
-        .unwrap_or_default();
-    if kind.starts_with("text/event-stream") {
-        let (parts, body) = response.into_parts();
-        return Response::from_parts(parts, Body::new(ScrubbedEvents::new(body)));
-    }
-    if !kind.contains("json") {
-        return response;
-    }
+/// teach blocks: its body scrubbed as it flows (see [`ResponseScrubber`]
+/// for the rules), decoded when it is encoded and sent on decoded. An
+/// encoding the scrubber cannot decode is answered `502 Bad Gateway`.
+fn scrub_response(response: Response) -> Response {
     let (mut parts, body) = response.into_parts();
-    let bytes = match axum::body::to_bytes(body, usize::MAX).await {
-        Ok(bytes) => bytes,
+    if body.is_end_stream() {
+        return Response::from_parts(parts, body);
+    }
+    let joined = |name: HeaderName| {
+        let values: Vec<String> = parts
+            .headers
+            .get_all(name)
+            .iter()
+            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+            .collect();
+        (!values.is_empty()).then(|| values.join(","))
+    };
+    // Two different types are no type: the body is read as any other.
+    let types: Vec<&HeaderValue> = parts.headers.get_all(CONTENT_TYPE).iter().collect();
+    let content_type = match types.split_first() {
+        Some((first, rest)) if rest.iter().all(|other| other == first) => {
+            Some(String::from_utf8_lossy(first.as_bytes()).into_owned())
+        }
+        _ => None,
+    };
+    // Codings the body was given as a transfer coding (other than the
+    // chunked framing, which is the server's own) are decoded as well.
+    let transfer: Vec<String> = joined(TRANSFER_ENCODING)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("chunked"))
+        .map(str::to_owned)
+        .collect();
+    let mut codings = joined(CONTENT_ENCODING).unwrap_or_default();
+    for coding in transfer {
+        codings.push(',');
+        codings.push_str(&coding);
+    }
+    let scrubber = match ResponseScrubber::new(content_type.as_deref(), Some(&codings)) {
+        Ok(scrubber) => scrubber,
         Err(error) => {
-            tracing::warn!(%error, "the agent's response failed while it was read");
+            tracing::warn!(
+                %error,
+                "a response to a client that did not activate Learnables was refused (502)"
+            );
             return StatusCode::BAD_GATEWAY.into_response();
         }
     };
-    match scrub_json(&bytes) {
-        None => Response::from_parts(parts, Body::from(bytes)),
-        Some(scrubbed) => {
-            if parts.headers.contains_key(CONTENT_LENGTH) {
-                parts
-                    .headers
-                    .insert(CONTENT_LENGTH, HeaderValue::from(scrubbed.len()));
-            }
-            Response::from_parts(parts, Body::from(scrubbed))
-        }
+    if scrubber.decodes() {
+        parts.headers.remove(CONTENT_ENCODING);
     }
+    parts.headers.remove(TRANSFER_ENCODING);
+    parts.headers.remove(CONTENT_LENGTH);
+    Response::from_parts(parts, Body::new(ScrubbedBody::new(body, scrubber)))
 }
 
 // A layered router stays a router: the middleware's error is the inner one.

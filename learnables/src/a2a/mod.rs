@@ -35,16 +35,24 @@ mod teachers;
 
 #[cfg(feature = "a2a-server")]
 mod declared_card;
+#[cfg(feature = "server")]
+mod decoding;
 #[cfg(feature = "a2a-server")]
 mod executor;
+#[cfg(feature = "server")]
+mod json_scrub;
 #[cfg(feature = "server")]
 mod layer;
 #[cfg(feature = "server")]
 mod method_scan;
+#[cfg(feature = "a2a-server")]
+mod push;
 #[cfg(feature = "server")]
 mod replay;
 #[cfg(feature = "server")]
 mod scrub;
+#[cfg(feature = "server")]
+mod scrubbed_body;
 #[cfg(feature = "server")]
 mod scrubbed_events;
 #[cfg(feature = "a2a-lf")]
@@ -55,11 +63,17 @@ pub mod serve;
 pub mod server;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
+#[cfg(feature = "server")]
+mod uri_scan;
 
 #[cfg(feature = "a2a-server")]
 pub use declared_card::DeclaredCard;
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
+#[cfg(feature = "a2a-server")]
+pub use push::ActivatedPushConfigs;
+#[cfg(feature = "server")]
+pub use scrub::{MAX_EVENT, ResponseScrubber, ScrubError};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

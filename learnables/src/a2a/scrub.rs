@@ -1,139 +1,594 @@
 //! The second line of defence for teach blocks: what goes to a client that
-//! did not activate the extension loses every `metadata[URI]` (and the URI
-//! from the `extensions` beside it). A body or event without the URI in it
-//! is passed on as it is, byte for byte.
+//! did not activate the extension loses every member keyed by the
+//! extension's URI and the URI from every `extensions` array, as the body
+//! flows, whatever its encoding or type. The rules are those of
+//! [`ResponseScrubber`].
 
-use serde_json::Value;
+use std::collections::VecDeque;
+use std::fmt;
+use std::ops::Range;
 
-use crate::EXTENSION_URI;
+use bytes::Bytes;
 
-/// Whether `bytes` mention the extension URI at all.
-pub(crate) fn mentions_uri(bytes: &[u8]) -> bool {
-    memchr::memmem::find(bytes, EXTENSION_URI.as_bytes()).is_some()
+use super::decoding::{Decoder, Encoding};
+use super::json_scrub::{JsonFault, JsonScrub, Sink, Stopped};
+use super::scrubbed_events::EventScrub;
+use super::uri_scan::{LONGEST_SPELLING, UriScan};
+
+/// A response body made fit for a client that did not activate the
+/// Learnables extension, chunk by chunk: what [`LearnablesLayer`] does to
+/// every response to such a client, for a host that sends bodies its own
+/// way (a push notification, a relay).
+///
+/// - **Encodings**: a body whose `Content-Encoding` is `gzip`, `x-gzip`,
+///   `deflate` (zlib or raw), `br` or `zstd` is decoded, scrubbed and given
+///   back decoded (identity): the layer then drops `Content-Encoding` and
+///   `Content-Length`. Any other encoding, or two stacked, is refused by
+///   [`ResponseScrubber::new`].
+/// - **JSON** (`application/json`, any `+json`, NDJSON, JSON lines, JSON
+///   text sequences: one value or many): streamed through byte for byte,
+///   except that every member keyed by the URI (compared after its escapes
+///   are decoded, in any object at any depth, every copy of a key given
+///   twice) is deleted with the comma beside it, and the URI's string is
+///   deleted from every `extensions` array. Numbers, key order and
+///   whitespace are not touched.
+/// - **Event streams** (`text/event-stream`, lines ended by LF, CR or
+///   CRLF): each event is read whole (up to [`MAX_EVENT`] bytes) and passed
+///   on unchanged unless it names the URI; then its data is scrubbed as
+///   JSON, and its other lines naming the URI are dropped.
+/// - **Fail closed**: anything else (another type, none, JSON that stops
+///   parsing, nested deeper than 1,024 or with 1 MiB of whitespace after a
+///   comma, from where it stops) is passed on unchanged only while it
+///   cannot hold the URI in any spelling JSON allows (escapes, UTF-16):
+///   where the URI appears, the body ends with an error before its first
+///   byte.
+///
+/// Memory is bounded whatever the body's size.
+///
+/// ```
+/// use learnables::EXTENSION_URI;
+/// use learnables::a2a::ResponseScrubber;
+///
+/// let body = format!(
+///     r#"{{"id":1e400,"metadata":{{"x":1,"https:\/\/rsaxb.com\/a2a\/learnables\/v1":{{"teach":{{}}}}}},"extensions":["{EXTENSION_URI}"]}}"#
+/// );
+/// let scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+/// let scrubbed = scrubber.scrub(body.as_bytes())?;
+/// assert_eq!(scrubbed, br#"{"id":1e400,"metadata":{"x":1},"extensions":[]}"#);
+///
+/// // Where the URI cannot be removed, the body is refused.
+/// let text = ResponseScrubber::new(Some("text/plain"), None)?;
+/// assert!(text.scrub(EXTENSION_URI.as_bytes()).is_err());
+/// // An encoding it cannot decode is refused before anything is read.
+/// assert!(ResponseScrubber::new(Some("application/json"), Some("compress")).is_err());
+/// # Ok::<(), learnables::a2a::ScrubError>(())
+/// ```
+///
+/// [`LearnablesLayer`]: super::LearnablesLayer
+pub struct ResponseScrubber {
+    decoder: Option<Decoder>,
+    mode: Mode,
+    /// Bytes of the decoded body read so far.
+    read: u64,
+    /// Where the JSON stopped parsing, and why, not yet reported.
+    fell_back: Option<(u64, JsonFault)>,
 }
 
-/// Removes `metadata[URI]` from every object of `value`, and the URI from
-/// the `extensions` of an object whose metadata carried it; whether
-/// anything was removed.
-pub(crate) fn scrub(value: &mut Value) -> bool {
-    match value {
-        Value::Object(object) => {
-            let mut removed = false;
-            if let Some(Value::Object(metadata)) = object.get_mut("metadata")
-                && metadata.remove(EXTENSION_URI).is_some()
-            {
-                removed = true;
-                if let Some(Value::Array(extensions)) = object.get_mut("extensions") {
-                    extensions.retain(|uri| uri != EXTENSION_URI);
+/// The longest event of an event stream the scrubber reads whole; a longer
+/// one ends the stream with an error.
+///
+/// ```
+/// use learnables::a2a::{MAX_EVENT, ResponseScrubber};
+/// let mut events = ResponseScrubber::new(Some("text/event-stream"), None)?;
+/// let mut out = Vec::new();
+/// assert!(events.feed(&vec![b'x'; MAX_EVENT + 1], &mut out).is_err());
+/// # Ok::<(), learnables::a2a::ScrubError>(())
+/// ```
+pub const MAX_EVENT: usize = 4 << 20;
+
+enum Mode {
+    Json(JsonScrub),
+    Events(EventScrub),
+    Scan(ScanPass),
+}
+
+/// Why a body is not sent to a client that did not activate: an encoding
+/// that cannot be decoded, or the URI where it cannot be removed. Its
+/// `Display` is a sentence for a log line.
+///
+/// ```
+/// use learnables::a2a::ResponseScrubber;
+/// let error = ResponseScrubber::new(None, Some("compress")).err().unwrap();
+/// assert!(error.to_string().contains("compress"));
+/// ```
+#[derive(Debug)]
+pub struct ScrubError {
+    reason: Reason,
+}
+
+#[derive(Debug)]
+enum Reason {
+    UnknownEncoding(String),
+    Stacked(String),
+    Undecodable(std::io::Error),
+    Unremovable,
+    EventTooLarge,
+}
+
+impl fmt::Display for ScrubError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.reason {
+            Reason::UnknownEncoding(coding) => write!(
+                f,
+                "the body's encoding `{}` cannot be decoded to remove teach blocks",
+                crate::untrusted::Untrusted::new(coding).max_chars(64)
+            ),
+            Reason::Stacked(codings) => write!(
+                f,
+                "the body is encoded more than once (`{}`); only one encoding is decoded",
+                crate::untrusted::Untrusted::new(codings).max_chars(64)
+            ),
+            Reason::Undecodable(error) => {
+                write!(f, "the body's encoding does not decode: {error}")
+            }
+            Reason::Unremovable => f.write_str(
+                "the body names the Learnables URI where it cannot be removed (not in JSON the scrubber reads)",
+            ),
+            Reason::EventTooLarge => write!(
+                f,
+                "an event of the stream is larger than {MAX_EVENT} bytes and names the Learnables URI or is unfinished"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ScrubError {}
+
+impl ScrubError {
+    pub(crate) fn unremovable() -> ScrubError {
+        ScrubError {
+            reason: Reason::Unremovable,
+        }
+    }
+
+    pub(crate) fn event_too_large() -> ScrubError {
+        ScrubError {
+            reason: Reason::EventTooLarge,
+        }
+    }
+
+    fn undecodable(error: std::io::Error) -> ScrubError {
+        ScrubError {
+            reason: Reason::Undecodable(error),
+        }
+    }
+}
+
+/// How the body's type is read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Reading {
+    Json,
+    Events,
+    Other,
+}
+
+fn reading(content_type: Option<&str>) -> Reading {
+    let Some(content_type) = content_type else {
+        return Reading::Other;
+    };
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    if essence == "text/event-stream" {
+        Reading::Events
+    } else if essence.contains("json") {
+        Reading::Json
+    } else {
+        Reading::Other
+    }
+}
+
+impl ResponseScrubber {
+    /// The scrubber for a body of `content_type` encoded as
+    /// `content_encoding` (the headers' values; several header lines
+    /// joined with commas); an error for an encoding it cannot decode.
+    ///
+    /// ```
+    /// use learnables::a2a::ResponseScrubber;
+    /// assert!(ResponseScrubber::new(Some("application/json; charset=utf-8"), Some("gzip")).is_ok());
+    /// assert!(ResponseScrubber::new(None, Some("identity")).is_ok());
+    /// assert!(ResponseScrubber::new(None, Some("gzip, br")).is_err());
+    /// ```
+    pub fn new(
+        content_type: Option<&str>,
+        content_encoding: Option<&str>,
+    ) -> Result<ResponseScrubber, ScrubError> {
+        let mut decoder = None;
+        for coding in content_encoding.unwrap_or_default().split(',') {
+            let coding = coding.trim();
+            if coding.is_empty() {
+                continue;
+            }
+            let encoding = Encoding::named(coding).ok_or_else(|| ScrubError {
+                reason: Reason::UnknownEncoding(coding.to_owned()),
+            })?;
+            if encoding == Encoding::Identity {
+                continue;
+            }
+            if decoder.is_some() {
+                return Err(ScrubError {
+                    reason: Reason::Stacked(content_encoding.unwrap_or_default().to_owned()),
+                });
+            }
+            decoder = Decoder::new(encoding).map_err(ScrubError::undecodable)?;
+        }
+        let mode = match reading(content_type) {
+            Reading::Json => Mode::Json(JsonScrub::new()),
+            Reading::Events => Mode::Events(EventScrub::new()),
+            Reading::Other => Mode::Scan(ScanPass::new()),
+        };
+        Ok(ResponseScrubber {
+            decoder,
+            mode,
+            read: 0,
+            fell_back: None,
+        })
+    }
+
+    /// Whether the body is decoded before it is scrubbed.
+    pub(crate) fn decodes(&self) -> bool {
+        self.decoder.is_some()
+    }
+
+    /// Scrubs the next chunk of the body into `out`.
+    ///
+    /// ```
+    /// use learnables::a2a::ResponseScrubber;
+    /// let mut scrubber = ResponseScrubber::new(Some("application/x-ndjson"), None)?;
+    /// let mut out = Vec::new();
+    /// for chunk in [&b"{\"https://rsaxb.com/a2a/lea"[..], b"rnables/v1\":0,\"a\":[1]}\n{}\n"] {
+    ///     scrubber.feed(chunk, &mut out)?;
+    /// }
+    /// scrubber.finish(&mut out)?;
+    /// assert_eq!(out, b"{\"a\":[1]}\n{}\n");
+    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// ```
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), ScrubError> {
+        let mut frames = VecDeque::new();
+        let result = self.feed_bytes(Bytes::copy_from_slice(chunk), &mut frames);
+        frames.iter().for_each(|frame| out.extend_from_slice(frame));
+        result
+    }
+
+    /// The end of the body: what was held back, into `out`; an error when
+    /// the body ended where a teach block could be cut in two.
+    ///
+    /// ```
+    /// use learnables::a2a::ResponseScrubber;
+    /// let mut scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+    /// let mut out = Vec::new();
+    /// scrubber.feed(br#"{"a": 1, "#, &mut out)?;
+    /// scrubber.finish(&mut out)?;
+    /// assert_eq!(out, br#"{"a": 1, "#);
+    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// ```
+    pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), ScrubError> {
+        let mut frames = VecDeque::new();
+        let result = self.finish_bytes(&mut frames);
+        frames.iter().for_each(|frame| out.extend_from_slice(frame));
+        result
+    }
+
+    /// A whole body, scrubbed.
+    ///
+    /// ```
+    /// use learnables::a2a::ResponseScrubber;
+    /// let scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+    /// let body = br#"{"n": 123456789012345678901234567890, "z": 0, "a": 1}"#;
+    /// assert_eq!(scrubber.scrub(body)?, body);
+    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// ```
+    pub fn scrub(mut self, body: &[u8]) -> Result<Vec<u8>, ScrubError> {
+        let mut out = Vec::with_capacity(body.len());
+        self.feed(body, &mut out)?;
+        self.finish(&mut out)?;
+        Ok(out)
+    }
+
+    /// Where the JSON stopped parsing and why, once: for the log.
+    pub(crate) fn take_fallback(&mut self) -> Option<(u64, &'static str)> {
+        self.fell_back
+            .take()
+            .map(|(offset, fault)| (offset, fault.describe()))
+    }
+
+    /// Scrubs the next chunk (encoded as the body is) into `frames`.
+    pub(crate) fn feed_bytes(
+        &mut self,
+        chunk: Bytes,
+        frames: &mut VecDeque<Bytes>,
+    ) -> Result<(), ScrubError> {
+        let decoded = match &mut self.decoder {
+            None => chunk,
+            Some(decoder) => Bytes::from(decoder.write(&chunk).map_err(ScrubError::undecodable)?),
+        };
+        self.scrub_decoded(decoded, frames)
+    }
+
+    /// The end of the body (see [`ResponseScrubber::finish`]).
+    pub(crate) fn finish_bytes(&mut self, frames: &mut VecDeque<Bytes>) -> Result<(), ScrubError> {
+        if let Some(decoder) = self.decoder.take() {
+            let rest = decoder.finish().map_err(ScrubError::undecodable)?;
+            self.scrub_decoded(Bytes::from(rest), frames)?;
+        }
+        match &mut self.mode {
+            Mode::Json(json) => match json.finish() {
+                Ok(()) => Ok(()),
+                Err(stopped) => {
+                    self.fall_back(stopped, Bytes::new(), frames)?;
+                    self.finish_bytes(frames)
+                }
+            },
+            Mode::Events(events) => events.finish(frames),
+            Mode::Scan(scan) => {
+                scan.finish(frames);
+                Ok(())
+            }
+        }
+    }
+
+    fn scrub_decoded(
+        &mut self,
+        decoded: Bytes,
+        frames: &mut VecDeque<Bytes>,
+    ) -> Result<(), ScrubError> {
+        if decoded.is_empty() {
+            return Ok(());
+        }
+        let offset = self.read;
+        self.read += decoded.len() as u64;
+        match &mut self.mode {
+            Mode::Json(json) => {
+                let mut out = Frames::new(&decoded);
+                let fed = json.feed(&decoded, &mut out);
+                out.into_frames(frames);
+                match fed {
+                    Ok(()) => Ok(()),
+                    Err(stopped) => {
+                        let at = stopped.at;
+                        self.fell_back = Some((offset + at as u64, stopped.fault));
+                        self.fall_back(stopped, decoded.slice(at..), frames)
+                    }
                 }
             }
-            for child in object.values_mut() {
-                removed |= scrub(child);
-            }
-            removed
+            Mode::Events(events) => events.feed(&decoded, frames),
+            Mode::Scan(scan) => scan.feed(&decoded, frames),
         }
-        Value::Array(items) => items
-            .iter_mut()
-            .fold(false, |removed, item| scrub(item) | removed),
-        _ => false,
+    }
+
+    /// JSON that stopped parsing: what was held back and the rest go on
+    /// only while they cannot hold the URI.
+    fn fall_back(
+        &mut self,
+        stopped: Stopped,
+        rest: Bytes,
+        frames: &mut VecDeque<Bytes>,
+    ) -> Result<(), ScrubError> {
+        if self.fell_back.is_none() {
+            self.fell_back = Some((self.read, stopped.fault));
+        }
+        let mut scan = ScanPass::new();
+        scan.feed(&Bytes::from(stopped.held), frames)?;
+        scan.feed(&rest, frames)?;
+        self.mode = Mode::Scan(scan);
+        Ok(())
     }
 }
 
-/// A JSON body for a client that did not activate: `None` when it needs no
-/// change (it is then sent as it came), else the body without the blocks.
-pub(crate) fn scrub_json(body: &[u8]) -> Option<Vec<u8>> {
-    if !mentions_uri(body) {
-        return None;
-    }
-    let mut value: Value = serde_json::from_slice(body).ok()?;
-    if !scrub(&mut value) {
-        return None;
-    }
-    serde_json::to_vec(&value).ok()
+/// A sink for one chunk: the chunk itself when it goes through whole (no
+/// copy), else what is kept of it, copied into one frame.
+pub(crate) struct Frames<'a> {
+    chunk: &'a Bytes,
+    whole: bool,
+    out: Vec<u8>,
 }
 
-/// One server-sent event (its lines, without the blank line that ends it)
-/// for a client that did not activate: `None` when it needs no change,
-/// else the event with its data rewritten without the blocks. Its other
-/// fields (`id`, `event`, comments) keep their places.
-pub(crate) fn scrub_event(event: &[u8]) -> Option<Vec<u8>> {
-    if !mentions_uri(event) {
-        return None;
+impl<'a> Frames<'a> {
+    pub(crate) fn new(chunk: &'a Bytes) -> Frames<'a> {
+        Frames {
+            chunk,
+            whole: false,
+            out: Vec::new(),
+        }
     }
-    let text = std::str::from_utf8(event).ok()?;
-    let lines: Vec<&str> = text
-        .split('\n')
-        .map(|line| line.trim_end_matches('\r'))
-        .collect();
-    let data: Vec<&str> = lines
-        .iter()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(|data| data.strip_prefix(' ').unwrap_or(data))
-        .collect();
-    let data = scrub_json(data.join("\n").as_bytes())?;
-    let data = String::from_utf8(data).ok()?;
-    let mut out = String::with_capacity(text.len());
-    let mut written = false;
-    for line in lines {
-        if line.starts_with("data:") {
-            if !written {
-                out.push_str("data: ");
-                out.push_str(&data);
-                out.push('\n');
-                written = true;
+
+    pub(crate) fn into_frames(self, frames: &mut VecDeque<Bytes>) {
+        if self.whole {
+            frames.push_back(self.chunk.clone());
+        } else if !self.out.is_empty() {
+            frames.push_back(Bytes::from(self.out));
+        }
+    }
+
+    fn copy(&mut self) {
+        if std::mem::take(&mut self.whole) {
+            self.out.reserve(self.chunk.len());
+            self.out.extend_from_slice(self.chunk);
+        } else if self.out.capacity() == 0 {
+            self.out.reserve(self.chunk.len());
+        }
+    }
+}
+
+impl Sink for Frames<'_> {
+    fn input(&mut self, range: Range<usize>) {
+        if range == (0..self.chunk.len()) && self.out.is_empty() && !self.whole {
+            self.whole = true;
+            return;
+        }
+        self.copy();
+        self.out.extend_from_slice(&self.chunk[range]);
+    }
+
+    fn held(&mut self, bytes: &[u8]) {
+        self.copy();
+        self.out.extend_from_slice(bytes);
+    }
+}
+
+/// Bytes passed on while they cannot hold the URI, the last
+/// [`LONGEST_SPELLING`] held back until the next ones show they do not
+/// begin it.
+pub(crate) struct ScanPass {
+    scan: UriScan,
+    tail: Vec<u8>,
+}
+
+impl ScanPass {
+    pub(crate) fn new() -> ScanPass {
+        ScanPass {
+            scan: UriScan::new(),
+            tail: Vec::new(),
+        }
+    }
+
+    pub(crate) fn feed(
+        &mut self,
+        chunk: &Bytes,
+        frames: &mut VecDeque<Bytes>,
+    ) -> Result<(), ScrubError> {
+        if self.scan.scan(chunk) {
+            self.tail.clear();
+            return Err(ScrubError::unremovable());
+        }
+        if chunk.len() >= LONGEST_SPELLING {
+            if !self.tail.is_empty() {
+                frames.push_back(Bytes::from(std::mem::take(&mut self.tail)));
             }
+            let cut = chunk.len() - LONGEST_SPELLING;
+            if cut > 0 {
+                frames.push_back(chunk.slice(..cut));
+            }
+            self.tail.extend_from_slice(&chunk[cut..]);
         } else {
-            out.push_str(line);
-            out.push('\n');
+            self.tail.extend_from_slice(chunk);
+            if self.tail.len() > LONGEST_SPELLING {
+                let cut = self.tail.len() - LONGEST_SPELLING;
+                let rest = self.tail.split_off(cut);
+                frames.push_back(Bytes::from(std::mem::replace(&mut self.tail, rest)));
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(&mut self, frames: &mut VecDeque<Bytes>) {
+        if !self.tail.is_empty() {
+            frames.push_back(Bytes::from(std::mem::take(&mut self.tail)));
         }
     }
-    out.pop();
-    Some(out.into_bytes())
 }
 
 #[cfg(test)]
 mod tests {
-    use serde_json::json;
+    use std::io::Write;
 
     use super::*;
+    use crate::EXTENSION_URI;
 
-    fn task_with_block() -> Value {
-        json!({"result": {"task": {"id": "t", "status": {"message": {
-            "parts": [{"text": "Which desk?"}],
-            "metadata": {EXTENSION_URI: {"teach": {}}, "other": 1},
-            "extensions": [EXTENSION_URI, "https://example.com/x"]
-        }}, "history": [{"metadata": {EXTENSION_URI: {}}}]}}})
+    fn body() -> Vec<u8> {
+        format!(r#"{{"metadata":{{"{EXTENSION_URI}":{{"teach":{{}}}},"k":[1.50,2]}}}}"#)
+            .into_bytes()
+    }
+
+    const SCRUBBED: &[u8] = br#"{"metadata":{"k":[1.50,2]}}"#;
+
+    fn encoded(coding: &str, bytes: &[u8]) -> Vec<u8> {
+        let level = flate2::Compression::default();
+        match coding {
+            "gzip" => {
+                let mut encoder = flate2::write::GzEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            "zlib" => {
+                let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            "raw" => {
+                let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), level);
+                encoder.write_all(bytes).unwrap();
+                encoder.finish().unwrap()
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    fn scrub(coding: &str, bytes: &[u8]) -> Result<Vec<u8>, ScrubError> {
+        let mut scrubber = ResponseScrubber::new(Some("application/json"), Some(coding))?;
+        let mut out = Vec::new();
+        // A byte at a time, as a slow connection would give it.
+        for byte in bytes {
+            scrubber.feed(std::slice::from_ref(byte), &mut out)?;
+        }
+        scrubber.finish(&mut out)?;
+        Ok(out)
     }
 
     #[test]
-    fn blocks_are_removed_wherever_they_are_and_the_rest_kept() {
-        let body = serde_json::to_vec(&task_with_block()).unwrap();
-        let scrubbed: Value = serde_json::from_slice(&scrub_json(&body).unwrap()).unwrap();
-        let message = &scrubbed["result"]["task"]["status"]["message"];
-        assert_eq!(message["metadata"], json!({"other": 1}));
-        assert_eq!(message["extensions"], json!(["https://example.com/x"]));
+    fn each_coding_is_decoded_then_scrubbed() {
+        assert_eq!(scrub("gzip", &encoded("gzip", &body())).unwrap(), SCRUBBED);
         assert_eq!(
-            scrubbed["result"]["task"]["history"][0]["metadata"],
-            json!({})
+            scrub("X-GZIP", &encoded("gzip", &body())).unwrap(),
+            SCRUBBED
         );
+        assert_eq!(
+            scrub("deflate", &encoded("zlib", &body())).unwrap(),
+            SCRUBBED
+        );
+        assert_eq!(
+            scrub("deflate", &encoded("raw", &body())).unwrap(),
+            SCRUBBED
+        );
+        // Two gzip members one after the other are one body.
+        let half = body().len() / 2;
+        let mut members = encoded("gzip", &body()[..half]);
+        members.extend(encoded("gzip", &body()[half..]));
+        assert_eq!(scrub("gzip", &members).unwrap(), SCRUBBED);
     }
 
     #[test]
-    fn a_body_without_a_block_is_left_alone() {
-        assert_eq!(scrub_json(br#"{"result":{"text":"hi"}}"#), None);
-        // The URI elsewhere (a card's extensions) is not a block.
-        let card = json!({"capabilities": {"extensions": [{"uri": EXTENSION_URI}]}});
-        assert_eq!(scrub_json(&serde_json::to_vec(&card).unwrap()), None);
+    fn what_does_not_decode_is_refused() {
+        assert!(scrub("gzip", &body()).is_err());
+        let mut truncated = encoded("gzip", &body());
+        truncated.truncate(truncated.len() / 2);
+        assert!(scrub("gzip", &truncated).is_err());
+        for coding in ["compress", "gzip, gzip", "br, zstd", "exi"] {
+            assert!(
+                ResponseScrubber::new(None, Some(coding)).is_err(),
+                "{coding}"
+            );
+        }
     }
 
     #[test]
-    fn an_event_keeps_its_id_and_loses_its_block() {
-        let data = serde_json::to_string(&task_with_block()).unwrap();
-        let event = format!("id: 3\ndata: {data}");
-        let scrubbed = String::from_utf8(scrub_event(event.as_bytes()).unwrap()).unwrap();
-        let (id, data) = scrubbed.split_once('\n').unwrap();
-        assert_eq!(id, "id: 3");
-        assert!(!data.contains(EXTENSION_URI));
-        assert_eq!(scrub_event(b"id: 4\ndata: {}"), None);
+    fn json_that_stops_parsing_goes_on_only_without_the_uri() {
+        let scrubber = || ResponseScrubber::new(Some("application/json"), None).unwrap();
+        assert_eq!(
+            scrubber().scrub(b"{\"a\":1,} trailing").unwrap(),
+            b"{\"a\":1,} trailing"
+        );
+        let leak = format!(
+            "{{\"a\":1,}} {{\"{}\":1}}",
+            EXTENSION_URI.replace('/', "\\/")
+        );
+        let mut scrubber = scrubber();
+        let mut out = Vec::new();
+        assert!(scrubber.feed(leak.as_bytes(), &mut out).is_err());
+        assert!(!String::from_utf8_lossy(&out).contains("rsaxb"), "{out:?}");
+        assert!(scrubber.take_fallback().is_some());
     }
 }

@@ -252,8 +252,39 @@ impl From<reqwest::blocking::Response> for Reply {
     }
 }
 
+/// The body of a chunked reply whose first bytes are `read`, decoded,
+/// read from `stream` to its last chunk (and the blank line after it).
+fn read_chunks(stream: &mut TcpStream, mut read: Vec<u8>) -> Vec<u8> {
+    let mut body = Vec::new();
+    let mut buffer = [0u8; 8192];
+    let mut more = |read: &mut Vec<u8>| {
+        let got = stream.read(&mut buffer).expect("the body arrives in time");
+        assert!(got > 0, "the agent closed the connection mid-body");
+        read.extend_from_slice(&buffer[..got]);
+    };
+    loop {
+        let line_end = loop {
+            if let Some(end) = read.windows(2).position(|window| window == b"\r\n") {
+                break end;
+            }
+            more(&mut read);
+        };
+        let line = String::from_utf8_lossy(&read[..line_end]).into_owned();
+        let size = usize::from_str_radix(line.split(';').next().unwrap_or_default().trim(), 16)
+            .unwrap_or_else(|_| panic!("not a chunk size: {line}"));
+        while read.len() < line_end + 2 + size + 2 {
+            more(&mut read);
+        }
+        body.extend_from_slice(&read[line_end + 2..line_end + 2 + size]);
+        read.drain(..line_end + 2 + size + 2);
+        if size == 0 {
+            return body;
+        }
+    }
+}
+
 /// Reads one HTTP/1.1 response from `stream` (its body sized by
-/// `Content-Length`, or read to the end of the connection).
+/// `Content-Length`, chunked, or read to the end of the connection).
 pub fn read_reply(stream: &mut TcpStream) -> Reply {
     let mut bytes = Vec::new();
     let mut chunk = [0u8; 8192];
@@ -285,12 +316,13 @@ pub fn read_reply(stream: &mut TcpStream) -> Reply {
             .filter(move |(key, _)| key == name)
             .map(|(_, value)| value.as_str())
     };
-    assert!(
-        header("transfer-encoding").next().is_none(),
-        "a chunked reply: {head}"
-    );
+    let chunked = header("transfer-encoding").any(|coding| coding.eq_ignore_ascii_case("chunked"));
     let mut body = bytes[head_end + 4..].to_vec();
+    if chunked {
+        body = read_chunks(stream, body);
+    }
     match header("content-length").next() {
+        _ if chunked => {}
         Some(length) => {
             let length: usize = length.parse().expect("a Content-Length");
             while body.len() < length {

@@ -1,0 +1,836 @@
+//! The streaming JSON scrubber: JSON text goes through byte for byte,
+//! chunk by chunk, except every member keyed by the Learnables URI (in any
+//! object, at any depth, every copy of a key given twice, the key compared
+//! after its escapes are decoded) and the URI's string in an `extensions`
+//! array, whose spans are deleted with the comma beside them. Nothing is
+//! parsed into values: numbers, key order and whitespace stay as they came.
+//!
+//! Memory is bounded whatever the size of the text: a stack of open
+//! containers (at most [`MAX_DEPTH`]) and the bytes held back while a key
+//! may still turn out to be the URI (a comma, the whitespace after it and
+//! the key's first characters: at most [`MAX_HELD`]). Text that is not
+//! JSON, nested deeper or holding more than that stops the scrubber with a
+//! [`JsonFault`]: the caller decides what becomes of the rest.
+
+use std::ops::Range;
+
+use crate::EXTENSION_URI;
+
+/// The deepest nesting of arrays and objects the scrubber follows.
+pub(crate) const MAX_DEPTH: usize = 1024;
+
+/// The most bytes held back at once (a comma and the whitespace after it,
+/// before the key that decides whether they are kept).
+pub(crate) const MAX_HELD: usize = 1 << 20;
+
+/// The key of the arrays that list a message's extensions.
+const EXTENSIONS: &[u8] = b"extensions";
+
+/// Where scrubbed bytes go: ranges of the chunk being fed, or bytes held
+/// back from earlier.
+pub(crate) trait Sink {
+    /// `range` of the chunk being fed, unchanged.
+    fn input(&mut self, range: Range<usize>);
+    /// Bytes held back earlier and now kept.
+    fn held(&mut self, bytes: &[u8]);
+}
+
+/// Why the scrubber stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum JsonFault {
+    /// The text is not JSON (or ended inside a value).
+    Syntax,
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+    /// More than [`MAX_HELD`] bytes would have to be held back.
+    TooLong,
+}
+
+impl JsonFault {
+    /// The fault in words, for a log line.
+    pub(crate) fn describe(self) -> &'static str {
+        match self {
+            JsonFault::Syntax => "it is not JSON",
+            JsonFault::TooDeep => "it nests deeper than the scrubber follows",
+            JsonFault::TooLong => {
+                "it holds more whitespace after a comma than the scrubber holds back"
+            }
+        }
+    }
+}
+
+/// A stop, and what the scrubber had not sent when it stopped.
+#[derive(Debug)]
+pub(crate) struct Stopped {
+    pub(crate) fault: JsonFault,
+    /// Bytes held back, never sent: they come before the rest of the text.
+    pub(crate) held: Vec<u8>,
+    /// Where in the chunk fed the rest begins (the chunk's length when the
+    /// stop came at the end).
+    pub(crate) at: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Object,
+    Array,
+}
+
+#[derive(Debug)]
+struct Frame {
+    kind: Kind,
+    /// A member (or element) of it was kept: a comma before the next one
+    /// is kept too.
+    kept: bool,
+    /// An `extensions` array: its URI strings are removed.
+    scrubs: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+}
+
+impl Num {
+    fn complete(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::Exp)
+    }
+
+    /// The state after `byte`, or `None` when `byte` is not part of the number.
+    fn next(self, byte: u8) -> Option<Num> {
+        Some(match (self, byte) {
+            (Num::Minus, b'0') => Num::Zero,
+            (Num::Minus, b'1'..=b'9') => Num::Int,
+            (Num::Int, b'0'..=b'9') => Num::Int,
+            (Num::Zero | Num::Int, b'.') => Num::Dot,
+            (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::E,
+            (Num::E, b'+' | b'-') => Num::ESign,
+            (Num::E | Num::ESign | Num::Exp, b'0'..=b'9') => Num::Exp,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum State {
+    /// Between top-level values.
+    Top,
+    /// A value must come (after `:`, or `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    FirstValue,
+    /// After `{`: a key or `}`.
+    FirstKey,
+    /// After `,` in an object: a key.
+    Key,
+    /// After a key: `:`.
+    Colon,
+    /// After a value in a container: `,` or its end.
+    After,
+    /// In a string (a key or not).
+    Str {
+        key: bool,
+    },
+    /// After a backslash in a string.
+    Esc {
+        key: bool,
+    },
+    /// In a `\u` escape: how many hex digits are still to come, and the
+    /// code unit so far.
+    Hex {
+        key: bool,
+        left: u8,
+        unit: u16,
+    },
+    Num(Num),
+    /// In `true`, `false` or `null`: the letters still to come.
+    Lit(&'static [u8]),
+}
+
+/// What becomes of the bytes as they are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// Sent on.
+    Pass,
+    /// Held back until the key (or string) decides.
+    Hold,
+    /// Dropped: a removed member.
+    Skip,
+}
+
+/// Whether the string read so far could still be the URI, or `extensions`.
+#[derive(Clone, Copy, Debug)]
+struct Matcher {
+    at: usize,
+    uri: bool,
+    extensions: bool,
+}
+
+impl Matcher {
+    fn feed(&mut self, byte: u8) {
+        let uri = EXTENSION_URI.as_bytes();
+        self.uri &= uri.get(self.at) == Some(&byte);
+        self.extensions &= EXTENSIONS.get(self.at) == Some(&byte);
+        self.at += 1;
+    }
+
+    fn feed_run(&mut self, run: &[u8]) {
+        let uri = EXTENSION_URI.as_bytes();
+        let end = self.at + run.len();
+        self.uri &= uri.get(self.at..end) == Some(run);
+        self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
+        self.at = end;
+    }
+
+    fn alive(&self) -> bool {
+        self.uri || self.extensions
+    }
+
+    fn is_uri(&self) -> bool {
+        self.uri && self.at == EXTENSION_URI.len()
+    }
+
+    fn is_extensions(&self) -> bool {
+        self.extensions && self.at == EXTENSIONS.len()
+    }
+}
+
+/// The scrubber's state between chunks.
+pub(crate) struct JsonScrub {
+    state: State,
+    mode: Mode,
+    stack: Vec<Frame>,
+    held: Vec<u8>,
+    matcher: Option<Matcher>,
+    /// The depth of the container a removed member is being skipped in.
+    skip_depth: usize,
+    /// The value about to start is an `extensions` member's.
+    extensions_next: bool,
+    /// Where the bytes being passed on began in the chunk being fed.
+    run: usize,
+}
+
+impl Default for JsonScrub {
+    fn default() -> Self {
+        JsonScrub::new()
+    }
+}
+
+impl JsonScrub {
+    pub(crate) fn new() -> JsonScrub {
+        JsonScrub {
+            state: State::Top,
+            mode: Mode::Pass,
+            stack: Vec::new(),
+            held: Vec::new(),
+            matcher: None,
+            skip_depth: 0,
+            extensions_next: false,
+            run: 0,
+        }
+    }
+
+    /// How many bytes are held back now.
+    #[cfg(test)]
+    pub(crate) fn held_len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Scrubs the next chunk of the text into `sink`.
+    pub(crate) fn feed(&mut self, input: &[u8], sink: &mut impl Sink) -> Result<(), Stopped> {
+        self.run = 0;
+        let mut at = 0;
+        while at < input.len() {
+            // Inside a string nobody needs to decode: up to its next quote
+            // or escape in one go.
+            if let State::Str { .. } = self.state {
+                let end = memchr::memchr2(b'"', b'\\', &input[at..])
+                    .map_or(input.len(), |found| at + found);
+                if let Some(matcher) = &mut self.matcher {
+                    // A key (or an `extensions` string) still deciding: its
+                    // plain run compared in one go.
+                    matcher.feed_run(&input[at..end]);
+                    if !matcher.alive() {
+                        self.release(at, sink);
+                    }
+                }
+                if self.mode == Mode::Hold {
+                    if self.held.len() + (end - at) > MAX_HELD {
+                        return Err(self.stop(JsonFault::TooLong, at, sink));
+                    }
+                    self.held.extend_from_slice(&input[at..end]);
+                }
+                at = end;
+                if at == input.len() {
+                    break;
+                }
+            }
+            match self.step(input[at], at, sink) {
+                Ok(true) => at += 1,
+                // The byte ended a number: it is read again after it.
+                Ok(false) => {}
+                Err(fault) => return Err(self.stop(fault, at, sink)),
+            }
+        }
+        if self.mode == Mode::Pass && self.run < input.len() {
+            sink.input(self.run..input.len());
+        }
+        Ok(())
+    }
+
+    /// The end of the text: an error unless it ended between values.
+    pub(crate) fn finish(&mut self) -> Result<(), Stopped> {
+        if let State::Num(num) = self.state
+            && num.complete()
+            && self.stack.is_empty()
+        {
+            self.state = State::Top;
+        }
+        if self.state == State::Top && self.held.is_empty() {
+            Ok(())
+        } else {
+            Err(Stopped {
+                fault: JsonFault::Syntax,
+                held: std::mem::take(&mut self.held),
+                at: 0,
+            })
+        }
+    }
+
+    fn stop(&mut self, fault: JsonFault, at: usize, sink: &mut impl Sink) -> Stopped {
+        if self.mode == Mode::Pass && self.run < at {
+            sink.input(self.run..at);
+        }
+        self.mode = Mode::Skip;
+        Stopped {
+            fault,
+            held: std::mem::take(&mut self.held),
+            at,
+        }
+    }
+
+    /// Reads one byte; `Ok(false)` when it must be read again (it ended a
+    /// number and belongs to what follows).
+    fn step(&mut self, byte: u8, at: usize, sink: &mut impl Sink) -> Result<bool, JsonFault> {
+        let space = matches!(byte, b' ' | b'\t' | b'\n' | b'\r');
+        match self.state {
+            State::Top => match byte {
+                _ if space || byte == 0x1e => {}
+                _ => self.value(byte, at, sink)?,
+            },
+            State::Value | State::FirstValue => match byte {
+                _ if space => {}
+                b']' if self.state == State::FirstValue => self.close(Kind::Array, at)?,
+                _ => self.value(byte, at, sink)?,
+            },
+            State::FirstKey => match byte {
+                _ if space => {}
+                b'}' => self.close(Kind::Object, at)?,
+                b'"' => self.open_key(at, sink),
+                _ => return Err(JsonFault::Syntax),
+            },
+            State::Key => match byte {
+                _ if space => {}
+                b'"' => self.open_key(at, sink),
+                _ => return Err(JsonFault::Syntax),
+            },
+            State::Colon => match byte {
+                _ if space => {}
+                b':' => self.state = State::Value,
+                _ => return Err(JsonFault::Syntax),
+            },
+            State::After => match byte {
+                _ if space => {}
+                b',' => self.comma(at, sink),
+                b'}' => self.close(Kind::Object, at)?,
+                b']' => self.close(Kind::Array, at)?,
+                _ => return Err(JsonFault::Syntax),
+            },
+            State::Str { key } => match byte {
+                b'"' => {
+                    self.hold(byte)?;
+                    self.string_end(key, at, sink);
+                    return Ok(true);
+                }
+                b'\\' => self.state = State::Esc { key },
+                _ => self.decoded(byte, at, sink),
+            },
+            State::Esc { key } => {
+                self.state = State::Str { key };
+                let decoded = match byte {
+                    b'"' | b'\\' | b'/' => byte,
+                    b'b' => 0x08,
+                    b'f' => 0x0c,
+                    b'n' => b'\n',
+                    b'r' => b'\r',
+                    b't' => b'\t',
+                    b'u' => {
+                        self.state = State::Hex {
+                            key,
+                            left: 4,
+                            unit: 0,
+                        };
+                        self.hold(byte)?;
+                        return Ok(true);
+                    }
+                    _ => return Err(JsonFault::Syntax),
+                };
+                // Held before it decides, so a release sends the escape whole.
+                self.hold(byte)?;
+                self.decoded_unheld(decoded, at, sink);
+                return Ok(true);
+            }
+            State::Hex { key, left, unit } => {
+                let digit = (byte as char).to_digit(16).ok_or(JsonFault::Syntax)? as u16;
+                let unit = unit << 4 | digit;
+                self.hold(byte)?;
+                if left > 1 {
+                    self.state = State::Hex {
+                        key,
+                        left: left - 1,
+                        unit,
+                    };
+                } else {
+                    self.state = State::Str { key };
+                    let decoded = u8::try_from(unit).ok().filter(u8::is_ascii).unwrap_or(0xff);
+                    self.decoded_unheld(decoded, at, sink);
+                }
+                return Ok(true);
+            }
+            State::Num(num) => match num.next(byte) {
+                Some(next) => self.state = State::Num(next),
+                None if num.complete() => {
+                    self.value_done();
+                    return Ok(false);
+                }
+                None => return Err(JsonFault::Syntax),
+            },
+            State::Lit(rest) => match rest.split_first() {
+                Some((&expected, rest)) if expected == byte => {
+                    self.state = State::Lit(rest);
+                    if rest.is_empty() {
+                        self.value_done();
+                    }
+                }
+                _ => return Err(JsonFault::Syntax),
+            },
+        }
+        self.hold(byte)?;
+        Ok(true)
+    }
+
+    /// Keeps `byte` back while holding.
+    fn hold(&mut self, byte: u8) -> Result<(), JsonFault> {
+        if self.mode == Mode::Hold {
+            if self.held.len() >= MAX_HELD {
+                return Err(JsonFault::TooLong);
+            }
+            self.held.push(byte);
+        }
+        Ok(())
+    }
+
+    /// A byte of a string's text, read at `at`, as written (not held yet).
+    fn decoded(&mut self, byte: u8, at: usize, sink: &mut impl Sink) {
+        if let Some(matcher) = &mut self.matcher {
+            matcher.feed(byte);
+            if !matcher.alive() {
+                // The byte itself is sent with the rest of the string.
+                self.release(at, sink);
+            }
+        }
+    }
+
+    /// A decoded character of a string whose escape was already held.
+    fn decoded_unheld(&mut self, byte: u8, at: usize, sink: &mut impl Sink) {
+        if let Some(matcher) = &mut self.matcher {
+            matcher.feed(byte);
+            if !matcher.alive() {
+                self.release(at + 1, sink);
+            }
+        }
+    }
+
+    /// Sends what was held (the comma too when a member before it was
+    /// kept), and passes on from `resume` in the chunk.
+    fn release(&mut self, resume: usize, sink: &mut impl Sink) {
+        self.matcher = None;
+        let frame = self.stack.last_mut();
+        let keep_comma = frame.as_ref().is_none_or(|frame| frame.kept);
+        if let Some(frame) = frame {
+            frame.kept = true;
+        }
+        if self.mode != Mode::Hold {
+            return;
+        }
+        let held = match self.held.split_first() {
+            Some((b',', rest)) if !keep_comma => rest,
+            _ => &self.held[..],
+        };
+        if !held.is_empty() {
+            sink.held(held);
+        }
+        self.held.clear();
+        self.mode = Mode::Pass;
+        self.run = resume;
+    }
+
+    /// Starts holding at `at` (which is held too).
+    fn start_hold(&mut self, at: usize, sink: &mut impl Sink) {
+        match self.mode {
+            Mode::Pass => {
+                if self.run < at {
+                    sink.input(self.run..at);
+                }
+                self.mode = Mode::Hold;
+            }
+            Mode::Hold | Mode::Skip => {}
+        }
+    }
+
+    fn open_key(&mut self, at: usize, sink: &mut impl Sink) {
+        self.state = State::Str { key: true };
+        if self.mode != Mode::Skip {
+            self.start_hold(at, sink);
+            self.matcher = Some(Matcher {
+                at: 0,
+                uri: true,
+                extensions: true,
+            });
+        }
+    }
+
+    /// A `,` in a container: held, in an object or an `extensions` array,
+    /// until what follows decides.
+    fn comma(&mut self, at: usize, sink: &mut impl Sink) {
+        let Some(frame) = self.stack.last() else {
+            return;
+        };
+        let holds = frame.kind == Kind::Object || frame.scrubs;
+        self.state = match frame.kind {
+            Kind::Object => State::Key,
+            Kind::Array => State::Value,
+        };
+        if self.mode == Mode::Skip && self.stack.len() == self.skip_depth {
+            // The member removed ends here; the comma waits for the next.
+            self.mode = if holds { Mode::Hold } else { Mode::Pass };
+            self.run = at;
+        } else if holds {
+            self.start_hold(at, sink);
+        }
+    }
+
+    fn string_end(&mut self, key: bool, at: usize, sink: &mut impl Sink) {
+        self.state = if key {
+            State::Colon
+        } else {
+            State::Str { key }
+        };
+        let matcher = self.matcher.take();
+        if !key {
+            self.value_done();
+        }
+        let Some(matcher) = matcher else { return };
+        if matcher.is_uri() {
+            // The member (or the element) is removed, with the comma before it.
+            self.held.clear();
+            self.mode = Mode::Skip;
+            self.skip_depth = self.stack.len();
+        } else {
+            self.extensions_next = key && matcher.is_extensions();
+            self.matcher = None;
+            self.release(at + 1, sink);
+        }
+    }
+
+    /// A value starts with `byte`.
+    fn value(&mut self, byte: u8, at: usize, sink: &mut impl Sink) -> Result<(), JsonFault> {
+        let extensions = std::mem::take(&mut self.extensions_next);
+        let scrubs = self.stack.last().is_some_and(|frame| frame.scrubs);
+        if scrubs && byte == b'"' && self.mode != Mode::Skip {
+            self.start_hold(at, sink);
+            self.matcher = Some(Matcher {
+                at: 0,
+                uri: true,
+                extensions: false,
+            });
+            self.state = State::Str { key: false };
+            return Ok(());
+        }
+        if scrubs {
+            self.release(at, sink);
+        }
+        self.state = match byte {
+            b'{' | b'[' => {
+                if self.stack.len() >= MAX_DEPTH {
+                    return Err(JsonFault::TooDeep);
+                }
+                let object = byte == b'{';
+                self.stack.push(Frame {
+                    kind: if object { Kind::Object } else { Kind::Array },
+                    kept: false,
+                    scrubs: !object && extensions && self.mode != Mode::Skip,
+                });
+                if object {
+                    State::FirstKey
+                } else {
+                    State::FirstValue
+                }
+            }
+            b'"' => State::Str { key: false },
+            b'-' => State::Num(Num::Minus),
+            b'0' => State::Num(Num::Zero),
+            b'1'..=b'9' => State::Num(Num::Int),
+            b't' => State::Lit(b"rue"),
+            b'f' => State::Lit(b"alse"),
+            b'n' => State::Lit(b"ull"),
+            _ => return Err(JsonFault::Syntax),
+        };
+        Ok(())
+    }
+
+    fn close(&mut self, kind: Kind, at: usize) -> Result<(), JsonFault> {
+        if self.stack.last().map(|frame| frame.kind) != Some(kind) {
+            return Err(JsonFault::Syntax);
+        }
+        if self.mode == Mode::Skip && self.stack.len() == self.skip_depth {
+            self.mode = Mode::Pass;
+            self.run = at;
+        }
+        self.stack.pop();
+        self.value_done();
+        Ok(())
+    }
+
+    fn value_done(&mut self) {
+        self.state = if self.stack.is_empty() {
+            State::Top
+        } else {
+            State::After
+        };
+    }
+}
+
+/// A sink into one vector.
+struct VecSink<'a> {
+    input: &'a [u8],
+    out: &'a mut Vec<u8>,
+}
+
+impl Sink for VecSink<'_> {
+    fn input(&mut self, range: Range<usize>) {
+        self.out.extend_from_slice(&self.input[range]);
+    }
+
+    fn held(&mut self, bytes: &[u8]) {
+        self.out.extend_from_slice(bytes);
+    }
+}
+
+/// `text` scrubbed whole, or `None` when it is not JSON the scrubber reads.
+pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
+    let mut scrub = JsonScrub::new();
+    let mut out = Vec::with_capacity(text.len());
+    scrub
+        .feed(
+            text,
+            &mut VecSink {
+                input: text,
+                out: &mut out,
+            },
+        )
+        .ok()?;
+    scrub.finish().ok()?;
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const U: &str = EXTENSION_URI;
+
+    /// `text` fed in two chunks split at every position and byte by byte:
+    /// the same result each time, which is returned.
+    fn scrubbed(text: &str) -> Option<String> {
+        let whole = scrub_whole(text.as_bytes());
+        let bytes = text.as_bytes();
+        for split in 0..=bytes.len() {
+            assert_eq!(
+                in_chunks(&[&bytes[..split], &bytes[split..]]),
+                whole,
+                "{text} split at {split}"
+            );
+        }
+        let singles: Vec<&[u8]> = bytes.chunks(1).collect();
+        assert_eq!(in_chunks(&singles), whole, "{text} byte by byte");
+        whole.map(|out| String::from_utf8(out).unwrap())
+    }
+
+    fn in_chunks(chunks: &[&[u8]]) -> Option<Vec<u8>> {
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        for chunk in chunks {
+            scrub
+                .feed(
+                    chunk,
+                    &mut VecSink {
+                        input: chunk,
+                        out: &mut out,
+                    },
+                )
+                .ok()?;
+        }
+        scrub.finish().ok()?;
+        Some(out)
+    }
+
+    #[test]
+    fn blocks_go_with_their_commas_wherever_they_are() {
+        let cases = [
+            (
+                format!(r#"{{"metadata":{{"{U}":{{"teach":{{"a":[1,{{"b":"}}"}}]}}}}}}}}"#),
+                r#"{"metadata":{}}"#.to_owned(),
+            ),
+            (
+                format!(r#"{{"a":1,"{U}":2,"b":3}}"#),
+                r#"{"a":1,"b":3}"#.to_owned(),
+            ),
+            (format!(r#"{{"{U}":2,"b":3}}"#), r#"{"b":3}"#.to_owned()),
+            (format!(r#"{{"a":1,"{U}":2}}"#), r#"{"a":1}"#.to_owned()),
+            (
+                format!(r#"{{"{U}":2,"{U}":[3],"b":3,"{U}":null}}"#),
+                r#"{"b":3}"#.to_owned(),
+            ),
+            (
+                format!("{{\n  \"a\": 1,\n  \"{U}\" : {{ }} ,\n  \"b\": 2\n}}"),
+                "{\n  \"a\": 1,\n  \"b\": 2\n}".to_owned(),
+            ),
+            (
+                format!(r#"[{{"x":{{"{U}":1}}}},{{"{U}":"s"}}] {{"{U}":true}}"#),
+                r#"[{"x":{}},{}] {}"#.to_owned(),
+            ),
+            (
+                format!(r#"{{"extensions":["{U}","https://e.x/y","{U}"],"e":["{U}"]}}"#),
+                format!(r#"{{"extensions":["https://e.x/y"],"e":["{U}"]}}"#),
+            ),
+            (
+                format!(r#"{{"extensions":["{U}"],"ext\u0065nsions":[1,"{U}",{{}}]}}"#),
+                r#"{"extensions":[],"ext\u0065nsions":[1,{}]}"#.to_owned(),
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(scrubbed(&text).as_deref(), Some(&expected[..]), "{text}");
+        }
+    }
+
+    #[test]
+    fn keys_are_compared_after_their_escapes() {
+        for key in [
+            U.replace('/', "\\/"),
+            U.replacen('h', "\\u0068", 1),
+            U.replace('t', "\\u0074").replace('.', "\\u002e"),
+            U.replace('1', "\\u0031"),
+        ] {
+            let text = format!(r#"{{"metadata":{{"{key}":{{"teach":1}},"k":"v"}}}}"#);
+            assert_eq!(
+                scrubbed(&text).as_deref(),
+                Some(r#"{"metadata":{"k":"v"}}"#),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn everything_else_stays_byte_for_byte() {
+        for text in [
+            r#"{"n": 123456789012345678901234567890, "z": -0.5e-7, "a": 1e400}"#.to_owned(),
+            " [ 1 ,\t2 ,\r\n {\"z\":1,\"a\":\"\\u00e9\\\"\"} ] \n".to_owned(),
+            format!(
+                r#"{{"text":"{U}","uri":"{U}","capabilities":{{"extensions":[{{"uri":"{U}"}}]}}}}"#
+            ),
+            format!(r#"{{"https://rsaxb.com/a2a/learnables/v2":1,"{U}x":2,"h":3,"e":4}}"#),
+            "{\"extensions\":[\"https://rsaxb.com/a2a/learnables/v\",null]}\n{}\n[]".to_owned(),
+            "\"solo\"  17  true false null".to_owned(),
+        ] {
+            assert_eq!(scrubbed(&text).as_deref(), Some(&text[..]), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_is_not_json_stops_it() {
+        for text in [
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "[1,]",
+            "{'a':1}",
+            "{\"a\":tru}",
+            "{\"a\":01}",
+            "{\"a\":1.}",
+            "{\"a\":\"\\x\"}",
+            "{\"a\":1",
+            "]",
+            "{\"a\":1}}",
+            "NaN",
+        ] {
+            assert_eq!(scrubbed(text), None, "{text}");
+        }
+        let deep = "[".repeat(MAX_DEPTH + 1);
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let stopped = scrub
+            .feed(
+                deep.as_bytes(),
+                &mut VecSink {
+                    input: deep.as_bytes(),
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(stopped.fault, JsonFault::TooDeep);
+        assert_eq!(stopped.at, MAX_DEPTH);
+        assert_eq!(out.len(), MAX_DEPTH);
+    }
+
+    #[test]
+    fn what_is_held_back_is_bounded() {
+        let mut text = b"{\"a\":1,".to_vec();
+        text.resize(text.len() + MAX_HELD + 1, b' ');
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let stopped = scrub
+            .feed(
+                &text,
+                &mut VecSink {
+                    input: &text,
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(stopped.fault, JsonFault::TooLong);
+        assert_eq!(out, b"{\"a\":1");
+        assert_eq!(stopped.held.len(), MAX_HELD);
+        // A long key is held only until it cannot be the URI.
+        let key = format!("{{\"{}\":1}}", "h".repeat(10_000));
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        scrub
+            .feed(
+                &key.as_bytes()[..5_000],
+                &mut VecSink {
+                    input: key.as_bytes(),
+                    out: &mut out,
+                },
+            )
+            .unwrap();
+        assert!(scrub.held_len() <= 3, "{}", scrub.held_len());
+    }
+}

@@ -1,0 +1,241 @@
+//! What scrubbing costs a large response: a 200 MB `GetTask`-shaped
+//! response (a task whose history holds 100,000 questions, each with a
+//! teach block) through the Learnables layer to a client that did not
+//! activate the extension (every block removed as the body flows), against
+//! the same response from the same host without the layer, and through the
+//! layer to a client that activated (passed through), in the same run.
+//! Each run is a child process of its own, so its peak resident memory
+//! (`VmHWM`) is its own. Reported: throughput (the body read to its end
+//! over 127.0.0.1), time to the first byte, and peak memory; the goals are
+//! at least 0.8 of the throughput without the layer, and under 2x the
+//! activated client's peak memory.
+//!
+//! `cargo bench -p learnables-tests --bench layer_scrub` (with `--test`, one
+//! small round; with `--scrub-only`, the scrubber alone over the same
+//! body in memory, no HTTP).
+
+use std::net::SocketAddr;
+use std::process::Command;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::response::Response;
+use axum::routing::get;
+use futures::stream;
+use learnables::a2a::{LearnablesLayer, LearnablesService, Tokens};
+use learnables::{Declaration, EXTENSION_URI, Knowledge};
+
+/// Messages in the history of each chunk the host sends.
+const PER_CHUNK: usize = 16;
+
+fn message(index: usize) -> String {
+    let text = "Which desk handles chapter 85? ".repeat(64);
+    format!(
+        r#"{{"messageId":"m{index}","role":"ROLE_AGENT","parts":[{{"text":"{text}"}}],"metadata":{{"{EXTENSION_URI}":{{"teach":{{"collection":"routing_rules","entry":"85"}}}}}},"extensions":["{EXTENSION_URI}"]}}"#
+    )
+}
+
+/// The response: a head, `chunks` chunks of messages (one chunk made once
+/// and sent again, so the host costs almost nothing), the tail.
+fn response(chunks: usize) -> Response {
+    let head = Bytes::from_static(
+        br#"{"jsonrpc":"2.0","id":1,"result":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"history":["#,
+    );
+    let mut first = Vec::new();
+    let mut next = Vec::new();
+    for index in 0..PER_CHUNK {
+        if index > 0 {
+            first.push(b',');
+        }
+        next.push(b',');
+        first.extend_from_slice(message(index).as_bytes());
+        next.extend_from_slice(message(index).as_bytes());
+    }
+    let (first, next) = (Bytes::from(first), Bytes::from(next));
+    let body = (0..chunks).map(move |chunk| {
+        if chunk == 0 {
+            first.clone()
+        } else {
+            next.clone()
+        }
+    });
+    let parts = std::iter::once(head)
+        .chain(body)
+        .chain(std::iter::once(Bytes::from_static(b"]}}")));
+    let mut response = Response::new(Body::from_stream(stream::iter(
+        parts.map(Ok::<_, std::io::Error>),
+    )));
+    response.headers_mut().insert(
+        "content-type",
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// One run, in this (child) process: serves the response, reads it once,
+/// prints `bytes first_byte_ns total_ns peak_kib`.
+fn child(mode: &str, chunks: usize) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let host = Router::new().route("/task", get(move || async move { response(chunks) }));
+    let router = if mode == "bare" {
+        host
+    } else {
+        host.layer(LearnablesLayer::new(LearnablesService::new(
+            Knowledge::in_memory(),
+            Declaration::new(),
+            Tokens::new(),
+        )))
+    };
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address: SocketAddr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+        let client = reqwest::Client::new();
+        let mut request = client.get(format!("http://{address}/task"));
+        if mode == "activated" {
+            request = request.header("A2A-Extensions", EXTENSION_URI);
+        }
+        let start = Instant::now();
+        let mut response = request.send().await.unwrap();
+        let mut first = None;
+        let mut bytes = 0u64;
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            first.get_or_insert_with(|| start.elapsed());
+            bytes += chunk.len() as u64;
+        }
+        let total = start.elapsed();
+        let first = first.unwrap_or(total);
+        println!(
+            "{bytes} {} {} {}",
+            first.as_nanos(),
+            total.as_nanos(),
+            peak_kib()
+        );
+    });
+}
+
+fn peak_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
+/// A run in a child process: (bytes read, seconds to the first byte,
+/// seconds in all, peak KiB).
+fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["--child", mode, &chunks.to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let fields: Vec<u64> = text
+        .split_whitespace()
+        .map(|field| field.parse().unwrap())
+        .collect();
+    assert_eq!(
+        fields.len(),
+        4,
+        "{text} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (
+        fields[0],
+        fields[1] as f64 / 1e9,
+        fields[2] as f64 / 1e9,
+        fields[3],
+    )
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|arg| arg == "--child") {
+        child(&args[at + 1], args[at + 2].parse().unwrap());
+        return;
+    }
+    if args.iter().any(|arg| arg == "--scrub-only") {
+        let mut body = Vec::new();
+        for index in 0..100_000 {
+            body.push(b',');
+            body.extend_from_slice(message(index % 16).as_bytes());
+        }
+        body[0] = b'[';
+        body.push(b']');
+        for _ in 0..3 {
+            let start = Instant::now();
+            let mut scrubber =
+                learnables::a2a::ResponseScrubber::new(Some("application/json"), None).unwrap();
+            let mut out = Vec::with_capacity(body.len());
+            for chunk in body.chunks(32 * 1024) {
+                scrubber.feed(chunk, &mut out).unwrap();
+            }
+            scrubber.finish(&mut out).unwrap();
+            let took = start.elapsed();
+            println!(
+                "scrub only: {} MB in {:?}: {:.0} MB/s",
+                body.len() / 1_000_000,
+                took,
+                body.len() as f64 / took.as_secs_f64() / 1e6
+            );
+        }
+        return;
+    }
+    let test = args.iter().any(|arg| arg == "--test");
+    let message_bytes = message(0).len() + 1;
+    // 200 MB, or one small round in test mode.
+    let chunks = if test {
+        16
+    } else {
+        200_000_000 / (message_bytes * PER_CHUNK) + 1
+    };
+    let rounds = if test { 1 } else { 5 };
+    let modes = ["bare", "scrubbed", "activated"];
+    let mut rates = vec![Vec::new(); 3];
+    let mut firsts = vec![Vec::new(); 3];
+    let mut peaks = vec![Vec::new(); 3];
+    let mut sizes = [0; 3];
+    for round in 0..rounds {
+        // Alternate the order, so neither side always runs first.
+        let order: Vec<usize> = if round % 2 == 0 {
+            vec![0, 1, 2]
+        } else {
+            vec![2, 1, 0]
+        };
+        for mode in order {
+            let (bytes, first, total, peak) = run(modes[mode], chunks);
+            sizes[mode] = bytes;
+            rates[mode].push(bytes as f64 / total / 1e6);
+            firsts[mode].push(first * 1e3);
+            peaks[mode].push(peak as f64 / 1024.0);
+        }
+    }
+    for mode in 0..3 {
+        println!(
+            "layer_scrub {:>9}: {:>11} bytes read, {:>7.1} MB/s, first byte {:>7.2} ms, peak {:>6.1} MiB (medians of {rounds})",
+            modes[mode],
+            sizes[mode],
+            median(&mut rates[mode]),
+            median(&mut firsts[mode]),
+            median(&mut peaks[mode]),
+        );
+    }
+    let ratio = median(&mut rates[1]) / median(&mut rates[0]);
+    let memory = median(&mut peaks[1]) / median(&mut peaks[2]);
+    let first = median(&mut firsts[1]) / median(&mut firsts[2]);
+    println!(
+        "layer_scrub: throughput {ratio:.2} of the host without the layer (goal >= 0.8); peak memory {memory:.2}x and first byte {first:.2}x the activated client's (goals < 2)"
+    );
+}
