@@ -45,7 +45,5 @@ pub use snapshot::{CollectionVersion, Snapshot};
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-#[cfg(feature = "redb")]
-pub use storage::RedbStorage;
 pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
 pub use version_record::VersionRecord;

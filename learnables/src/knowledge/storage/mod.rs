@@ -1,8 +1,6 @@
 //! Where versions are kept: the [`Storage`] trait and its back ends.
 
 #[cfg(feature = "embedded")]
-mod earlier_format;
-#[cfg(feature = "embedded")]
 mod log_frame;
 #[cfg(feature = "embedded")]
 mod log_storage;
@@ -11,8 +9,6 @@ mod memory;
 mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod private_files;
-#[cfg(feature = "redb")]
-mod redb_storage;
 mod state_only;
 
 #[cfg(feature = "embedded")]
@@ -20,8 +16,6 @@ pub use log_storage::LogStorage;
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
-#[cfg(feature = "redb")]
-pub use redb_storage::RedbStorage;
 pub(crate) use state_only::StateOnly;
 
 use super::VersionRecord;
