@@ -299,12 +299,6 @@ impl Storage for LogStorage {
         tail.unsealed = Some(payload_crc);
         Ok(())
     }
-
-    /// A write and a sync of a local file: safe on any thread, and over
-    /// when the disk answers.
-    fn may_append_on_teachers_thread(&self) -> bool {
-        true
-    }
 }
 
 impl Drop for LogStorage {

@@ -34,8 +34,4 @@ impl Storage for MemoryStorage {
         stored.extend_from_slice(records);
         Ok(())
     }
-
-    fn appends_without_waiting(&self) -> bool {
-        true
-    }
 }
