@@ -49,12 +49,12 @@ fn raw_fsync(dir: &Path, iters: u64) -> Duration {
 fn raw_fsync_preallocated(dir: &Path, iters: u64) -> Duration {
     let record = vec![b'x'; 400];
     let mut file = File::create(dir.join("raw-preallocated.log")).unwrap();
-    file.write_all(&vec![0; record.len() * iters as usize]).unwrap();
+    file.write_all(&vec![0; record.len() * iters as usize])
+        .unwrap();
     file.sync_all().unwrap();
     let start = Instant::now();
     for i in 0..iters {
-        std::os::unix::fs::FileExt::write_all_at(&file, &record, i * record.len() as u64)
-            .unwrap();
+        std::os::unix::fs::FileExt::write_all_at(&file, &record, i * record.len() as u64).unwrap();
         file.sync_data().unwrap();
     }
     start.elapsed()

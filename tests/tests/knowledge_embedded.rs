@@ -373,4 +373,3 @@ fn a_store_open_already_is_refused_until_it_is_closed() {
     drop(first);
     Knowledge::open(dir.path()).expect("free once closed");
 }
-

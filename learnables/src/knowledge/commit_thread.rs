@@ -108,7 +108,11 @@ impl CommitThread {
     /// waits. A lesson whose task is dropped while it waits is still
     /// committed; no one is told.
     #[cfg(feature = "tokio")]
-    pub(crate) async fn submit_async(&self, pending: Pending<'static>, timeout: Duration) -> Outcome {
+    pub(crate) async fn submit_async(
+        &self,
+        pending: Pending<'static>,
+        timeout: Duration,
+    ) -> Outcome {
         let (reply, mut answer) = tokio::sync::oneshot::channel();
         let ticket = self.enqueue(pending, Reply::Async(reply));
         match tokio::time::timeout(timeout, &mut answer).await {

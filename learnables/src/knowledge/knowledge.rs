@@ -85,7 +85,10 @@ impl Knowledge {
     /// Knowledge kept in memory only, starting empty. Its lessons are
     /// committed on the teacher's own thread: there is no write to wait for.
     pub fn in_memory() -> Knowledge {
-        let writer = Arc::new(Writer::new(Box::new(StateOnly::default()), State::default()));
+        let writer = Arc::new(Writer::new(
+            Box::new(StateOnly::default()),
+            State::default(),
+        ));
         Knowledge::from_parts(writer, None)
     }
 
