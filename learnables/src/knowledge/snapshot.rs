@@ -1,3 +1,5 @@
+//! [`Snapshot`]: the knowledge as a task pinned it, and what it reads from it.
+
 use std::sync::Arc;
 
 use super::VersionRecord;

@@ -1,3 +1,5 @@
+//! [`MemoryStorage`]: a back end that keeps its versions in memory.
+
 use std::sync::Mutex;
 
 use super::{Storage, StoreError, check_follows_on};
