@@ -331,6 +331,7 @@ impl Knowledge {
     }
 
     /// The knowledge's commit thread, `None` for a back end that does not wait.
+    #[cfg(feature = "tokio")]
     pub(super) fn commit_thread(&self) -> Option<&CommitThread> {
         self.shared.commit_thread.as_ref()
     }
