@@ -161,7 +161,6 @@
 //! | --- | --- | --- |
 //! | `derive` | yes | `#[derive(Learnable)]` and `#[derive(Choice)]` |
 //! | `embedded` | yes | `Knowledge::open`: the durable embedded store, one log file ([`knowledge::LogStorage`][log]) |
-//! | `redb` | no | `embedded`, plus `knowledge::RedbStorage`, the embedded store of earlier releases; `Knowledge::open` then converts such a store |
 //! | `postgres` | no | `Knowledge::connect`: knowledge in PostgreSQL, shared by replicas |
 //! | `tokio` | no | `Knowledge::teach_async` (the task waits for the store, not its thread), `catch_up_async` |
 //! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`][layer] and `LearnablesService::router` (axum, tower) |

@@ -5,7 +5,7 @@
 
 mod backend_suite;
 
-use learnables::knowledge::{LogStorage, RedbStorage, Storage, StoreError, VersionRecord, Wake};
+use learnables::knowledge::{LogStorage, Storage, StoreError, VersionRecord, Wake};
 
 /// The embedded store in a temporary directory of its own, which is
 /// removed when the knowledge lets go of the store (after the store is
@@ -372,32 +372,4 @@ fn a_store_open_already_is_refused_until_it_is_closed() {
     );
     drop(first);
     Knowledge::open(dir.path()).expect("free once closed");
-}
-
-#[test]
-fn a_store_of_the_earlier_format_is_converted_once_with_every_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let earlier = {
-        let knowledge =
-            registered(Knowledge::with_storage(RedbStorage::open(dir.path()).unwrap()).unwrap());
-        for (entry, desk) in [
-            ("84", "general"),
-            ("85", "cold chain"),
-            ("84", "cold chain"),
-        ] {
-            knowledge.teach(&rule_lesson(entry, desk)).unwrap();
-        }
-        knowledge.history("routing_rules")
-    };
-    assert_eq!(earlier.len(), 3);
-    let converted = registered(Knowledge::open(dir.path()).unwrap());
-    assert_eq!(converted.history("routing_rules"), earlier);
-    assert!(!dir.path().join("knowledge.redb").exists());
-    assert!(dir.path().join("knowledge.redb.converted").exists());
-    converted.teach(&rule_lesson("86", "general")).unwrap();
-    drop(converted);
-    let reopened = registered(Knowledge::open(dir.path()).unwrap());
-    let history = reopened.history("routing_rules");
-    assert_eq!(history[..3], earlier[..]);
-    assert_eq!(history.len(), 4);
 }

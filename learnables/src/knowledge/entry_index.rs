@@ -12,7 +12,7 @@ use imbl::GenericHashMap;
 use imbl::shared_ptr::DefaultSharedPtr;
 
 use super::change::Change;
-use super::state::Store;
+use super::store::Store;
 
 /// Keys added since the table was last built: a persistent map, so that a
 /// state keeps the keys it knew.

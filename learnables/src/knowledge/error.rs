@@ -1,3 +1,5 @@
+//! The errors of opening knowledge, registering a learnable and teaching.
+
 use super::StoreError;
 use crate::{LessonError, Violations};
 

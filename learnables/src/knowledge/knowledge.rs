@@ -10,13 +10,12 @@ use arc_swap::ArcSwap;
 
 #[cfg(feature = "embedded")]
 use super::LogStorage;
-use super::commit::{self, Results, extend};
-use super::committer::{Committer, Late};
+use super::commit_thread::CommitThread;
 use super::off_runtime::off_runtime;
-use super::pin_cache::Current;
-use super::registry::{Absorbed, Registration, Registry};
+use super::registry::{Registration, Registry};
 use super::state::State;
 use super::storage::StateOnly;
+use super::writer::{Pending, Writer, extend};
 use super::{KnowledgeError, Snapshot, Storage, StoreError, TeachError, VersionRecord};
 use crate::{Learnable, Lesson, LessonResult};
 
@@ -63,70 +62,16 @@ pub struct Knowledge {
 }
 
 pub(crate) struct Shared {
-    pub(crate) storage: Box<dyn Storage>,
-    /// False for [`Knowledge::in_memory`], whose state is its only store:
-    /// a commit then makes no copy of its lessons for a back end.
-    pub(crate) stores_versions: bool,
-    pub(crate) current: Current,
-    /// Held by whoever moves `current` forward: a commit, or a catch-up on
-    /// versions other processes wrote.
-    writer: Mutex<()>,
+    pub(crate) writer: Arc<Writer>,
+    /// `None` when the back end does not wait ([`Knowledge::in_memory`]):
+    /// lessons are committed on the teacher's thread.
+    commit_thread: Option<CommitThread>,
     /// Read on every lesson without a lock; replaced whole when a learnable
     /// is registered (under `registering`).
     registry: ArcSwap<Registry>,
     registering: Mutex<()>,
-    pub(super) committer: Committer<Pending<'static>, Result<LessonResult, TeachError>>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
-}
-
-/// A lesson absorbed by its learnable, waiting to be committed: its texts
-/// borrowed from the lesson while the teacher's own thread commits it,
-/// copied for the commit thread.
-pub(crate) struct Pending<'l> {
-    pub(crate) collection: Cow<'l, str>,
-    pub(crate) entry: Cow<'l, str>,
-    pub(crate) taught_by: Cow<'l, str>,
-    pub(crate) reason: Option<Cow<'l, str>>,
-    pub(crate) absorbed: Absorbed,
-}
-
-impl Pending<'_> {
-    /// The lesson with its texts copied, for the commit thread.
-    pub(crate) fn into_owned(self) -> Pending<'static> {
-        Pending {
-            collection: Cow::Owned(self.collection.into_owned()),
-            entry: Cow::Owned(self.entry.into_owned()),
-            taught_by: Cow::Owned(self.taught_by.into_owned()),
-            reason: self.reason.map(|reason| Cow::Owned(reason.into_owned())),
-            absorbed: self.absorbed,
-        }
-    }
-}
-
-impl Shared {
-    pub(crate) fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.writer.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The writer lock, if no one holds it.
-    #[cfg(feature = "tokio")]
-    pub(crate) fn try_lock_writer(&self) -> Option<std::sync::MutexGuard<'_, ()>> {
-        match self.writer.try_lock() {
-            Ok(writer) => Some(writer),
-            Err(std::sync::TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
-            Err(std::sync::TryLockError::WouldBlock) => None,
-        }
-    }
-
-    /// Makes `state` what later pins see, its new versions appended to the
-    /// versions every state shares. The caller holds the writer lock.
-    pub(crate) fn publish(&self, mut state: State) -> Arc<State> {
-        state.publish();
-        let published = Arc::new(state);
-        self.current.store(published.clone());
-        published
-    }
 }
 
 impl Knowledge {
@@ -137,62 +82,49 @@ impl Knowledge {
         Knowledge::with_storage(LogStorage::open(dir)?)
     }
 
-    /// Knowledge kept in memory only, starting empty.
+    /// Knowledge kept in memory only, starting empty. Its lessons are
+    /// committed on the teacher's own thread: there is no write to wait for.
     pub fn in_memory() -> Knowledge {
-        Knowledge::from_state(Box::new(StateOnly::default()), State::default(), false)
+        let writer = Arc::new(Writer::new(
+            Box::new(StateOnly::default()),
+            State::default(),
+        ));
+        Knowledge::from_parts(writer, None)
     }
 
     /// Knowledge on any back end, with every version it holds. Each stored
     /// version is checked to follow on from the one before; a store whose
     /// history is broken is reported as damaged, never opened with lessons
     /// missing. A back end shared with other processes is watched, so that
-    /// their lessons reach this knowledge as they are made.
+    /// their lessons reach this knowledge as they are made. Lessons are
+    /// stored by the knowledge's commit thread.
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         extend(&mut state, off_runtime(|| storage.load())?)?;
-        let knowledge = Knowledge::from_state(Box::new(storage), state, true);
-        let weak: Weak<Shared> = Arc::downgrade(&knowledge.shared);
+        let writer = Arc::new(Writer::new(Box::new(storage), state));
+        let commit_thread = CommitThread::start(Arc::downgrade(&writer))?;
+        let knowledge = Knowledge::from_parts(writer, Some(commit_thread));
+        let weak: Weak<Writer> = Arc::downgrade(&knowledge.shared.writer);
         let wake: super::Wake = Arc::new(move || {
-            if let Some(shared) = weak.upgrade() {
+            if let Some(writer) = weak.upgrade() {
                 // A failed catch-up is retried on the next wake or commit.
-                let _ = (Knowledge { shared }).catch_up();
+                let _ = writer.catch_up();
             }
         });
-        off_runtime(|| knowledge.shared.storage.watch(wake))?;
+        off_runtime(|| knowledge.shared.writer.storage().watch(wake))?;
         // Versions written between the load and the watch.
         knowledge.catch_up()?;
         Ok(knowledge)
     }
 
-    /// Knowledge on `storage`, holding `state`; `stores_versions` is false
-    /// when the state is the only store and commits hand `storage` nothing.
-    fn from_state(storage: Box<dyn Storage>, mut state: State, stores_versions: bool) -> Knowledge {
-        state.publish();
+    fn from_parts(writer: Arc<Writer>, commit_thread: Option<CommitThread>) -> Knowledge {
         Knowledge {
-            shared: Arc::new_cyclic(|weak: &Weak<Shared>| {
-                let weak = weak.clone();
-                // The commit thread holds the knowledge only while it
-                // commits, so that dropping every handle ends it.
-                let commit = move |batch: Vec<Pending<'static>>| -> Option<Results> {
-                    let shared = weak.upgrade()?;
-                    Some(commit::commit(&shared, &batch))
-                };
-                let panicked = |message: &str| {
-                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                        "the knowledge's back end panicked while storing the lesson ({})",
-                        crate::lesson_error::shortened(message)
-                    ))))
-                };
-                Shared {
-                    storage,
-                    stores_versions,
-                    current: Current::new(state),
-                    writer: Mutex::new(()),
-                    registry: ArcSwap::from_pointee(Registry::new()),
-                    registering: Mutex::new(()),
-                    committer: Committer::new(commit, panicked),
-                    commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
-                }
+            shared: Arc::new(Shared {
+                writer,
+                commit_thread,
+                registry: ArcSwap::from_pointee(Registry::new()),
+                registering: Mutex::new(()),
+                commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
             }),
         }
     }
@@ -220,26 +152,7 @@ impl Knowledge {
     /// Shared back ends call it on their own when told of new versions;
     /// call it to be sure of seeing everything written so far.
     pub fn catch_up(&self) -> Result<(), KnowledgeError> {
-        off_runtime(|| {
-            let _writer = self.lock_writer();
-            self.catch_up_locked()
-        })
-    }
-
-    fn lock_writer(&self) -> std::sync::MutexGuard<'_, ()> {
-        self.shared.lock_writer()
-    }
-
-    fn catch_up_locked(&self) -> Result<(), KnowledgeError> {
-        let current = self.shared.current.load_full();
-        let records = self.shared.storage.load_since(current.position)?;
-        if records.is_empty() {
-            return Ok(());
-        }
-        let mut state = State::clone(&current);
-        extend(&mut state, records)?;
-        self.shared.publish(state);
-        Ok(())
+        Ok(off_runtime(|| self.shared.writer.catch_up())?)
     }
 
     /// Makes `T` teachable: lessons for its collection are parsed as `T`.
@@ -274,7 +187,7 @@ impl Knowledge {
                 registered: existing.get().type_name,
             }),
             MapEntry::Vacant(vacant) => {
-                let state = self.shared.current.load();
+                let state = self.shared.writer.current();
                 if let Some(stored) = state.collection(&collection) {
                     for stored in state.entries(stored) {
                         if let Err(error) = T::from_lesson_value(&stored.value()) {
@@ -314,7 +227,7 @@ impl Knowledge {
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
         Snapshot {
-            state: self.shared.current.pin(),
+            state: self.shared.writer.current(),
         }
     }
 
@@ -322,7 +235,7 @@ impl Knowledge {
     /// kept by a task, say, to resume after a restart pinned to the version
     /// it started on). A position past the latest gives the latest.
     pub fn pin_at(&self, position: u64) -> Snapshot {
-        let current = self.shared.current.load_full();
+        let current = self.shared.writer.current();
         if position >= current.position {
             return Snapshot { state: current };
         }
@@ -334,7 +247,7 @@ impl Knowledge {
     /// The knowledge just after the version `version_id` was made: every
     /// collection as it stood then. For audit.
     pub fn pin_as_of(&self, version_id: &str) -> Result<Snapshot, KnowledgeError> {
-        let current = self.shared.current.load();
+        let current = self.shared.writer.current();
         let position = current
             .position_of(version_id)
             .ok_or_else(|| KnowledgeError::UnknownVersion(version_id.to_owned()))?;
@@ -343,7 +256,7 @@ impl Knowledge {
 
     /// Every version of `collection`, oldest first.
     pub fn history(&self, collection: &str) -> Vec<VersionRecord> {
-        self.shared.current.load().history(collection)
+        self.shared.writer.current().history(collection)
     }
 
     /// Absorbs a lesson: the learnable registered for its collection parses
@@ -352,31 +265,22 @@ impl Knowledge {
     /// value again learns nothing (`learned: false`, no new version). A
     /// refused lesson changes nothing and uses up no version number.
     ///
-    /// Lessons are stored on the knowledge's commit thread, which takes
-    /// every lesson waiting when it starts writing (group commit); the
-    /// caller waits at most the commit timeout
-    /// ([`Knowledge::set_commit_timeout`]). (A back end that only writes
-    /// local files, such as the embedded store, stores a lesson that finds
-    /// nothing else being stored on the teacher's own thread:
-    /// [`Storage::may_append_on_teachers_thread`](super::Storage::may_append_on_teachers_thread).) A lesson whose write was sent
-    /// but not confirmed (a lost connection, a back end that panicked or
-    /// did not answer in time) is answered with
+    /// A knowledge on a back end that does not wait
+    /// ([`Knowledge::in_memory`]) stores the lesson on the caller's thread.
+    /// Any other stores it on the knowledge's commit thread, which takes
+    /// every lesson waiting as one batch (group commit); the caller waits
+    /// at most the commit timeout ([`Knowledge::set_commit_timeout`]). A
+    /// lesson whose write was sent but not confirmed (a lost connection, a
+    /// back end that panicked or did not answer in time) is answered with
     /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
         let pending = self.absorb(lesson)?;
-        if self.shared.storage.appends_without_waiting() {
-            return self.commit_in_place(pending);
+        match &self.shared.commit_thread {
+            None => self.commit_in_place(pending),
+            Some(thread) => thread.submit(pending.into_owned(), self.commit_timeout()),
         }
-        let timeout = self.commit_timeout();
-        let committer = &self.shared.committer;
-        let outcome = if self.shared.storage.may_append_on_teachers_thread() {
-            committer.submit_here_when_idle(pending.into_owned(), timeout)
-        } else {
-            committer.submit(pending.into_owned(), timeout)
-        };
-        late_as_error(outcome, timeout)
     }
 
     /// Checks a lesson and has its learnable parse the value: what is left
@@ -413,18 +317,11 @@ impl Knowledge {
     }
 
     /// Commits one lesson on the caller's thread, for a back end that
-    /// appends without waiting: no hand-over to the commit thread.
+    /// does not wait.
     pub(super) fn commit_in_place(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
-        self.commit_in_place_holding(&self.lock_writer(), pending)
-    }
-
-    /// [`Knowledge::commit_in_place`] by the holder of the writer lock.
-    pub(super) fn commit_in_place_holding(
-        &self,
-        writer: &std::sync::MutexGuard<'_, ()>,
-        pending: Pending<'_>,
-    ) -> Result<LessonResult, TeachError> {
-        commit::commit_holding(writer, &self.shared, std::slice::from_ref(&pending))
+        self.shared
+            .writer
+            .commit(std::slice::from_ref(&pending))
             .pop()
             .unwrap_or_else(|| {
                 Err(TeachError::Store(StoreError::OutcomeUnknown(
@@ -433,32 +330,21 @@ impl Knowledge {
             })
     }
 
+    /// The knowledge's commit thread, `None` for a back end that does not wait.
+    #[cfg(feature = "tokio")]
+    pub(super) fn commit_thread(&self) -> Option<&CommitThread> {
+        self.shared.commit_thread.as_ref()
+    }
+
     pub(super) fn commit_timeout(&self) -> Duration {
         Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed))
-    }
-}
-
-/// A lesson's result, or the error for one not answered within `timeout`.
-pub(super) fn late_as_error(
-    outcome: Result<Result<LessonResult, TeachError>, Late>,
-    timeout: Duration,
-) -> Result<LessonResult, TeachError> {
-    match outcome {
-        Ok(result) => result,
-        Err(Late::Withdrawn) => Err(TeachError::Store(StoreError::Failed(format!(
-            "the knowledge's back end did not take the lesson within {timeout:?}: an \
-             earlier write has not finished; nothing was stored"
-        )))),
-        Err(Late::InFlight) => Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-            "the knowledge's back end did not answer within {timeout:?}"
-        )))),
     }
 }
 
 impl std::fmt::Debug for Knowledge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Knowledge")
-            .field("position", &self.shared.current.load().position)
+            .field("position", &self.shared.writer.current().position)
             .field("collections", &self.collections())
             .finish()
     }

@@ -6,20 +6,20 @@
 //! position of the whole knowledge. A [`Snapshot`] pinned before the lesson
 //! keeps seeing the knowledge as it was.
 //!
-//! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the commit loop
-//! that decides and stores each batch of lessons (`commit.rs`) on the
-//! commit thread (`committer.rs`), the state pins share (`state.rs`: every
-//! version once, compact (`change.rs`), in an append-only log
-//! (`append_log.rs`), each collection's entries indexed by key
-//! (`entry_index.rs`)), a thread's last pin (`pin_cache.rs`), and the back
-//! ends (`storage/`).
+//! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the single
+//! writer that decides each batch of lessons, has the back end store it
+//! and publishes the new state (`writer.rs`), the commit thread of a
+//! durable back end (`commit_thread.rs`), the versions every state shares
+//! (`store.rs`: every version once, compact (`change.rs`), in an
+//! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
+//! each collection's entries indexed by key in `entry_index.rs`), and the
+//! back ends (`storage/`).
 
 mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
 mod change;
-mod commit;
-mod committer;
+mod commit_thread;
 #[cfg(feature = "postgres")]
 mod connect;
 mod entry_index;
@@ -29,14 +29,15 @@ mod id_index;
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
-mod pin_cache;
 mod registry;
 mod same_text;
 mod snapshot;
 mod state;
 mod storage;
+mod store;
 mod text_blocks;
 mod version_record;
+mod writer;
 
 pub use error::{KnowledgeError, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
@@ -45,7 +46,5 @@ pub use snapshot::{CollectionVersion, Snapshot};
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-#[cfg(feature = "redb")]
-pub use storage::RedbStorage;
 pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
 pub use version_record::VersionRecord;

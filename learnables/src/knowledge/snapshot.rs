@@ -1,3 +1,5 @@
+//! [`Snapshot`]: the knowledge as a task pinned it, and what it reads from it.
+
 use std::sync::Arc;
 
 use super::VersionRecord;
@@ -55,7 +57,52 @@ impl Snapshot {
         typed::<T>(stored)
     }
 
-    /// Every entry of `T`'s collection that parses as `T`, in key order.
+    /// The entry `entry` of `T`'s collection as the snapshot keeps it,
+    /// shared rather than copied: the value is parsed once, on the first
+    /// read of the version, and every later read shares it.
+    ///
+    /// ```
+    /// # use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com")).unwrap();
+    /// let pinned = knowledge.pin();
+    /// let rule: std::sync::Arc<RoutingRule> = pinned.get_arc("84").unwrap();
+    /// assert_eq!(rule.desk, "general");
+    /// assert!(std::sync::Arc::ptr_eq(&rule, &pinned.get_arc::<RoutingRule>("84").unwrap()));
+    /// ```
+    pub fn get_arc<T>(&self, entry: &str) -> Option<Arc<T>>
+    where
+        T: Learnable + Send + Sync + 'static,
+    {
+        let stored = self.state.entry(&T::descriptor().collection, entry)?;
+        shared::<T>(stored)
+    }
+
+    /// The version of `T`'s collection: [`Snapshot::version`] of
+    /// `T::descriptor().collection`.
+    ///
+    /// ```
+    /// # use learnables::{Knowledge, Learnable};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// assert_eq!(knowledge.pin().version_of::<RoutingRule>(), None);
+    /// ```
+    pub fn version_of<T: Learnable>(&self) -> Option<CollectionVersion> {
+        self.version(&T::descriptor().collection)
+    }
+
+    /// Every entry of `T`'s collection that parses as `T`, in key order:
+    /// keys written as integers (`9`, `10`, `-3`; no sign `+`, no leading
+    /// zero) first, by value, then every other key in text order.
     pub fn entries<T>(&self) -> impl Iterator<Item = (&str, T)>
     where
         T: Learnable + Clone + Send + Sync + 'static,
@@ -65,7 +112,8 @@ impl Snapshot {
             .filter_map(|stored| Some((stored.entry(), typed::<T>(stored)?)))
     }
 
-    /// The keys of a collection's entries, in order.
+    /// The keys of a collection's entries, in the order of
+    /// [`Snapshot::entries`].
     pub fn entry_keys(&self, collection: &str) -> impl Iterator<Item = &str> {
         self.sorted_entries(collection)
             .into_iter()
@@ -108,7 +156,7 @@ impl Snapshot {
             return Vec::new();
         };
         let mut sorted: Vec<&Change> = self.state.entries(collection).collect();
-        sorted.sort_unstable_by_key(|stored| stored.entry());
+        sorted.sort_unstable_by(|a, b| key_order(a.entry(), b.entry()));
         sorted
     }
 }
@@ -120,6 +168,45 @@ impl std::fmt::Debug for Snapshot {
             .field("collections", &self.state.collections.len())
             .finish()
     }
+}
+
+/// The order of entry keys: integers first, by value, then the others as
+/// text.
+fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (integer(a), integer(b)) {
+        (Some(a), Some(b)) => a.cmp(&b),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => a.cmp(b),
+    }
+}
+
+/// `key` as an integer, when it is written as one plainly (no `+`, no
+/// leading zero, no `-0`).
+fn integer(key: &str) -> Option<i128> {
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|byte| byte.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && key != "-0";
+    plain.then(|| key.parse().ok()).flatten()
+}
+
+/// The entry as a shared `T`: the cached typed value when it is a `T`,
+/// else parsed from the stored value (and cached when the cache is empty).
+fn shared<T>(stored: &Change) -> Option<Arc<T>>
+where
+    T: Learnable + Send + Sync + 'static,
+{
+    if let Some(cached) = stored.typed().get() {
+        return match cached.clone().downcast::<T>() {
+            Ok(value) => Some(value),
+            Err(_) => T::from_lesson_value(&stored.value()).ok().map(Arc::new),
+        };
+    }
+    let value: Arc<T> = Arc::new(T::from_lesson_value(&stored.value()).ok()?);
+    let cached = stored.typed().get_or_init(|| value.clone());
+    Some(cached.clone().downcast::<T>().unwrap_or(value))
 }
 
 /// The entry as `T`: the cached typed value when it is a `T`, else parsed
@@ -137,4 +224,16 @@ where
     let value = T::from_lesson_value(&stored.value()).ok()?;
     let cached = stored.typed().get_or_init(|| Arc::new(value.clone()));
     cached.downcast_ref::<T>().cloned().or(Some(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::key_order;
+
+    #[test]
+    fn integer_keys_come_first_by_value_then_the_others_as_text() {
+        let mut keys = vec!["b", "10", "007", "9", "-3", "a", "+4", "0", "-0"];
+        keys.sort_by(|a, b| key_order(a, b));
+        assert_eq!(keys, ["-3", "0", "9", "10", "+4", "-0", "007", "a", "b"]);
+    }
 }

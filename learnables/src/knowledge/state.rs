@@ -6,119 +6,18 @@
 //! chained, so the version an entry had at any position is a few steps
 //! back from its latest.
 
-use std::collections::HashMap;
 use std::hash::BuildHasher;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use hashbrown::HashTable;
 
 use super::VersionRecord;
-use super::append_log::{AppendLog, PositionLog};
+use super::append_log::PositionLog;
 use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
-use super::id_index::IdIndex;
 use super::same_text::same_bytes;
-use super::text_blocks::TextBlocks;
+use super::store::{CollectionLog, Store, id_hash, same_id};
 use super::version_record::RecordView;
-
-/// What every state of one knowledge shares, appended to as versions are
-/// published.
-#[derive(Default)]
-pub(crate) struct Store {
-    /// Every published version: position `p` at index `p - 1`.
-    log: AppendLog<Change>,
-    /// Every collection by number: its name and its versions' positions.
-    collections: AppendLog<CollectionLog, 16>,
-    /// The position of every published version, by id.
-    ids: IdIndex,
-    /// Every teacher's name, by number.
-    teachers: AppendLog<Box<str>, 64>,
-    /// Every teacher's number, by name.
-    teacher_numbers: Mutex<HashMap<Box<str>, u32>>,
-    /// The texts of every version, kept many to an allocation.
-    texts: TextBlocks,
-    pub(crate) hasher: foldhash::fast::RandomState,
-}
-
-/// How many of the first teachers [`Store::teacher_number`] looks through
-/// before it takes the lock on the map of every teacher.
-const TEACHERS_SEARCHED: usize = 8;
-
-/// A collection's name and the positions of its versions, oldest first.
-struct CollectionLog {
-    name: Arc<str>,
-    versions: PositionLog,
-}
-
-impl Store {
-    /// The published version at `position`.
-    pub(crate) fn change(&self, position: u64) -> Option<&Change> {
-        let index = usize::try_from(position.checked_sub(1)?).ok()?;
-        self.log.get(index)
-    }
-
-    /// The entry of the published version at `position` ("" for none).
-    pub(crate) fn key_at(&self, position: u64) -> &str {
-        self.change(position).map_or("", Change::entry)
-    }
-
-    /// The number of the teacher `name`, given it if new.
-    fn teacher_number(&self, name: &str) -> u32 {
-        // Teachers are few: the first ones are found without taking the
-        // lock, which every lesson would otherwise take.
-        let first = self.teachers.len().min(TEACHERS_SEARCHED);
-        if let Some(number) = (0..first).find(|number| {
-            self.teachers
-                .get(*number)
-                .is_some_and(|known| **known == *name)
-        }) {
-            return u32::try_from(number).unwrap_or(u32::MAX);
-        }
-        let mut numbers = self
-            .teacher_numbers
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(number) = numbers.get(name) {
-            return *number;
-        }
-        let number = self.teachers.push(name.into()).unwrap_or_default();
-        let number = u32::try_from(number).unwrap_or(u32::MAX);
-        numbers.insert(name.into(), number);
-        number
-    }
-
-    fn teacher(&self, number: u32) -> &str {
-        self.teachers.get(number as usize).map_or("", |name| name)
-    }
-
-    fn published(&self) -> u64 {
-        self.log.len() as u64
-    }
-
-    /// The position of version `number` (1 for the first) of collection
-    /// `collection`, once published.
-    fn version_position(&self, collection: u32, number: u64) -> Option<u64> {
-        let versions = &self.collections.get(collection as usize)?.versions;
-        versions.get(usize::try_from(number.checked_sub(1)?).ok()?)
-    }
-}
-
-/// The key the id index hashes and compares: a UUID by its value (in any
-/// spelling), any other id by its text.
-fn id_hash(store: &Store, id: &str) -> u64 {
-    match uuid::Uuid::parse_str(id) {
-        Ok(uuid) => store.hasher.hash_one(uuid.as_u128()),
-        Err(_) => store.hasher.hash_one(id),
-    }
-}
-
-fn same_id(stored: &str, id: &str) -> bool {
-    stored == id
-        || matches!(
-            (uuid::Uuid::parse_str(stored), uuid::Uuid::parse_str(id)),
-            (Ok(a), Ok(b)) if a == b
-        )
-}
 
 /// One collection as a state sees it.
 #[derive(Clone)]
@@ -836,7 +735,7 @@ mod tests {
 mod concurrency_tests {
     use super::*;
     use crate::LessonValue;
-    use crate::knowledge::pin_cache::Current;
+    use arc_swap::ArcSwap;
 
     /// The entry the version at `position` changes: a new entry at every
     /// third position (so that the index is rebuilt as it grows), one of 7
@@ -869,7 +768,7 @@ mod concurrency_tests {
     #[test]
     fn readers_pinning_while_versions_are_published_see_exactly_their_position() {
         let total = 6000;
-        let current = Arc::new(Current::new(State::default()));
+        let current = Arc::new(ArcSwap::from_pointee(State::default()));
         let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let readers: Vec<_> = (0..2)
             .map(|_| {
@@ -877,7 +776,7 @@ mod concurrency_tests {
                 std::thread::spawn(move || {
                     let mut checked = 0;
                     while !done.load(std::sync::atomic::Ordering::Acquire) || checked == 0 {
-                        let state = current.pin();
+                        let state = current.load_full();
                         let at = state.position;
                         for probe in [at, at.saturating_sub(1), at / 2, 1] {
                             let key = key(probe.max(1));

@@ -1,3 +1,5 @@
+//! [`VersionRecord`]: one version as back ends store it and readers see it.
+
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};

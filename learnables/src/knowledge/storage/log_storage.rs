@@ -81,9 +81,7 @@ struct Tail {
 impl LogStorage {
     /// Opens the store in `dir`, creating the directory (and its parents,
     /// each made durable in its own parent) and the store file if they do
-    /// not exist. A store in the format of earlier releases
-    /// (`knowledge.redb`) is converted first, with the `redb` feature, or
-    /// refused with an error saying so.
+    /// not exist.
     ///
     /// What follows the log's last intact frame is kept aside and cut off
     /// (see above), and a last group left unsealed by a crash is sealed,
@@ -93,9 +91,6 @@ impl LogStorage {
         let open_error = |reason: String| private_files::cannot_open(dir, reason);
         private_files::create_dir(dir)?;
         let path = dir.join(FILE_NAME);
-        if !path.exists() {
-            super::earlier_format::convert(dir, &path)?;
-        }
         let mut file = private_files::file_options()
             .read(true)
             .write(true)
@@ -303,12 +298,6 @@ impl Storage for LogStorage {
         tail.last_position = last.position;
         tail.unsealed = Some(payload_crc);
         Ok(())
-    }
-
-    /// A write and a sync of a local file: safe on any thread, and over
-    /// when the disk answers.
-    fn may_append_on_teachers_thread(&self) -> bool {
-        true
     }
 }
 

@@ -1,3 +1,5 @@
+//! [`MemoryStorage`]: a back end that keeps its versions in memory.
+
 use std::sync::Mutex;
 
 use super::{Storage, StoreError, check_follows_on};
@@ -33,9 +35,5 @@ impl Storage for MemoryStorage {
         check_follows_on(stored.last().map_or(0, |last| last.position), records)?;
         stored.extend_from_slice(records);
         Ok(())
-    }
-
-    fn appends_without_waiting(&self) -> bool {
-        true
     }
 }

@@ -1,8 +1,6 @@
 //! Where versions are kept: the [`Storage`] trait and its back ends.
 
 #[cfg(feature = "embedded")]
-mod earlier_format;
-#[cfg(feature = "embedded")]
 mod log_frame;
 #[cfg(feature = "embedded")]
 mod log_storage;
@@ -11,8 +9,6 @@ mod memory;
 mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod private_files;
-#[cfg(feature = "redb")]
-mod redb_storage;
 mod state_only;
 
 #[cfg(feature = "embedded")]
@@ -20,8 +16,6 @@ pub use log_storage::LogStorage;
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
-#[cfg(feature = "redb")]
-pub use redb_storage::RedbStorage;
 pub(crate) use state_only::StateOnly;
 
 use super::VersionRecord;
@@ -76,41 +70,6 @@ pub trait Storage: Send + Sync + 'static {
                 other => return other,
             }
         }
-    }
-
-    /// Whether [`Storage::append`] returns at once, never waiting on a
-    /// disk, a network or another process (true of [`MemoryStorage`]).
-    /// `Knowledge` then stores each lesson on the teacher's own thread
-    /// instead of handing it to its commit thread: there is no write worth
-    /// sharing between lessons and no wait to guard against. The default,
-    /// `false`, is right for every back end that makes versions durable.
-    ///
-    /// ```
-    /// use learnables::knowledge::{MemoryStorage, Storage};
-    /// assert!(MemoryStorage::default().appends_without_waiting());
-    /// ```
-    fn appends_without_waiting(&self) -> bool {
-        false
-    }
-
-    /// Whether [`Storage::append`] may run on a teacher's own thread when
-    /// no other lesson is being stored: true of a back end whose appends
-    /// end by themselves, without a network or another process to wait on
-    /// (`LogStorage`: a write and a sync of a local file, safe on any
-    /// thread). A teacher alone then pays no hand-over to the commit thread
-    /// and back; lessons that arrive while one is stored still wait for the
-    /// commit thread, which stores them together.
-    /// [`Knowledge::teach`](crate::Knowledge::teach) does this; its commit
-    /// timeout does not apply to a lesson stored on its teacher's thread,
-    /// and async calls always use the commit thread. The default, `false`, keeps every
-    /// append on the commit thread.
-    ///
-    /// ```
-    /// use learnables::knowledge::{MemoryStorage, Storage};
-    /// assert!(!MemoryStorage::default().may_append_on_teachers_thread());
-    /// ```
-    fn may_append_on_teachers_thread(&self) -> bool {
-        false
     }
 
     /// The stored versions after `position`, in position order: how a

@@ -30,8 +30,4 @@ impl Storage for StateOnly {
         self.last.store(last.position, Ordering::Release);
         Ok(())
     }
-
-    fn appends_without_waiting(&self) -> bool {
-        true
-    }
 }

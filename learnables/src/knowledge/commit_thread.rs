@@ -1,0 +1,226 @@
+//! The commit thread of a knowledge whose back end makes lessons durable:
+//! teachers queue their lessons and wait; the thread takes every lesson
+//! waiting as one batch, has the [`Writer`] commit it in one append, and
+//! answers each. Under load many lessons share one write; alone, a lesson
+//! pays for exactly one.
+//!
+//! The back end runs on this thread, so a teacher is never the one stuck
+//! in it: a back end that panics answers every lesson of its batch with an
+//! error, and one that hangs leaves teachers waiting no longer than the
+//! commit timeout. Blocking callers wait on a channel; async callers await
+//! a oneshot, without blocking their thread.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::time::Duration;
+
+use super::writer::{Pending, Results, Writer};
+use super::{StoreError, TeachError};
+use crate::LessonResult;
+
+type Outcome = Result<LessonResult, TeachError>;
+
+/// The queue of lessons waiting for the commit thread.
+pub(crate) struct CommitThread {
+    queue: Arc<Queue>,
+}
+
+struct Queue {
+    waiting: Mutex<Waiting>,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Waiting {
+    next_ticket: u64,
+    lessons: Vec<Queued>,
+    /// Set when the knowledge is dropped: the thread ends.
+    closed: bool,
+}
+
+struct Queued {
+    ticket: u64,
+    pending: Pending<'static>,
+    reply: Reply,
+}
+
+/// Where a lesson's result goes: a thread blocked in
+/// [`CommitThread::submit`], or a task awaiting
+/// [`CommitThread::submit_async`].
+enum Reply {
+    Blocking(SyncSender<Outcome>),
+    #[cfg(feature = "tokio")]
+    Async(tokio::sync::oneshot::Sender<Outcome>),
+}
+
+impl Reply {
+    /// Hands over the result; a teacher that gave up waiting is not told.
+    fn send(self, outcome: Outcome) {
+        match self {
+            Reply::Blocking(sender) => {
+                let _ = sender.send(outcome);
+            }
+            #[cfg(feature = "tokio")]
+            Reply::Async(sender) => {
+                let _ = sender.send(outcome);
+            }
+        }
+    }
+}
+
+impl Queue {
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        // Nothing runs a back end while holding this lock.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl CommitThread {
+    /// Starts the commit thread of `writer`. It holds the writer only
+    /// while it commits, so that dropping the knowledge closes its back end.
+    pub(crate) fn start(writer: Weak<Writer>) -> Result<CommitThread, StoreError> {
+        let queue = Arc::new(Queue {
+            waiting: Mutex::new(Waiting::default()),
+            ready: Condvar::new(),
+        });
+        let running = queue.clone();
+        std::thread::Builder::new()
+            .name("learnables-commit".into())
+            .spawn(move || run(&running, &writer))
+            .map_err(|error| StoreError::Failed(format!("no commit thread: {error}")))?;
+        Ok(CommitThread { queue })
+    }
+
+    /// Queues `pending` and waits up to `timeout` for its result.
+    pub(crate) fn submit(&self, pending: Pending<'static>, timeout: Duration) -> Outcome {
+        let (reply, answer) = sync_channel(1);
+        let ticket = self.enqueue(pending, Reply::Blocking(reply));
+        match answer.recv_timeout(timeout) {
+            Ok(outcome) => outcome,
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
+                self.withdraw(ticket, timeout, || answer.try_recv().ok())
+            }
+        }
+    }
+
+    /// [`CommitThread::submit`] for async code: the task, not its thread,
+    /// waits. A lesson whose task is dropped while it waits is still
+    /// committed; no one is told.
+    #[cfg(feature = "tokio")]
+    pub(crate) async fn submit_async(
+        &self,
+        pending: Pending<'static>,
+        timeout: Duration,
+    ) -> Outcome {
+        let (reply, mut answer) = tokio::sync::oneshot::channel();
+        let ticket = self.enqueue(pending, Reply::Async(reply));
+        match tokio::time::timeout(timeout, &mut answer).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) | Err(_) => self.withdraw(ticket, timeout, || answer.try_recv().ok()),
+        }
+    }
+
+    fn enqueue(&self, pending: Pending<'static>, reply: Reply) -> u64 {
+        let mut waiting = self.queue.lock();
+        let ticket = waiting.next_ticket;
+        waiting.next_ticket += 1;
+        waiting.lessons.push(Queued {
+            ticket,
+            pending,
+            reply,
+        });
+        drop(waiting);
+        self.queue.ready.notify_one();
+        ticket
+    }
+
+    /// After waiting in vain: the lesson is withdrawn if it is still
+    /// queued; `answered` is asked once more under the queue's lock, as the
+    /// answer may have come between the timeout and the lock.
+    fn withdraw(
+        &self,
+        ticket: u64,
+        timeout: Duration,
+        answered: impl FnOnce() -> Option<Outcome>,
+    ) -> Outcome {
+        let mut waiting = self.queue.lock();
+        if let Some(outcome) = answered() {
+            return outcome;
+        }
+        match waiting.lessons.iter().position(|q| q.ticket == ticket) {
+            Some(index) => {
+                waiting.lessons.remove(index);
+                Err(TeachError::Store(StoreError::Failed(format!(
+                    "the knowledge's back end did not take the lesson within {timeout:?}: an \
+                     earlier write has not finished; nothing was stored"
+                ))))
+            }
+            None => Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+                "the knowledge's back end did not answer within {timeout:?}"
+            )))),
+        }
+    }
+}
+
+impl Drop for CommitThread {
+    fn drop(&mut self) {
+        self.queue.lock().closed = true;
+        self.queue.ready.notify_all();
+    }
+}
+
+/// The commit thread: takes every lesson waiting, commits them as one
+/// batch, answers each; ends when the knowledge is dropped.
+fn run(queue: &Queue, writer: &Weak<Writer>) {
+    loop {
+        let batch = {
+            let mut waiting = queue.lock();
+            while waiting.lessons.is_empty() && !waiting.closed {
+                waiting = queue
+                    .ready
+                    .wait(waiting)
+                    .unwrap_or_else(PoisonError::into_inner);
+            }
+            if waiting.lessons.is_empty() {
+                return; // Closed, and nothing left to answer.
+            }
+            std::mem::take(&mut waiting.lessons)
+        };
+        let (lessons, replies): (Vec<_>, Vec<_>) = batch
+            .into_iter()
+            .map(|queued| (queued.pending, queued.reply))
+            .unzip();
+        let Some(writer) = writer.upgrade() else {
+            return; // The knowledge is gone: its teachers are gone too.
+        };
+        let results = commit(&writer, &lessons);
+        drop(writer);
+        for (reply, result) in replies.into_iter().zip(results) {
+            reply.send(result);
+        }
+    }
+}
+
+/// Commits `lessons`, one result each: errors for all when the back end
+/// panicked.
+fn commit(writer: &Writer, lessons: &[Pending<'static>]) -> Results {
+    match catch_unwind(AssertUnwindSafe(|| writer.commit(lessons))) {
+        Ok(results) => results,
+        Err(panic) => {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|text| (*text).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "no message".to_owned());
+            let message = crate::lesson_error::shortened(&message);
+            (0..lessons.len())
+                .map(|_| {
+                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+                        "the knowledge's back end panicked while storing the lesson ({message})"
+                    ))))
+                })
+                .collect()
+        }
+    }
+}

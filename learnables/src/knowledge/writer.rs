@@ -1,0 +1,225 @@
+//! The single writer of a knowledge: it decides what each lesson makes of
+//! the knowledge, has the back end store it, and publishes the new state.
+//!
+//! One [`Writer`] per knowledge, and its lock is held by whoever moves the
+//! knowledge forward: a commit (on the teacher's thread for a back end that
+//! does not wait, on the commit thread otherwise), or a catch-up on
+//! versions other processes wrote. Only the writer publishes: the current
+//! state is a private field of it, so every state a pin can see was made
+//! here, after its back end stored it.
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use arc_swap::ArcSwap;
+
+use super::registry::Absorbed;
+use super::state::State;
+use super::version_record::RecordView;
+use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
+use crate::LessonResult;
+
+/// The results of a batch, one per lesson, in order.
+pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
+
+/// A lesson absorbed by its learnable, waiting to be committed: its texts
+/// borrowed from the lesson while the teacher's own thread commits it,
+/// copied for the commit thread.
+pub(crate) struct Pending<'l> {
+    pub(crate) collection: Cow<'l, str>,
+    pub(crate) entry: Cow<'l, str>,
+    pub(crate) taught_by: Cow<'l, str>,
+    pub(crate) reason: Option<Cow<'l, str>>,
+    pub(crate) absorbed: Absorbed,
+}
+
+impl Pending<'_> {
+    /// The lesson with its texts copied, for the commit thread.
+    pub(crate) fn into_owned(self) -> Pending<'static> {
+        Pending {
+            collection: Cow::Owned(self.collection.into_owned()),
+            entry: Cow::Owned(self.entry.into_owned()),
+            taught_by: Cow::Owned(self.taught_by.into_owned()),
+            reason: self.reason.map(|reason| Cow::Owned(reason.into_owned())),
+            absorbed: self.absorbed,
+        }
+    }
+}
+
+/// The knowledge's back end, its current state and the lock of whoever
+/// moves it forward.
+pub(crate) struct Writer {
+    storage: Box<dyn Storage>,
+    /// The latest published state: what [`Writer::current`] pins.
+    current: ArcSwap<State>,
+    lock: Mutex<()>,
+}
+
+impl Writer {
+    /// The writer of `storage`, which holds `state`.
+    pub(crate) fn new(storage: Box<dyn Storage>, mut state: State) -> Writer {
+        state.publish();
+        Writer {
+            storage,
+            current: ArcSwap::from_pointee(state),
+            lock: Mutex::new(()),
+        }
+    }
+
+    /// The back end.
+    pub(crate) fn storage(&self) -> &dyn Storage {
+        &*self.storage
+    }
+
+    /// The latest published state.
+    pub(crate) fn current(&self) -> Arc<State> {
+        self.current.load_full()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, ()> {
+        // Nothing is left half done under the lock: a panic in a back end
+        // leaves the published state as it was.
+        self.lock.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Makes `state` what later pins see. The caller holds the lock.
+    fn publish(&self, _writer: &MutexGuard<'_, ()>, mut state: State) -> Arc<State> {
+        state.publish();
+        let published = Arc::new(state);
+        self.current.store(published.clone());
+        published
+    }
+
+    /// Reads the versions other processes wrote since the latest published
+    /// state, and publishes them.
+    pub(crate) fn catch_up(&self) -> Result<(), StoreError> {
+        let writer = self.lock();
+        let current = self.current();
+        let records = self.storage.load_since(current.position)?;
+        if records.is_empty() {
+            return Ok(());
+        }
+        let mut state = State::clone(&current);
+        extend(&mut state, records)?;
+        self.publish(&writer, state);
+        Ok(())
+    }
+
+    /// Commits a batch: decides each lesson's version against the state as
+    /// the batch's earlier lessons leave it, has the back end store the new
+    /// versions in one append, and only then publishes the new state. If
+    /// another process sharing the back end wrote first, the back end hands
+    /// over its versions (holding its write lock, for a shared back end);
+    /// they are published, and the batch is decided again on top of them.
+    pub(crate) fn commit(&self, batch: &[Pending<'_>]) -> Results {
+        let writer = self.lock();
+        let mut base = self.current();
+        let (mut working, records, mut results) = decide(&base, batch);
+        if working.is_none() {
+            return results;
+        }
+        let stored = {
+            let mut redecide =
+                |others: Vec<VersionRecord>| -> Result<Vec<VersionRecord>, StoreError> {
+                    let mut caught_up = State::clone(&base);
+                    extend(&mut caught_up, others)?;
+                    base = self.publish(&writer, caught_up);
+                    let (again, records, decided) = decide(&base, batch);
+                    working = again;
+                    results = decided;
+                    Ok(records)
+                };
+            self.storage.append_decided(records, &mut redecide)
+        };
+        match stored {
+            Ok(()) => {
+                if let Some(working) = working {
+                    self.publish(&writer, working);
+                }
+                results
+            }
+            Err(error) => batch
+                .iter()
+                .map(|_| Err(TeachError::Store(error.clone())))
+                .collect(),
+        }
+    }
+}
+
+/// Applies stored records after `state`'s position, each checked to follow on.
+pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
+    for record in records {
+        state.follows_on(&record).map_err(StoreError::Damaged)?;
+        state.apply(&record);
+    }
+    Ok(())
+}
+
+/// Decides what a batch of lessons makes of `current`: the state after
+/// them (`None` when none learns anything), the new versions to store, and
+/// each lesson's result.
+fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<VersionRecord>, Results) {
+    // Copied from `current` when the first lesson learns.
+    let mut working: Option<State> = None;
+    let mut records = Vec::new();
+    let mut results = Vec::with_capacity(batch.len());
+    for pending in batch {
+        let seen = working.as_ref().unwrap_or(current);
+        // Written once, by the teacher: compared with the entry's value,
+        // then kept.
+        let json = pending.absorbed.json.as_deref();
+        // A lesson repeating the entry's value reports the version that
+        // holds that value, not the collection's latest.
+        let unchanged = seen
+            .entry(&pending.collection, &pending.entry)
+            .filter(|stored| stored.value_is(&pending.absorbed.value, json));
+        if let Some(stored) = unchanged {
+            results.push(Ok(LessonResult {
+                learned: false,
+                describes: pending.absorbed.describes.clone(),
+                definition_version: stored.definition_version,
+                version_id: Some(stored.version_id().to_owned()),
+                previous_version_id: seen.previous_version_id(stored),
+            }));
+            continue;
+        }
+        let (definition_version, previous_version_id) = match seen.head(&pending.collection) {
+            Some(head) => (
+                head.definition_version + 1,
+                Some(head.version_id().to_owned()),
+            ),
+            None => (1, None),
+        };
+        let version_id = new_version_id();
+        let record = RecordView {
+            position: seen.position + 1,
+            collection: &pending.collection,
+            definition_version,
+            version_id: &version_id,
+            previous_version_id: previous_version_id.as_deref(),
+            entry: &pending.entry,
+            value: &pending.absorbed.value,
+            taught_by: &pending.taught_by,
+            reason: pending.reason.as_deref(),
+            describes: &pending.absorbed.describes,
+            taught_at_ms: version_record::now_ms(),
+        };
+        working
+            .get_or_insert_with(|| current.clone())
+            .apply_written(record, json);
+        records.push(record.to_record());
+        results.push(Ok(LessonResult {
+            learned: true,
+            describes: pending.absorbed.describes.clone(),
+            definition_version,
+            version_id: Some(version_id),
+            previous_version_id,
+        }));
+    }
+    (working, records, results)
+}
+
+/// A new unique version id: a UUID v7, so ids also sort by time.
+fn new_version_id() -> String {
+    uuid::Uuid::now_v7().hyphenated().to_string()
+}
