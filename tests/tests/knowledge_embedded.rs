@@ -1,7 +1,8 @@
 //! The back-end suite on the durable embedded store, plus what only a
 //! durable store must do: reopen with every version, cut off a write a
 //! crash cut short, refuse a damaged file clearly, let one process at a
-//! time open it, and convert a store of the earlier format.
+//! time open it, keep aside what it cuts, and read every stored version
+//! through a redeployed type.
 
 mod backend_suite;
 
@@ -372,4 +373,102 @@ fn a_store_open_already_is_refused_until_it_is_closed() {
     );
     drop(first);
     Knowledge::open(dir.path()).expect("free once closed");
+}
+
+/// A learnable as one build stored it, and as the next build reads it.
+mod redeploy {
+    use learnables::Learnable;
+
+    #[derive(Learnable, Debug, Clone, PartialEq)]
+    #[learnable(
+        collection = "desks",
+        entry = "chapter",
+        teaches = "Which desk handles a chapter",
+        how = "A table keyed on the HS chapter, kept by the desk leads",
+        decided_by = "rules",
+        describes = "Chapter {entry}: {desk}"
+    )]
+    pub struct Before {
+        /// Desk
+        pub desk: String,
+        /// Note
+        pub note: Option<String>,
+    }
+
+    /// `desk` renamed `office`, the old name kept; `note` removed.
+    #[derive(Learnable, Debug, Clone, PartialEq)]
+    #[learnable(
+        collection = "desks",
+        entry = "chapter",
+        teaches = "Which desk handles a chapter",
+        how = "A table keyed on the HS chapter, kept by the desk leads",
+        decided_by = "rules",
+        describes = "Chapter {entry}: {office}"
+    )]
+    pub struct After {
+        /// Office
+        #[learnable(alias = "desk")]
+        pub office: String,
+    }
+
+    /// The same rename without the alias.
+    #[derive(Learnable, Debug, Clone, PartialEq)]
+    #[learnable(
+        collection = "desks",
+        entry = "chapter",
+        teaches = "Which desk handles a chapter",
+        how = "A table keyed on the HS chapter, kept by the desk leads",
+        decided_by = "rules",
+        describes = "Chapter {entry}: {office}"
+    )]
+    pub struct AfterWithoutAlias {
+        /// Office
+        pub office: String,
+    }
+}
+
+#[test]
+fn a_redeploy_with_a_renamed_and_a_removed_field_reads_every_version_through_an_alias() {
+    use redeploy::{After, AfterWithoutAlias, Before};
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let knowledge = Knowledge::open(dir.path()).unwrap();
+        knowledge.register::<Before>().unwrap();
+        for (entry, desk) in [
+            ("84", "general"),
+            ("85", "cold chain"),
+            ("84", "dangerous goods"),
+        ] {
+            let value = serde_json::json!({"desk": desk, "note": "kept by ana"});
+            knowledge.teach(&lesson("desks", entry, value)).unwrap();
+        }
+    }
+    // Without the alias, the stored versions do not read: refused at start.
+    let knowledge = Knowledge::open(dir.path()).unwrap();
+    assert!(knowledge.register::<AfterWithoutAlias>().is_err());
+    drop(knowledge);
+
+    let knowledge = Knowledge::open(dir.path()).unwrap();
+    knowledge.register::<After>().unwrap();
+    let office = |office: &str| {
+        Some(After {
+            office: office.into(),
+        })
+    };
+    assert_eq!(
+        knowledge.pin().get::<After>("84"),
+        office("dangerous goods")
+    );
+    // A task pinned before the redeploy reads what it read then.
+    assert_eq!(knowledge.pin_at(1).get::<After>("84"), office("general"));
+    assert_eq!(knowledge.pin_at(2).get::<After>("85"), office("cold chain"));
+    // A lesson may use the earlier name; the removed field is refused.
+    let old_name = lesson("desks", "86", serde_json::json!({"desk": "general"}));
+    assert!(knowledge.teach(&old_name).unwrap().learned);
+    let removed = lesson(
+        "desks",
+        "87",
+        serde_json::json!({"office": "general", "note": "x"}),
+    );
+    assert!(knowledge.teach(&removed).is_err());
 }

@@ -190,7 +190,7 @@ impl Knowledge {
                 let state = self.shared.writer.current();
                 if let Some(stored) = state.collection(&collection) {
                     for stored in state.entries(stored) {
-                        if let Err(error) = T::from_lesson_value(&stored.value()) {
+                        if let Err(error) = T::from_stored_value(&stored.value()) {
                             return Err(KnowledgeError::IncompatibleEntry {
                                 collection,
                                 entry: stored.entry().to_owned(),

@@ -55,7 +55,7 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {
-    T::from_lesson_value(value).map(|typed| typed.lesson_fields_as_learned())
+    T::from_stored_value(value).map(|typed| typed.lesson_fields_as_learned())
 }
 
 /// Collection name to registration.

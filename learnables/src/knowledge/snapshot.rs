@@ -201,10 +201,10 @@ where
     if let Some(cached) = stored.typed().get() {
         return match cached.clone().downcast::<T>() {
             Ok(value) => Some(value),
-            Err(_) => T::from_lesson_value(&stored.value()).ok().map(Arc::new),
+            Err(_) => T::from_stored_value(&stored.value()).ok().map(Arc::new),
         };
     }
-    let value: Arc<T> = Arc::new(T::from_lesson_value(&stored.value()).ok()?);
+    let value: Arc<T> = Arc::new(T::from_stored_value(&stored.value()).ok()?);
     let cached = stored.typed().get_or_init(|| value.clone());
     Some(cached.clone().downcast::<T>().unwrap_or(value))
 }
@@ -219,9 +219,9 @@ where
         if let Some(value) = cached.downcast_ref::<T>() {
             return Some(value.clone());
         }
-        return T::from_lesson_value(&stored.value()).ok();
+        return T::from_stored_value(&stored.value()).ok();
     }
-    let value = T::from_lesson_value(&stored.value()).ok()?;
+    let value = T::from_stored_value(&stored.value()).ok()?;
     let cached = stored.typed().get_or_init(|| Arc::new(value.clone()));
     cached.downcast_ref::<T>().cloned().or(Some(value))
 }
