@@ -27,7 +27,7 @@ use super::replay::Replay;
 use super::scrub::ResponseScrubber;
 use super::scrubbed_body::ScrubbedBody;
 use super::server::ACTIVATION_HEADER_NAME;
-use super::{Activation, LearnablesService};
+use super::{Activation, CarriesNoTeachBlock, LearnablesService};
 use crate::EXTENSION_URI;
 
 tokio::task_local! {
@@ -192,6 +192,8 @@ where
                 };
             Ok(if activated {
                 echo(response)
+            } else if response.extensions().get::<CarriesNoTeachBlock>().is_some() {
+                response
             } else {
                 scrub_response(response)
             })

@@ -73,7 +73,7 @@ pub use layer::{LearnablesLayer, LearnablesMiddleware};
 #[cfg(feature = "a2a-server")]
 pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
-pub use scrub::{MAX_EVENT, ResponseScrubber, ScrubError};
+pub use scrub::{CarriesNoTeachBlock, MAX_EVENT, ResponseScrubber, ScrubError};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

@@ -15,6 +15,24 @@ use super::json_scrub::{JsonFault, JsonScrub, Sink, Stopped};
 use super::scrubbed_events::EventScrub;
 use super::uri_scan::{LONGEST_SPELLING, UriScan};
 
+/// A response extension by which a service says a response of its own
+/// carries no teach block, so that [`LearnablesLayer`] passes it on as it
+/// is to a client that did not activate: for responses that name the
+/// extension's URI without being a question (the teaching page's scripts,
+/// which send it to activate). It is an extension of the response, set in
+/// the process: no client can send it.
+///
+/// ```
+/// use axum::response::IntoResponse;
+/// use learnables::a2a::CarriesNoTeachBlock;
+/// let mut response = "const uri = 'https://rsaxb.com/a2a/learnables/v1';".into_response();
+/// response.extensions_mut().insert(CarriesNoTeachBlock);
+/// ```
+///
+/// [`LearnablesLayer`]: super::LearnablesLayer
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CarriesNoTeachBlock;
+
 /// A response body made fit for a client that did not activate the
 /// Learnables extension, chunk by chunk: what [`LearnablesLayer`] does to
 /// every response to such a client, for a host that sends bodies its own

@@ -142,7 +142,11 @@ fn page_response(status: StatusCode, mut headers: HeaderMap) -> Response {
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    (status, headers).into_response()
+    let mut response = (status, headers).into_response();
+    // The page's scripts name the extension's URI (they activate it), and
+    // no question is ever in them: the layer passes them on as they are.
+    response.extensions_mut().insert(super::CarriesNoTeachBlock);
+    response
 }
 
 fn serve(asset: &'static Asset, request: &HeaderMap) -> Response {
