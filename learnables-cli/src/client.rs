@@ -22,6 +22,7 @@ use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
+use learnables::a2a::json_rpc::{BAD_REQUEST_TYPE, ERROR_INFO_TYPE};
 use learnables::untrusted::Untrusted;
 use learnables::{ACTIVATION_HEADER, EXTENSION_URI};
 use reqwest::blocking::{Client, Response};
@@ -382,16 +383,22 @@ pub enum ReplyError {
 pub fn read_reply(mut reply: Value, what: &str) -> Result<Value, ReplyError> {
     if let Some(error) = reply.get("error") {
         let text = |value: Option<&Value>| value.and_then(Value::as_str).map(str::to_owned);
-        let data = error.get("data");
-        let problems = data
-            .and_then(|data| data.get("problems"))
+        // A2A v1.0 errors carry `data` as an array of typed details: a
+        // `google.rpc.BadRequest` names each field at fault, a
+        // `google.rpc.ErrorInfo` gives the reason.
+        let details: &[Value] = error
+            .get("data")
             .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice);
+        let detail = |kind: &str| details.iter().find(|detail| detail["@type"] == kind);
+        let problems: Vec<(Option<String>, String)> = detail(BAD_REQUEST_TYPE)
+            .and_then(|bad_request| bad_request["fieldViolations"].as_array())
             .into_iter()
             .flatten()
-            .map(|problem| {
+            .map(|violation| {
                 (
-                    text(problem.get("field")),
-                    text(problem.get("message")).unwrap_or_else(|| problem.to_string()),
+                    text(violation.get("field")),
+                    text(violation.get("description")).unwrap_or_else(|| violation.to_string()),
                 )
             })
             .collect();
@@ -399,7 +406,8 @@ pub fn read_reply(mut reply: Value, what: &str) -> Result<Value, ReplyError> {
             what: what.to_owned(),
             code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
             message: text(error.get("message")).unwrap_or_else(|| error.to_string()),
-            field: text(data.and_then(|data| data.get("field"))),
+            field: problems.first().and_then(|(field, _)| field.clone()),
+            reason: detail(ERROR_INFO_TYPE).and_then(|info| text(info.get("reason"))),
             problems,
         }));
     }
@@ -575,8 +583,11 @@ mod tests {
             Ok(json!({"a": 1}))
         );
         let refused = read_reply(
-            json!({"error": {"code": -32602, "message": "bad", "data": {"field": "value.chapter",
-                   "problems": [{"field": "chapter", "message": "not a number"}]}}}),
+            json!({"error": {"code": -32602, "message": "bad", "data": [
+                {"@type": BAD_REQUEST_TYPE, "fieldViolations": [
+                    {"field": "value.chapter", "description": "not a number"},
+                    {"field": "value.desk", "description": "not a desk"}]},
+                {"@type": ERROR_INFO_TYPE, "reason": "LESSON_INVALID", "domain": "d"}]}}),
             "the lesson",
         );
         let Err(ReplyError::Refused(refusal)) = refused else {
@@ -586,8 +597,12 @@ mod tests {
         assert_eq!(refusal.field.as_deref(), Some("value.chapter"));
         assert_eq!(
             refusal.problems,
-            [(Some("chapter".to_owned()), "not a number".to_owned())]
+            [
+                (Some("value.chapter".to_owned()), "not a number".to_owned()),
+                (Some("value.desk".to_owned()), "not a desk".to_owned())
+            ]
         );
+        assert_eq!(refusal.reason.as_deref(), Some("LESSON_INVALID"));
         assert_eq!(
             read_reply(json!({"id": 1}), "x"),
             Err(ReplyError::Malformed)

@@ -45,9 +45,13 @@ pub struct Refusal {
     pub code: i64,
     /// The agent's message.
     pub message: String,
-    /// The field at fault (`data.field`), if the agent named one.
+    /// The first field at fault, if the agent named one.
     pub field: Option<String>,
-    /// Each problem the agent listed (`data.problems`), as `(field, message)`.
+    /// The stable reason of the refusal (its `google.rpc.ErrorInfo`), if
+    /// the agent gave one: `LESSON_INVALID`, `TEACHER_NOT_ALLOWED`, ...
+    pub reason: Option<String>,
+    /// Each field at fault the agent listed (its `google.rpc.BadRequest`),
+    /// as `(field, description)`.
     pub problems: Vec<(Option<String>, String)>,
 }
 
@@ -85,6 +89,7 @@ mod tests {
             code: -32041,
             message: "`taughtBy` is wrong".into(),
             field: Some("taughtBy".into()),
+            reason: None,
             problems: vec![],
         };
         assert_eq!(
@@ -106,6 +111,7 @@ mod tests {
             code: -32602,
             message: "no\n\x1b[2Jerror: forged\x1b]52;c;eA==\x07".into(),
             field: Some("f\u{202e}".into()),
+            reason: None,
             problems: vec![(Some("a\r".into()), "\u{9b}1A".into()), (None, "b".into())],
         };
         assert_eq!(

@@ -68,9 +68,11 @@ fn hostile_result() -> Value {
 
 fn hostile_refusal() -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": hostile("Refused"),
-           "data": {"field": hostile("field"), "problems": [
-               {"field": hostile("a"), "message": hostile("bad a")},
-               {"message": hostile("bad")}]}}})
+           "data": [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
+               {"field": hostile("field"), "description": hostile("bad field")},
+               {"field": hostile("a"), "description": hostile("bad a")},
+               {"description": hostile("bad")}]},
+               {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": hostile("REASON")}]}})
 }
 
 fn hostile_show_back() -> Value {

@@ -1,7 +1,11 @@
-//! The PostgreSQL back end against the embedded store, same run, same
-//! workload:
+//! The PostgreSQL back end against the embedded store and against the
+//! database's own price for a durable row, same run, same workload:
 //! - durable teaching by 1 and by 8 concurrent teachers (lessons per
-//!   second), each lesson a new version committed before `teach` returns;
+//!   second), each lesson a new version committed before `teach` returns,
+//!   against a raw loop of single-row `INSERT`s of a lesson-sized row on
+//!   as many connections to the same server, each its own transaction
+//!   (`synchronous_commit` on: the `INSERT` and its `COMMIT` in one round
+//!   trip, the cheapest durable row a client can ask for);
 //! - `pin()` + `get` on knowledge holding `ENTRIES` rules loaded from the
 //!   store, against a `HashMap` get + clone of the same rules (once loaded,
 //!   both back ends answer from the same in-memory snapshot: what this
@@ -40,10 +44,45 @@ fn database() -> Option<String> {
     postgres_harness::fresh_database().map(postgres_harness::TestDatabase::into_url)
 }
 
+/// `connections` threads, each on its own connection, inserting `iters`
+/// rows of 400 bytes in all into a table of their own, each `INSERT` its
+/// own durable transaction; how long it took.
+fn raw_inserts(url: &str, connections: u64, iters: u64) -> Duration {
+    let mut clients: Vec<postgres::Client> = (0..connections)
+        .map(|_| postgres::Client::connect(url, postgres::NoTls).unwrap())
+        .collect();
+    clients[0]
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS raw_lessons (id bigserial PRIMARY KEY, body text NOT NULL)",
+        )
+        .unwrap();
+    let body = "x".repeat(400);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for (index, client) in clients.iter_mut().enumerate() {
+            let index = index as u64;
+            let share = iters / connections + u64::from(index < iters % connections);
+            let body = &body;
+            scope.spawn(move || {
+                let insert = client
+                    .prepare("INSERT INTO raw_lessons (body) VALUES ($1)")
+                    .unwrap();
+                for _ in 0..share {
+                    client.execute(&insert, &[body]).unwrap();
+                }
+            });
+        }
+    });
+    start.elapsed()
+}
+
 fn durable_teaching(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let embedded = registered(Knowledge::open(dir.path().join("store")).unwrap());
-    let postgres = database().map(|url| registered(Knowledge::connect(&url).unwrap()));
+    let url = database();
+    let postgres = url
+        .as_deref()
+        .map(|url| registered(Knowledge::connect(url).unwrap()));
     let counter = Arc::new(AtomicU64::new(0));
     let mut group = c.benchmark_group("durable_teach");
     group.throughput(Throughput::Elements(1));
@@ -52,10 +91,16 @@ fn durable_teaching(c: &mut Criterion) {
         group.bench_function(format!("embedded, {teachers} teachers"), |b| {
             b.iter_custom(|iters| teach_concurrently(&embedded, &counter, teachers, iters));
         });
-        if let Some(postgres) = &postgres {
+        if let (Some(postgres), Some(url)) = (&postgres, &url) {
             group.bench_function(format!("postgres, {teachers} teachers"), |b| {
                 b.iter_custom(|iters| teach_concurrently(postgres, &counter, teachers, iters));
             });
+            group.bench_function(
+                format!("postgres raw INSERT, {teachers} connections"),
+                |b| {
+                    b.iter_custom(|iters| raw_inserts(url, teachers, iters));
+                },
+            );
         }
     }
     group.finish();

@@ -246,13 +246,22 @@ fn invalid_params_name_the_field_at_fault() {
         assert_eq!(refused.field(), Some(field), "{change}: {}", refused.body);
     }
     let bad_value = lesson(json!({"value": {"chapter": "x", "desk": "urgent"}}));
+    // Every field at fault is named, each with its own description, and
+    // the refusal says why in a word a client can match on.
+    let violations = bad_value.violations();
+    let fields: Vec<&str> = violations.iter().map(|(field, _)| *field).collect();
     assert_eq!(
-        bad_value.body["error"]["data"]["problems"]
-            .as_array()
-            .unwrap()
-            .len(),
-        2
+        fields,
+        ["value.chapter", "value.desk"],
+        "{}",
+        bad_value.body
     );
+    assert!(
+        violations
+            .iter()
+            .all(|(_, description)| !description.is_empty())
+    );
+    assert_eq!(bad_value.reason(), Some("LESSON_INVALID"));
     // Keys a lesson does not have are allowed, ignored and never stored.
     let extra = lesson(json!({"note": {"for": "later"}, "x-trace": 1}));
     assert_eq!(extra.result()["learned"], true, "{}", extra.body);

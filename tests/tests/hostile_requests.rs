@@ -162,8 +162,10 @@ fn show_back(params: Value) -> Request {
 /// A raw HTTP/1.1 request: the request line, then `head` (header lines,
 /// each ending in CRLF), then the body.
 fn raw(request_line: &str, head: &str, body: &[u8]) -> Request {
-    let mut bytes = format!("{request_line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n{head}\r\n")
-        .into_bytes();
+    let mut bytes = format!(
+        "{request_line}\r\nHost: 127.0.0.1\r\nConnection: close\r\nA2A-Version: 1.0\r\n{head}\r\n"
+    )
+    .into_bytes();
     bytes.extend_from_slice(body);
     Request::Raw(bytes)
 }
@@ -817,8 +819,8 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         unauthenticated("no teacher is authenticated"),
     );
     let mut binary_token = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nA2A-Extensions: {EXTENSION_URI}\r\n\
-         Content-Length: {}\r\nAuthorization: Bearer alice-token",
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nA2A-Version: 1.0\r\n\
+         A2A-Extensions: {EXTENSION_URI}\r\nContent-Length: {}\r\nAuthorization: Bearer alice-token",
         teach_body.len()
     )
     .into_bytes();
@@ -1402,7 +1404,7 @@ fn slow_and_stalled_clients_do_not_hold_up_the_others() {
     // Clients that send their headers and part of a body, then stall.
     let lesson = body(&envelope(TEACH, lesson_with("/entry", json!("86"))));
     let head = format!(
-        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nA2A-Extensions: {EXTENSION_URI}\r\n\
+        "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nA2A-Version: 1.0\r\nA2A-Extensions: {EXTENSION_URI}\r\n\
          Authorization: Bearer alice-token\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\n\r\n",
         lesson.len()

@@ -76,7 +76,12 @@ fn client_text_reaches_the_log_escaped_one_line_per_event() {
     let agent = Agent::start(dir.path());
     let forged = "alice@example.com\r\n2026-01-01T00:00:00Z INFO lesson accepted LOGMARK1\x1b[2J";
     let refused = agent.call(TEACH, rule("85", "general", forged));
-    assert_eq!(refused.code(), -32041, "{}", refused.body);
+    assert_eq!(
+        refused.code(),
+        learnables::a2a::json_rpc::codes::FORBIDDEN,
+        "{}",
+        refused.body
+    );
     let entry = "85\nINFO forged entry LOGMARK2\x1b]0;title\x07\u{202e}";
     let refused = agent.call(TEACH, rule(entry, "general", "alice@example.com"));
     assert_eq!(refused.code(), -32602, "{}", refused.body);
@@ -190,7 +195,10 @@ fn notifications_are_never_answered_and_carried_out_only_when_authorized() {
         &before,
         "a wrong token teaches nothing"
     );
-    assert_eq!(show_back(&agent, "84").code(), -32042);
+    assert_eq!(
+        show_back(&agent, "84").code(),
+        learnables::a2a::json_rpc::codes::NOT_FOUND
+    );
 
     let reply = notify(
         &agent,
@@ -359,7 +367,10 @@ fn text_fields_past_their_limits_are_refused_naming_field_and_limit() {
         let refused = agent.call(TEACH, lesson);
         assert_eq!(refused.code(), -32602, "{}", refused.body);
         assert_eq!(refused.field(), Some(field));
-        assert_eq!(refused.body["error"]["data"]["maxChars"], limit);
+        assert_eq!(
+            refused.metadata("maxChars"),
+            Some(limit.to_string().as_str())
+        );
         assert!(
             refused
                 .message()
@@ -371,11 +382,12 @@ fn text_fields_past_their_limits_are_refused_naming_field_and_limit() {
     // learnable (it is no HS chapter), not by its length.
     let at_limit = agent.call(TEACH, rule(&long(256), "general", "alice@example.com"));
     assert_eq!(at_limit.code(), -32602);
-    assert_ne!(
-        at_limit.body["error"]["data"].get("maxChars"),
-        Some(&json!(256))
+    assert_eq!(at_limit.metadata("maxChars"), None, "{}", at_limit.body);
+    assert_eq!(
+        show_back(&agent, "85").code(),
+        learnables::a2a::json_rpc::codes::NOT_FOUND,
+        "nothing was taught"
     );
-    assert_eq!(show_back(&agent, "85").code(), -32042, "nothing was taught");
 }
 
 fn task(id: usize, state: TaskState, messages: usize) -> Task {

@@ -479,6 +479,20 @@ fn an_unsupported_a2a_version_is_refused_with_32009() {
         .json()
         .unwrap();
     assert_eq!(unversioned["error"]["code"], codes::VERSION_NOT_SUPPORTED);
+    // And so do the learnables methods: one rule for every method.
+    let unversioned: Value = rpc(
+        &served,
+        learnables::SHOW_BACK_METHOD,
+        json!({"collection": "routing_rules", "entry": "85"}),
+        &[ACTIVATED],
+    )
+    .json()
+    .unwrap();
+    assert_eq!(
+        unversioned["error"]["code"],
+        codes::VERSION_NOT_SUPPORTED,
+        "{unversioned}"
+    );
 }
 
 /// A teacher policy with a bug: it panics on chapter 85.
@@ -524,15 +538,25 @@ fn a_panic_in_the_hosts_policy_is_an_internal_error_and_the_agent_goes_on() {
             "value": {"chapter": entry, "desk": "general"}, "taughtBy": "alice@example.com"
         })
     };
-    let failed = rpc(&served, TEACH_METHOD, lesson("85"), &[ACTIVATED, auth]);
+    let failed = rpc(
+        &served,
+        TEACH_METHOD,
+        lesson("85"),
+        &[VERSION, ACTIVATED, auth],
+    );
     assert_eq!(failed.status(), 500);
     let failed: Value = failed.json().unwrap();
     assert_eq!(failed["error"]["code"], codes::INTERNAL_ERROR, "{failed}");
     assert!(knowledge.history("routing_rules").is_empty());
     // The same connection pool, the same server: the next lesson is taught.
-    let taught: Value = rpc(&served, TEACH_METHOD, lesson("84"), &[ACTIVATED, auth])
-        .json()
-        .unwrap();
+    let taught: Value = rpc(
+        &served,
+        TEACH_METHOD,
+        lesson("84"),
+        &[VERSION, ACTIVATED, auth],
+    )
+    .json()
+    .unwrap();
     assert_eq!(taught["result"]["learned"], true, "{taught}");
     assert_eq!(knowledge.history("routing_rules").len(), 1);
 }

@@ -14,6 +14,7 @@ use agent_harness::{ACTIVATED, Agent};
 use browser_harness::{Browser, browser_available, js};
 use fantoccini::Locator;
 use fantoccini::elements::Element;
+use learnables::a2a::json_rpc::{BAD_REQUEST_TYPE, codes};
 use learnables::a2a::teaching_page::{self, CONTENT_SECURITY_POLICY_VALUE};
 use serde_json::{Value, json};
 
@@ -444,7 +445,10 @@ async fn hostile_rpc(body: axum::body::Bytes) -> axum::Json<Value> {
     let params = &request["params"];
     let answer = match request["method"].as_str().unwrap_or_default() {
         "rsaxb.learnables.ShowBack" if params["entry"] == "" => {
-            json!({"error": {"code": -32042, "message": PAYLOAD, "data": {"field": "entry"}}})
+            json!({"error": {"code": codes::NOT_FOUND, "message": PAYLOAD, "data": [{
+                "@type": BAD_REQUEST_TYPE,
+                "fieldViolations": [{"field": "entry", "description": PAYLOAD}]
+            }]}})
         }
         "rsaxb.learnables.ShowBack" => json!({"result": {
             "collection": "routing_rules", "entry": PAYLOAD, "describes": PAYLOAD,
@@ -454,7 +458,10 @@ async fn hostile_rpc(body: axum::body::Bytes) -> axum::Json<Value> {
         }}),
         "rsaxb.learnables.Teach" if params["value"]["chapter"] == "refuse" => json!({"error": {
             "code": -32602, "message": PAYLOAD,
-            "data": {"field": "value.chapter", "problems": [{"field": "chapter", "message": PAYLOAD}]}
+            "data": [{
+                "@type": BAD_REQUEST_TYPE,
+                "fieldViolations": [{"field": "value.chapter", "description": PAYLOAD}]
+            }]
         }}),
         "rsaxb.learnables.Teach" => json!({"result": {
             "learned": true, "describes": PAYLOAD, "definitionVersion": 1, "versionId": PAYLOAD

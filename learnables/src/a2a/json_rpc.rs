@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 as the learnables methods speak it: the request envelope,
-//! read with limits on size and nesting, and responses with the spec's
-//! error codes.
+//! read with limits on size and nesting, and responses, refusals written as
+//! A2A v1.0 writes errors ([`RpcError`]).
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -8,35 +8,11 @@ use std::cell::Cell;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::map::Entry;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-/// Error codes: JSON-RPC 2.0's, A2A v1.0's where one fits, and this
-/// extension's own in the server-error range.
-pub mod codes {
-    /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The JSON is not a JSON-RPC 2.0 request (or is too large, too deep, or
-    /// gives a key twice in one object).
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The params are wrong; `data.field` names the field at fault.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// The agent failed; nothing was changed.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// The method needs the Learnables extension activated (A2A's
-    /// `ExtensionSupportRequiredError`).
-    pub const EXTENSION_NOT_ACTIVATED: i64 = -32008;
-    /// The request's `A2A-Version` names a version this agent does not
-    /// serve (A2A's `VersionNotSupportedError`).
-    pub const VERSION_NOT_SUPPORTED: i64 = -32009;
-    /// No valid bearer token was sent.
-    pub const UNAUTHENTICATED: i64 = -32040;
-    /// The authenticated principal may not do this.
-    pub const FORBIDDEN: i64 = -32041;
-    /// No such entry or version.
-    pub const NOT_FOUND: i64 = -32042;
-}
+pub use super::rpc_error::{
+    BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons,
+};
 
 /// Limits on a request before anything reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,46 +44,6 @@ pub struct Request {
     pub method: String,
     /// The params, `Null` when absent.
     pub params: Value,
-}
-
-/// A JSON-RPC error object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RpcError {
-    /// One of [`codes`].
-    pub code: i64,
-    /// What went wrong, for a person.
-    pub message: String,
-    /// Details: `field` for the field at fault, and more.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-}
-
-impl RpcError {
-    /// An error without data.
-    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        RpcError {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-
-    /// An invalid-params error naming the field at fault.
-    pub fn invalid_params(field: &str, message: impl Into<String>) -> RpcError {
-        RpcError::new(codes::INVALID_PARAMS, message).with_data(json!({ "field": field }))
-    }
-
-    /// Adds (or merges into) `data`.
-    pub fn with_data(mut self, data: Value) -> RpcError {
-        self.data = match (self.data.take(), data) {
-            (Some(Value::Object(mut old)), Value::Object(new)) => {
-                old.extend(new);
-                Some(Value::Object(old))
-            }
-            (_, data) => Some(data),
-        };
-        self
-    }
 }
 
 /// A response: the JSON to send.
@@ -206,8 +142,7 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
                 "the request is ambiguous: the key `{}` appears twice in one object",
                 crate::lesson_error::shortened(&key)
             ),
-        )
-        .with_data(json!({ "id": best_effort_id(body) }))),
+        )),
         (Err(error), None) => Err(RpcError::new(
             codes::PARSE_ERROR,
             format!("the request is not valid JSON: {error}"),
@@ -466,9 +401,7 @@ fn envelope(top: Top) -> Result<Request, RpcError> {
             ));
         }
     };
-    let invalid = |message: &str| {
-        RpcError::new(codes::INVALID_REQUEST, message).with_data(json!({ "id": id.clone() }))
-    };
+    let invalid = |message: &str| RpcError::new(codes::INVALID_REQUEST, message);
     if let Some(id) = &id
         && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
     {
@@ -535,6 +468,7 @@ impl<'de> Visitor<'de> for TopLevelIdVisitor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn read(body: &str) -> Result<Request, RpcError> {
         read_request(body.as_bytes(), Limits::default())
@@ -588,10 +522,11 @@ mod tests {
             let error = read(body).unwrap_err();
             assert_eq!(error.code, codes::INVALID_REQUEST, "{body}");
             assert!(error.message.contains("appears twice"), "{}", error.message);
-            assert_eq!(error.data, Some(json!({"id": 1})));
+            assert_eq!(best_effort_id(body.as_bytes()), json!(1));
         }
-        let error = read(r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#).unwrap_err();
-        assert_eq!(error.data, Some(json!({"id": null})));
+        let twice = r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#;
+        assert_eq!(read(twice).unwrap_err().code, codes::INVALID_REQUEST);
+        assert_eq!(best_effort_id(twice.as_bytes()), Value::Null);
         let same_key_apart =
             r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"x":1},"y":{"x":2}}}"#;
         assert!(read(same_key_apart).is_ok());

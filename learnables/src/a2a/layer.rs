@@ -307,21 +307,9 @@ async fn answer(
             return rpc_response(StatusCode::OK, &json_rpc::failure(id, error));
         }
     };
-    if let Some(version) = unsupported_version(&parts.headers) {
+    if let Some(refusal) = unsupported_version(&parts.headers) {
         return match request.id {
-            Some(id) => rpc_response(
-                StatusCode::OK,
-                &json_rpc::failure(
-                    id,
-                    RpcError::new(
-                        codes::VERSION_NOT_SUPPORTED,
-                        format!(
-                            "this agent serves A2A 1.x; the request's A2A-Version is `{}`",
-                            crate::lesson_error::shortened(&version)
-                        ),
-                    ),
-                ),
-            ),
+            Some(id) => rpc_response(StatusCode::OK, &json_rpc::failure(id, refusal)),
             None => StatusCode::NO_CONTENT.into_response(),
         };
     }
@@ -366,14 +354,30 @@ async fn unless_it_panics<F: Future>(future: F) -> Option<F::Output> {
     .await
 }
 
-/// The version an `A2A-Version` header asks for, when it is one this agent
-/// does not serve (any 1.x is served). A request without the header is
-/// answered: the learnables methods are the same in every version.
-fn unsupported_version(headers: &HeaderMap) -> Option<String> {
-    let value = headers.get(VERSION_HEADER)?;
-    let text = String::from_utf8_lossy(value.as_bytes()).into_owned();
+/// The refusal of a request whose `A2A-Version` this agent does not serve
+/// (any 1.x is served). A request without the header asks for 0.3, as
+/// A2A v1.0 reads it (§3.6.1) and the SDK's own methods refuse it: one rule
+/// for every method of the agent.
+fn unsupported_version(headers: &HeaderMap) -> Option<RpcError> {
+    let Some(value) = headers.get(VERSION_HEADER) else {
+        return Some(RpcError::new(
+            codes::VERSION_NOT_SUPPORTED,
+            "this agent serves A2A 1.x; a request without an A2A-Version header asks for 0.3: \
+             send `A2A-Version: 1.0`",
+        ));
+    };
+    let text = String::from_utf8_lossy(value.as_bytes());
     let major = text.trim().split('.').next()?.parse::<u32>().ok();
-    (major != Some(1)).then_some(text)
+    (major != Some(1)).then(|| {
+        RpcError::new(
+            codes::VERSION_NOT_SUPPORTED,
+            format!(
+                "this agent serves A2A 1.x; the request's A2A-Version is `{}`",
+                crate::lesson_error::shortened(&text)
+            ),
+        )
+        .with_metadata("requestedVersion", crate::lesson_error::shortened(&text))
+    })
 }
 
 /// A JSON response: `body` written straight into its bytes.
@@ -553,11 +557,21 @@ mod tests {
             headers.insert(VERSION_HEADER, HeaderValue::from_static(value));
             unsupported_version(&headers)
         };
-        assert_eq!(unsupported_version(&HeaderMap::new()), None);
         assert_eq!(with("1.0"), None);
         assert_eq!(with(" 1 "), None);
-        assert_eq!(with("0.3"), Some("0.3".into()));
-        assert_eq!(with("2.0"), Some("2.0".into()));
-        assert_eq!(with("x"), Some("x".into()));
+        assert_eq!(with("1.1"), None);
+        for refused in ["0.3", "2.0", "x"] {
+            let error = with(refused).unwrap();
+            assert_eq!(error.code, codes::VERSION_NOT_SUPPORTED);
+            assert!(
+                error.message.contains(&format!("`{refused}`")),
+                "{}",
+                error.message
+            );
+        }
+        // No header means 0.3, as A2A reads it and the SDK refuses it.
+        let missing = unsupported_version(&HeaderMap::new()).unwrap();
+        assert_eq!(missing.code, codes::VERSION_NOT_SUPPORTED);
+        assert!(missing.message.contains("0.3"), "{}", missing.message);
     }
 }

@@ -28,6 +28,7 @@ mod activation;
 mod card;
 pub mod json_rpc;
 mod message;
+mod rpc_error;
 mod service;
 mod show_back;
 mod teach_block_builder;

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::Activation;
-use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
+use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{StoreError, TeachError};
@@ -261,21 +261,16 @@ impl LearnablesService {
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
-        let refuse = |lesson: &Lesson, code: i64, message: String| {
-            refused(lesson, principal.id(), code, message)
-        };
         if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
-            return Err(refuse(
-                &lesson,
-                codes::FORBIDDEN,
-                format!(
-                    "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names \
-                     the person who teaches it",
-                    shown(&lesson.taught_by),
-                    principal.id()
-                ),
-            )
-            .with_data(json!({ "field": "taughtBy" })));
+            let message = format!(
+                "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names the \
+                 person who teaches it",
+                shown(&lesson.taught_by),
+                principal.id()
+            );
+            let error =
+                RpcError::new(codes::FORBIDDEN, message.clone()).at_field("taughtBy", message);
+            return Err(refused(&lesson, principal.id(), error));
         }
         // The lesson keeps the teacher's identity as it was authenticated,
         // not in the letter case the request happened to use.
@@ -283,7 +278,8 @@ impl LearnablesService {
             lesson.taught_by = principal.id().to_owned();
         }
         if let Err(reason) = self.inner.policy.allow(principal, &lesson) {
-            return Err(refuse(&lesson, codes::FORBIDDEN, reason));
+            let error = RpcError::new(codes::FORBIDDEN, reason);
+            return Err(refused(&lesson, principal.id(), error));
         }
         Ok(lesson)
     }
@@ -318,13 +314,7 @@ impl LearnablesService {
                 );
                 Err(store_error(&error))
             }
-            Err(error) => {
-                let rpc = teach_error(&error);
-                Err(
-                    refused(lesson, &lesson.taught_by, rpc.code, rpc.message.clone())
-                        .with_data(rpc.data.unwrap_or(Value::Null)),
-                )
-            }
+            Err(error) => Err(refused(lesson, &lesson.taught_by, teach_error(&error))),
         }
     }
 
@@ -333,27 +323,25 @@ impl LearnablesService {
         let descriptor = self.descriptor(&params.collection)?;
         let snapshot = match &params.version_id {
             Some(version_id) => self.inner.knowledge.pin_as_of(version_id).map_err(|_| {
-                RpcError::new(
-                    codes::NOT_FOUND,
-                    format!("no version has the id `{}`", shown(version_id)),
-                )
-                .with_data(json!({ "field": "versionId" }))
+                let message = format!("no version has the id `{}`", shown(version_id));
+                RpcError::new(codes::NOT_FOUND, message.clone())
+                    .because(reasons::VERSION_NOT_FOUND)
+                    .at_field("versionId", message)
             })?,
             None => self.inner.knowledge.pin(),
         };
         let record = snapshot
             .entry_record(&params.collection, &params.entry)
             .ok_or_else(|| {
-                RpcError::new(
-                    codes::NOT_FOUND,
-                    format!(
-                        "`{}` has no {} `{}` yet",
-                        params.collection,
-                        descriptor.entry,
-                        shown(&params.entry)
-                    ),
-                )
-                .with_data(json!({ "field": "entry" }))
+                let message = format!(
+                    "`{}` has no {} `{}` yet",
+                    params.collection,
+                    descriptor.entry,
+                    shown(&params.entry)
+                );
+                RpcError::new(codes::NOT_FOUND, message.clone())
+                    .because(reasons::ENTRY_NOT_FOUND)
+                    .at_field("entry", message)
             })?;
         let fields = match self
             .inner
@@ -380,13 +368,12 @@ impl LearnablesService {
             .find(|descriptor| descriptor.collection == collection)
             .ok_or_else(|| {
                 let known: Vec<&str> = declared.iter().map(|d| d.collection.as_str()).collect();
-                RpcError::invalid_params(
-                    "collection",
+                unknown_learnable(
                     format!(
-                        "this agent has no learnable `{}`; it has: {}",
-                        shown(collection),
-                        known.join(", ")
+                        "this agent has no learnable `{}`; it has:",
+                        shown(collection)
                     ),
+                    &known,
                 )
             })
     }
@@ -434,17 +421,28 @@ impl Admitted {
     }
 }
 
-/// A refusal of `lesson`, logged with the authenticated `principal`.
-fn refused(lesson: &Lesson, principal: &str, code: i64, message: String) -> RpcError {
+/// `error`, the refusal of `lesson`, logged with the authenticated
+/// `principal`.
+fn refused(lesson: &Lesson, principal: &str, error: RpcError) -> RpcError {
     tracing::warn!(
         collection = %Untrusted::new(&lesson.collection),
         entry = %Untrusted::new(&lesson.entry),
         taught_by = %Untrusted::new(&lesson.taught_by),
         principal = %Untrusted::new(principal),
-        reason = %Untrusted::new(&message),
+        reason = %Untrusted::new(&error.message),
         "lesson refused"
     );
-    RpcError::new(code, message)
+    error
+}
+
+/// The refusal of a collection the agent has no learnable of: `message`,
+/// then the ones it has.
+fn unknown_learnable(message: String, known: &[impl AsRef<str>]) -> RpcError {
+    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
+    let known = known.join(", ");
+    RpcError::invalid_params("collection", format!("{message} {known}"))
+        .because(reasons::LEARNABLE_UNKNOWN)
+        .with_metadata("known", known)
 }
 
 /// Reads a `Lesson` from params, naming the field at fault. Keys a
@@ -514,7 +512,7 @@ fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
                 shown(text)
             ),
         )
-        .with_data(json!({ "maxChars": limit })));
+        .with_metadata("maxChars", limit.to_string()));
     }
     Ok(lesson)
 }
@@ -567,28 +565,24 @@ const SHOWN_CHARS: usize = 80;
 /// The JSON-RPC error of a refused lesson.
 fn teach_error(error: &TeachError) -> RpcError {
     match error {
-        TeachError::UnknownCollection { collection, known } => RpcError::invalid_params(
-            "collection",
+        TeachError::UnknownCollection { collection, known } => unknown_learnable(
             format!(
-                "this agent cannot be taught `{}`; it can be taught: {}",
-                shown(collection),
-                known.join(", ")
+                "this agent cannot be taught `{}`; it can be taught:",
+                shown(collection)
             ),
-        )
-        .with_data(json!({ "known": known })),
+            known,
+        ),
         TeachError::EmptyEntry => RpcError::invalid_params("entry", error.to_string()),
         TeachError::NoTeacher => RpcError::invalid_params("taughtBy", error.to_string()),
         TeachError::Lesson(lesson) => {
-            let problems: Vec<Value> = lesson
-                .problems()
-                .iter()
-                .map(|problem| json!({ "field": problem.field(), "message": problem.to_string() }))
-                .collect();
-            let field = lesson
-                .field()
-                .map_or_else(|| "value".to_owned(), |field| format!("value.{field}"));
-            RpcError::invalid_params(&field, error.to_string())
-                .with_data(json!({ "problems": problems }))
+            let refusal = RpcError::new(codes::INVALID_PARAMS, error.to_string())
+                .because(reasons::LESSON_INVALID);
+            lesson.problems().iter().fold(refusal, |refusal, problem| {
+                let field = problem
+                    .field()
+                    .map_or_else(|| "value".to_owned(), |field| format!("value.{field}"));
+                refusal.at_field(&field, problem.to_string())
+            })
         }
         TeachError::Store(store) => store_error(store),
     }
@@ -613,6 +607,7 @@ fn store_error(error: &StoreError) -> RpcError {
         codes::INTERNAL_ERROR,
         format!("the knowledge store failed: {reason}"),
     )
+    .because(reasons::STORE_FAILED)
 }
 
 #[cfg(test)]

@@ -251,6 +251,21 @@ async function run(url, token, taughtBy) {
   );
   ok("teach without activation refused: the SDK throws its ExtensionSupportRequiredError");
   const asTeacher = { serviceParameters: ServiceParameters.createFrom(anonymous.serviceParameters, bearer) };
+  // A lesson its learnable refuses: the SDK's error carries A2A v1.0's
+  // typed details, whose BadRequest names the field at fault.
+  const wrong = { ...lesson, value: { ...lesson.value, chapter: 'not a chapter' } };
+  const refusedLesson = await client.transport.callExtensionMethod(teachMethod, wrong, asTeacher).then(
+    (reply) => reply,
+    (error) => error,
+  );
+  const badRequest = Array.isArray(refusedLesson?.data)
+    ? refusedLesson.data.find((detail) => detail?.['@type'] === 'type.googleapis.com/google.rpc.BadRequest')
+    : undefined;
+  expect(
+    badRequest?.fieldViolations?.[0]?.field === 'value.chapter',
+    `the SDK's error for a refused lesson to name the field at fault, got ${shown(refusedLesson?.data ?? refusedLesson)}`,
+  );
+  ok("a refused lesson: the SDK's error names the field at fault");
   const reply = await client.transport.callExtensionMethod(teachMethod, lesson, asTeacher);
   const result = reply.result;
   expect(result?.learned === true, `the lesson is learned, got ${shown(reply)}`);

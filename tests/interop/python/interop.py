@@ -32,6 +32,7 @@ from a2a.client.service_parameters import (
     ServiceParametersFactory,
     with_a2a_extensions,
 )
+from a2a.client.transports.jsonrpc import JsonRpcTransport
 from a2a.extensions.common import HTTP_EXTENSION_HEADER, find_extension_by_uri
 from a2a.utils.errors import (
     JSON_RPC_ERROR_CODE_MAP,
@@ -296,6 +297,21 @@ async def run(url: str, token: str, taught_by: str) -> None:
             f"ExtensionSupportRequiredError, got {shown(unactivated)}",
         )
         ok("teach without activation refused with A2A's ExtensionSupportRequired code")
+        # A lesson its learnable refuses: the error, read by the SDK's own
+        # JSON-RPC transport (the code that turns an error reply into the
+        # SDK's error types), names the field at fault.
+        wrong = dict(lesson, value=dict(value, chapter="not a chapter"))
+        refused_reply = (await rpc_call(http, rpc_url, teach_method, wrong, token)).json()
+        try:
+            JsonRpcTransport(http, card, rpc_url)._check_jsonrpc_response(refused_reply)
+        except InvalidParamsError as error:
+            expect(
+                isinstance(error.data, dict) and error.data.get("field") == "value.chapter",
+                f"the SDK's InvalidParamsError names the field at fault, got {shown(error.data)}",
+            )
+        else:
+            raise Unexpected(f"a refused lesson to raise InvalidParamsError, got {shown(refused_reply)}")
+        ok("a refused lesson: the SDK's InvalidParamsError names the field at fault")
         reply = (await rpc_call(http, rpc_url, teach_method, lesson, token)).json()
         expect("result" in reply, f"the lesson is accepted, got {shown(reply)}")
         result = reply["result"]

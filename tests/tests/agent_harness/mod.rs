@@ -377,8 +377,46 @@ impl Reply {
         self.body["error"]["message"].as_str().unwrap_or_default()
     }
 
-    /// The field the error names, if any.
+    /// The error's typed detail of `@type` `kind` (A2A v1.0 carries
+    /// details as an array of typed objects).
+    fn detail(&self, kind: &str) -> Option<&Value> {
+        self.body["error"]["data"]
+            .as_array()?
+            .iter()
+            .find(|detail| detail["@type"] == kind)
+    }
+
+    /// The fields the error names (its `google.rpc.BadRequest`), in order,
+    /// each with its description.
+    pub fn violations(&self) -> Vec<(&str, &str)> {
+        let Some(bad_request) = self.detail(learnables::a2a::json_rpc::BAD_REQUEST_TYPE) else {
+            return Vec::new();
+        };
+        bad_request["fieldViolations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|violation| {
+                (
+                    violation["field"].as_str().unwrap_or_default(),
+                    violation["description"].as_str().unwrap_or_default(),
+                )
+            })
+            .collect()
+    }
+
+    /// The first field the error names, if any.
     pub fn field(&self) -> Option<&str> {
-        self.body["error"]["data"]["field"].as_str()
+        self.violations().first().map(|(field, _)| *field)
+    }
+
+    /// The error's stable reason (its `google.rpc.ErrorInfo`).
+    pub fn reason(&self) -> Option<&str> {
+        self.detail(learnables::a2a::json_rpc::ERROR_INFO_TYPE)?["reason"].as_str()
+    }
+
+    /// A fact of the error's `google.rpc.ErrorInfo` metadata.
+    pub fn metadata(&self, key: &str) -> Option<&str> {
+        self.detail(learnables::a2a::json_rpc::ERROR_INFO_TYPE)?["metadata"][key].as_str()
     }
 }

@@ -5,7 +5,11 @@ export const EXTENSION_URI = "https://rsaxb.com/a2a/learnables/v1";
 export const ACTIVATION_HEADER = "A2A-Extensions";
 export const SHOW_BACK_METHOD = "rsaxb.learnables.ShowBack";
 export const DEFAULT_TEACH_METHOD = "rsaxb.learnables.Teach";
-export const CODES = { unauthenticated: -32040, forbidden: -32041, notFound: -32042 };
+export const CODES = { unauthenticated: -31040, forbidden: -31041, notFound: -31042 };
+
+// A2A v1.0 errors carry their details as an array of typed objects: a
+// google.rpc.BadRequest names each field at fault.
+const BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";
 
 const CARD_PATH = "/.well-known/agent-card.json";
 const MAX_RESPONSE_BYTES = 1 << 20;
@@ -38,6 +42,15 @@ export class AgentError extends Error {
     super(message);
     this.code = code;
     this.data = data;
+  }
+
+  // Each field the refusal names, as {field, description}: the field's
+  // path in the params ("value.chapter", "entry").
+  get violations() {
+    const details = Array.isArray(this.data) ? this.data : [];
+    const badRequest = details.find((detail) => detail?.["@type"] === BAD_REQUEST_TYPE);
+    const listed = Array.isArray(badRequest?.fieldViolations) ? badRequest.fieldViolations : [];
+    return listed.filter((v) => typeof v?.field === "string" && typeof v?.description === "string");
   }
 }
 

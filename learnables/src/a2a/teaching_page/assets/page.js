@@ -214,18 +214,12 @@ function refused(error, byKey, formError) {
     return;
   }
   const placed = [];
-  const problems = Array.isArray(error.data?.problems) ? error.data.problems : [];
-  for (const problem of problems) {
-    const target = typeof problem?.field === "string" ? byKey.get(`value.${problem.field}`) : null;
-    if (target && typeof problem.message === "string" && !placed.includes(target)) {
-      target.showError(problem.message);
+  for (const violation of error.violations ?? []) {
+    const target = byKey.get(violation.field);
+    if (target && !placed.includes(target)) {
+      target.showError(violation.description);
       placed.push(target);
     }
-  }
-  const named = typeof error.data?.field === "string" ? byKey.get(error.data.field) : null;
-  if (named && !placed.includes(named)) {
-    named.showError(error.message);
-    placed.push(named);
   }
   formError.textContent = placed.length
     ? "The agent refused the lesson: see the field marked below."
@@ -270,7 +264,7 @@ async function showBack(collection, entry, byKey) {
     current = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry });
   } catch (error) {
     if (error.code === CODES.unauthenticated) return refused(error, byKey, errorNode);
-    const named = typeof error.data?.field === "string" ? byKey.get(error.data.field) : null;
+    const named = (error.violations ?? []).map((v) => byKey.get(v.field)).find(Boolean);
     if (named) named.showError(error.message);
     errorNode.textContent = error.message;
     errorNode.hidden = Boolean(named);

@@ -1,0 +1,305 @@
+//! The error of a learnables method, as A2A v1.0 writes errors (§3.3.2,
+//! §9.5): a code, a message for a person, and `data` as an array of typed
+//! details: a `google.rpc.BadRequest` naming every field at fault, and a
+//! `google.rpc.ErrorInfo` whose `reason` is a stable identifier and whose
+//! `domain` is the extension's URI.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeStruct};
+
+/// Error codes: JSON-RPC 2.0's own, A2A v1.0's where A2A defines the
+/// refusal, and this extension's own outside the range JSON-RPC reserves
+/// (`-32768..=-32000`, within which A2A takes `-32001..=-32099`), so that
+/// no later A2A release can give them another meaning.
+pub mod codes {
+    /// The body is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a JSON-RPC 2.0 request (or is too large, too deep, or
+    /// gives a key twice in one object).
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params are wrong: a lesson that is not a lesson, a learnable the
+    /// agent does not have, a value its learnable refuses. The error's
+    /// `BadRequest` names each field at fault.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The agent failed; nothing was changed.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// The method needs the Learnables extension activated (A2A's
+    /// `ExtensionSupportRequiredError`).
+    pub const EXTENSION_NOT_ACTIVATED: i64 = -32008;
+    /// The request's `A2A-Version` names a version this agent does not
+    /// serve, or is missing, which A2A reads as 0.3 (A2A's
+    /// `VersionNotSupportedError`).
+    pub const VERSION_NOT_SUPPORTED: i64 = -32009;
+    /// No valid bearer token was sent.
+    pub const UNAUTHENTICATED: i64 = -31040;
+    /// The authenticated teacher may not do this.
+    pub const FORBIDDEN: i64 = -31041;
+    /// No such entry or version.
+    pub const NOT_FOUND: i64 = -31042;
+}
+
+/// Why a request was refused, as the `reason` of the error's
+/// `google.rpc.ErrorInfo` says it: stable identifiers a client may match
+/// on (the message is for people and may change).
+pub mod reasons {
+    /// The body is not JSON.
+    pub const PARSE_ERROR: &str = "PARSE_ERROR";
+    /// The JSON is not a JSON-RPC 2.0 request, or breaks a limit.
+    pub const INVALID_REQUEST: &str = "INVALID_REQUEST";
+    /// No such method.
+    pub const METHOD_NOT_FOUND: &str = "METHOD_NOT_FOUND";
+    /// The params are not the method's shape (a member missing, of the
+    /// wrong type or too long).
+    pub const PARAMS_INVALID: &str = "PARAMS_INVALID";
+    /// The agent has no learnable of the lesson's collection.
+    pub const LEARNABLE_UNKNOWN: &str = "LEARNABLE_UNKNOWN";
+    /// The lesson's value is not one its learnable accepts.
+    pub const LESSON_INVALID: &str = "LESSON_INVALID";
+    /// The request did not activate the Learnables extension.
+    pub const EXTENSION_NOT_ACTIVATED: &str = "EXTENSION_NOT_ACTIVATED";
+    /// The request's A2A version is not one this agent serves.
+    pub const VERSION_NOT_SUPPORTED: &str = "VERSION_NOT_SUPPORTED";
+    /// No valid bearer token was sent.
+    pub const TEACHER_NOT_AUTHENTICATED: &str = "TEACHER_NOT_AUTHENTICATED";
+    /// The authenticated teacher may not teach this lesson (the agent's
+    /// policy, or a lesson that names someone else as its teacher).
+    pub const TEACHER_NOT_ALLOWED: &str = "TEACHER_NOT_ALLOWED";
+    /// The entry has no version yet.
+    pub const ENTRY_NOT_FOUND: &str = "ENTRY_NOT_FOUND";
+    /// No version has the id asked for.
+    pub const VERSION_NOT_FOUND: &str = "VERSION_NOT_FOUND";
+    /// The knowledge store failed; the message says whether the lesson may
+    /// have been absorbed.
+    pub const STORE_FAILED: &str = "STORE_FAILED";
+    /// The agent failed otherwise; nothing was changed.
+    pub const INTERNAL: &str = "INTERNAL";
+
+    /// The reason a refusal with `code` has unless it says another.
+    pub(crate) fn of_code(code: i64) -> &'static str {
+        use super::codes;
+        match code {
+            codes::PARSE_ERROR => PARSE_ERROR,
+            codes::INVALID_REQUEST => INVALID_REQUEST,
+            codes::METHOD_NOT_FOUND => METHOD_NOT_FOUND,
+            codes::INVALID_PARAMS => PARAMS_INVALID,
+            codes::EXTENSION_NOT_ACTIVATED => EXTENSION_NOT_ACTIVATED,
+            codes::VERSION_NOT_SUPPORTED => VERSION_NOT_SUPPORTED,
+            codes::UNAUTHENTICATED => TEACHER_NOT_AUTHENTICATED,
+            codes::FORBIDDEN => TEACHER_NOT_ALLOWED,
+            codes::NOT_FOUND => ENTRY_NOT_FOUND,
+            _ => INTERNAL,
+        }
+    }
+}
+
+/// The `@type` of a `google.rpc.BadRequest` detail.
+pub const BAD_REQUEST_TYPE: &str = "type.googleapis.com/google.rpc.BadRequest";
+/// The key of the `ErrorInfo` metadata that names the first field at fault.
+const FIELD_KEY: &str = "field";
+
+/// The `@type` of a `google.rpc.ErrorInfo` detail.
+pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/// A JSON-RPC error of a learnables method. It serializes as A2A v1.0's
+/// error object, `data` an array of typed details.
+///
+/// ```
+/// use learnables::a2a::json_rpc::{RpcError, codes, reasons};
+/// let error = RpcError::invalid_params("value.chapter", "HS chapter: a whole number from 1 to 97")
+///     .because(reasons::LESSON_INVALID)
+///     .with_metadata("collection", "routing_rules");
+/// let json = serde_json::to_value(&error).unwrap();
+/// assert_eq!(json["code"], codes::INVALID_PARAMS);
+/// assert_eq!(json["data"][0]["@type"], "type.googleapis.com/google.rpc.BadRequest");
+/// assert_eq!(json["data"][0]["fieldViolations"][0]["field"], "value.chapter");
+/// assert_eq!(json["data"][1]["reason"], "LESSON_INVALID");
+/// assert_eq!(json["data"][1]["domain"], learnables::EXTENSION_URI);
+/// assert_eq!(json["data"][1]["metadata"]["collection"], "routing_rules");
+/// // The first field at fault, for clients that read only the metadata:
+/// assert_eq!(json["data"][1]["metadata"]["field"], "value.chapter");
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// One of [`codes`].
+    pub code: i64,
+    /// What went wrong, for a person.
+    pub message: String,
+    reason: &'static str,
+    violations: Vec<FieldViolation>,
+    metadata: BTreeMap<String, String>,
+}
+
+/// A field at fault: `google.rpc.BadRequest.FieldViolation`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldViolation {
+    /// The path of the field in the params (`value.chapter`, `entry`).
+    pub field: String,
+    /// What is wrong with it, for a person.
+    pub description: String,
+}
+
+impl RpcError {
+    /// An error with the reason its code implies, and no field at fault.
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+            reason: reasons::of_code(code),
+            violations: Vec::new(),
+            metadata: BTreeMap::new(),
+        }
+    }
+
+    /// An invalid-params error naming the field at fault, the message its
+    /// description.
+    pub fn invalid_params(field: &str, message: impl Into<String>) -> RpcError {
+        let message = message.into();
+        RpcError::new(codes::INVALID_PARAMS, message.clone()).at_field(field, message)
+    }
+
+    /// Gives the reason (one of [`reasons`]).
+    pub fn because(mut self, reason: &'static str) -> RpcError {
+        self.reason = reason;
+        self
+    }
+
+    /// Adds a field at fault.
+    pub fn at_field(mut self, field: &str, description: impl Into<String>) -> RpcError {
+        self.violations.push(FieldViolation {
+            field: field.to_owned(),
+            description: description.into(),
+        });
+        self
+    }
+
+    /// Adds a fact to the `ErrorInfo`'s metadata (a string, as
+    /// `google.rpc.ErrorInfo` has them).
+    pub fn with_metadata(mut self, key: &str, value: impl Into<String>) -> RpcError {
+        self.metadata.insert(key.to_owned(), value.into());
+        self
+    }
+
+    /// The stable reason (one of [`reasons`]).
+    pub fn reason(&self) -> &'static str {
+        self.reason
+    }
+
+    /// The fields at fault, in the order found.
+    pub fn violations(&self) -> &[FieldViolation] {
+        &self.violations
+    }
+}
+
+impl Serialize for RpcError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut error = serializer.serialize_struct("Error", 3)?;
+        error.serialize_field("code", &self.code)?;
+        error.serialize_field("message", &self.message)?;
+        error.serialize_field("data", &Details(self))?;
+        error.end()
+    }
+}
+
+/// An error's `data`: its `BadRequest` (when a field is at fault) and its
+/// `ErrorInfo`.
+struct Details<'e>(&'e RpcError);
+
+impl Serialize for Details<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let error = self.0;
+        let mut details = serializer.serialize_seq(None)?;
+        if !error.violations.is_empty() {
+            details.serialize_element(&BadRequest(&error.violations))?;
+        }
+        details.serialize_element(&ErrorInfo(error))?;
+        details.end()
+    }
+}
+
+struct BadRequest<'e>(&'e [FieldViolation]);
+
+impl Serialize for BadRequest<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut detail = serializer.serialize_map(Some(2))?;
+        detail.serialize_entry("@type", BAD_REQUEST_TYPE)?;
+        detail.serialize_entry("fieldViolations", self.0)?;
+        detail.end()
+    }
+}
+
+struct ErrorInfo<'e>(&'e RpcError);
+
+impl Serialize for ErrorInfo<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let error = self.0;
+        let mut detail = serializer.serialize_map(None)?;
+        detail.serialize_entry("@type", ERROR_INFO_TYPE)?;
+        detail.serialize_entry("reason", error.reason)?;
+        detail.serialize_entry("domain", crate::EXTENSION_URI)?;
+        // The first field at fault is repeated in the metadata, for clients
+        // that keep only the metadata of an error (the official Python SDK
+        // makes it its error's `data`).
+        let first_field = error.violations.first().map(|violation| &violation.field);
+        match first_field {
+            Some(field) if !error.metadata.contains_key(FIELD_KEY) => {
+                let mut metadata = error.metadata.clone();
+                metadata.insert(FIELD_KEY.to_owned(), field.clone());
+                detail.serialize_entry("metadata", &metadata)?;
+            }
+            _ if !error.metadata.is_empty() => {
+                detail.serialize_entry("metadata", &error.metadata)?
+            }
+            _ => {}
+        }
+        detail.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_error_without_a_field_carries_its_error_info_alone() {
+        let json = serde_json::to_value(RpcError::new(codes::UNAUTHENTICATED, "no token")).unwrap();
+        assert_eq!(
+            json,
+            json!({"code": -31040, "message": "no token", "data": [{
+                "@type": ERROR_INFO_TYPE,
+                "reason": "TEACHER_NOT_AUTHENTICATED",
+                "domain": crate::EXTENSION_URI,
+            }]})
+        );
+    }
+
+    #[test]
+    fn every_field_at_fault_is_listed_in_order() {
+        let error = RpcError::new(codes::INVALID_PARAMS, "two problems")
+            .because(reasons::LESSON_INVALID)
+            .at_field("value.chapter", "HS chapter: a whole number")
+            .at_field("value.desk", "Desk: one of the choices");
+        let json = serde_json::to_value(&error).unwrap();
+        let violations = &json["data"][0]["fieldViolations"];
+        assert_eq!(violations[0]["field"], "value.chapter");
+        assert_eq!(violations[1]["field"], "value.desk");
+        assert_eq!(violations[1]["description"], "Desk: one of the choices");
+        assert_eq!(json["data"][1]["reason"], "LESSON_INVALID");
+        assert_eq!(
+            json["data"][1]["metadata"],
+            json!({"field": "value.chapter"})
+        );
+    }
+
+    #[test]
+    fn our_own_codes_are_outside_the_range_json_rpc_reserves() {
+        for code in [codes::UNAUTHENTICATED, codes::FORBIDDEN, codes::NOT_FOUND] {
+            assert!(!(-32768..=-32000).contains(&code), "{code}");
+        }
+    }
+}
