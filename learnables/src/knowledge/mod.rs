@@ -36,10 +36,11 @@ mod state;
 mod storage;
 mod store;
 mod text_blocks;
+mod unreadable;
 mod version_record;
 mod writer;
 
-pub use error::{KnowledgeError, TeachError};
+pub use error::{Disagreement, KnowledgeError, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
@@ -47,4 +48,5 @@ pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
 pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
+pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;
