@@ -615,6 +615,60 @@ fn starting_anyway_treats_what_does_not_read_as_unknown(open: &dyn Fn() -> Knowl
     assert_eq!(knowledge.pin().get::<Policy>("north").unwrap().limit, 80);
 }
 
+/// A task of an `AgentExecutor`, as the SDK gives it to the executor:
+/// `stored` is the task as its last turn left it.
+fn turn(stored: Option<a2a::Task>) -> a2a_server::ExecutorContext {
+    a2a_server::ExecutorContext {
+        message: None,
+        task_id: "task-1".into(),
+        stored_task: stored,
+        context_id: "context-1".into(),
+        metadata: None,
+        user: None,
+        service_params: Default::default(),
+        tenant: None,
+    }
+}
+
+/// A task pinned on its first message before a redeploy reads the same
+/// knowledge on its next turn after it, through the new build's alias,
+/// while a new task reads the latest.
+fn a_task_pinned_before_a_redeploy_reads_the_same_knowledge_after_it(open: &dyn Fn() -> Knowledge) {
+    use learnables::a2a::TaskPin;
+    let knowledge = open();
+    knowledge.register::<v1::Policy>().unwrap();
+    let teach = |knowledge: &Knowledge, approver: &str| {
+        let value = json!({"approver": approver, "limit": "50", "days": "14", "channel": "shop"});
+        assert!(knowledge.teach(&lesson("north", value)).unwrap().learned);
+    };
+    teach(&knowledge, "kim");
+    let pin = TaskPin::of(&knowledge, &turn(None));
+    let mut task = a2a::Task {
+        id: "task-1".into(),
+        context_id: "context-1".into(),
+        status: a2a::TaskStatus {
+            state: a2a::TaskState::InputRequired,
+            message: None,
+            timestamp: None,
+        },
+        artifacts: None,
+        history: None,
+        metadata: None,
+    };
+    pin.record(&mut task);
+    teach(&knowledge, "lee");
+    drop((pin, knowledge));
+
+    let knowledge = reads::<renamed_field::Fixed>(open);
+    let approver = |pin: TaskPin| {
+        pin.get::<renamed_field::Fixed>("north")
+            .unwrap()
+            .approved_by
+    };
+    assert_eq!(approver(TaskPin::of(&knowledge, &turn(Some(task)))), "kim");
+    assert_eq!(approver(TaskPin::of(&knowledge, &turn(None))), "lee");
+}
+
 /// Every row of the table, reported together: one error naming every
 /// cause, when the next build changes several things at once.
 mod many_changes {
@@ -712,6 +766,7 @@ on_every_store!(
     narrowing_a_type_is_refused_and_reads_with_a_migration,
     starting_anyway_treats_what_does_not_read_as_unknown,
     several_changes_are_reported_at_once_by_cause,
+    a_task_pinned_before_a_redeploy_reads_the_same_knowledge_after_it,
 );
 
 /// The example agent's routing rules as an earlier build stored them: a

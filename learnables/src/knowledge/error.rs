@@ -26,7 +26,9 @@ pub enum KnowledgeError {
         /// The type registered first.
         registered: &'static str,
     },
-    /// A stored entry no longer parses as the registered type.
+    /// A stored entry no longer parses as the registered type. No longer
+    /// returned by `register`, which reports every stored version that
+    /// does not read at once ([`KnowledgeError::Unreadable`]).
     #[error(
         "the stored entry `{entry}` of `{collection}` does not parse as the registered type \
          (was the type changed?): {error}"

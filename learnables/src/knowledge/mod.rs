@@ -12,7 +12,8 @@
 //! durable back end (`commit_thread.rs`), the versions every state shares
 //! (`store.rs`: every version once, compact (`change.rs`), in an
 //! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
-//! each collection's entries indexed by key in `entry_index.rs`), and the
+//! each collection's entries indexed by key in `entry_index.rs`), what
+//! registering a type finds that does not read (`unreadable.rs`), and the
 //! back ends (`storage/`).
 
 mod append_log;
