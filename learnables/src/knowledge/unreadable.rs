@@ -270,6 +270,12 @@ fn shown(text: &str) -> Untrusted<'_> {
     Untrusted::new(text).max_chars(80)
 }
 
+/// A type's or a migration's reason as the report shows it: escaped (it
+/// may repeat stored text), and bounded more loosely than a value.
+fn explained(reason: &str) -> Untrusted<'_> {
+    Untrusted::new(reason).max_chars(240)
+}
+
 impl fmt::Display for UnreadableCause {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "`{}`: ", self.collection)?;
@@ -292,7 +298,8 @@ impl fmt::Display for UnreadableCause {
                 reason,
             } => write!(
                 f,
-                "`{field}` ({label}) does not read as its type ({reason}; \"{}\", for one)",
+                "`{field}` ({label}) does not read as its type ({}; \"{}\", for one)",
+                explained(reason),
                 shown(value)
             )?,
             LessonProblem::WrongType {
@@ -304,7 +311,11 @@ impl fmt::Display for UnreadableCause {
                 field,
                 label,
                 reason,
-            } => write!(f, "`{field}` ({label}) is refused by `validate` ({reason})")?,
+            } => write!(
+                f,
+                "`{field}` ({label}) is refused by `validate` ({})",
+                explained(reason)
+            )?,
             LessonProblem::GivenTwice {
                 field,
                 label,
@@ -315,7 +326,7 @@ impl fmt::Display for UnreadableCause {
                 shown(again_as)
             )?,
             LessonProblem::NotMigrated { reason } => {
-                write!(f, "the migration refuses ({})", shown(reason))?
+                write!(f, "the migration refuses ({})", explained(reason))?
             }
             other => write!(f, "{}", shown(&other.to_string()))?,
         }
@@ -416,9 +427,21 @@ mod tests {
         for entry in 0..25 {
             report.add("rules", &entry.to_string(), &gone("cold\u{202e}chain"));
         }
+        let invalid = LessonError::from_problems(vec![LessonProblem::Invalid {
+            field: "limit".into(),
+            label: "Limit".into(),
+            value: "9\u{7}".into(),
+            reason: "no such limit: 9\u{1b}[2J".into(),
+        }])
+        .unwrap();
+        report.add("rules", "84", &invalid);
         let shown = report.to_string();
         assert!(
-            !shown.contains('\u{1b}') && !shown.contains('\u{202e}'),
+            !shown.contains('\u{1b}') && !shown.contains('\u{202e}') && !shown.contains('\u{7}'),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("(no such limit: 9\\u{1b}[2J; \"9\\u{7}\", for one)"),
             "{shown}"
         );
         assert!(shown.contains("\"cold\\u{202e}chain\", no longer one of its choices"));
