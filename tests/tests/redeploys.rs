@@ -669,6 +669,37 @@ fn a_task_pinned_before_a_redeploy_reads_the_same_knowledge_after_it(open: &dyn 
     assert_eq!(approver(TaskPin::of(&knowledge, &turn(None))), "lee");
 }
 
+/// An agent's service refuses the next build's declaration with the
+/// report; an agent that registers its declaration leniently first starts,
+/// with those entries unknown.
+fn a_service_refuses_to_start_unless_told_to_start_anyway(open: &dyn Fn() -> Knowledge) {
+    use learnables::a2a::{LearnablesService, Tokens};
+    use learnables::{Declaration, TEACH_METHOD};
+    first_build(open);
+    let declaration = || {
+        Declaration::new()
+            .learnable::<narrowed::Policy>()
+            .teach_method(TEACH_METHOD)
+    };
+    let knowledge = open();
+    let refused = LearnablesService::try_new(knowledge.clone(), declaration(), Tokens::new());
+    let Err(KnowledgeError::Unreadable(report)) = refused else {
+        panic!("built on versions that do not read");
+    };
+    assert_eq!(report.causes()[0].entries(), ["north"]);
+    drop(knowledge);
+
+    let knowledge = open();
+    let report = knowledge
+        .register_declaration(&declaration(), OnUnreadable::TreatAsUnknown)
+        .unwrap();
+    assert_eq!(report.versions(), 1);
+    LearnablesService::try_new(knowledge.clone(), declaration(), Tokens::new())
+        .expect("started anyway");
+    assert_eq!(knowledge.pin().get::<narrowed::Policy>("north"), None);
+    assert!(knowledge.pin().get::<narrowed::Policy>("south").is_some());
+}
+
 /// Every row of the table, reported together: one error naming every
 /// cause, when the next build changes several things at once.
 mod many_changes {
@@ -767,6 +798,7 @@ on_every_store!(
     starting_anyway_treats_what_does_not_read_as_unknown,
     several_changes_are_reported_at_once_by_cause,
     a_task_pinned_before_a_redeploy_reads_the_same_knowledge_after_it,
+    a_service_refuses_to_start_unless_told_to_start_anyway,
 );
 
 /// The example agent's routing rules as an earlier build stored them: a
