@@ -16,6 +16,12 @@ pub use clearance_limit::{
 };
 pub use routing_rule::{Chapter, ChapterError, Desk, RoutingRule};
 
+/// The README's Rust examples, compiled and run with these doctests: its
+/// "Add it to your agent" is a whole agent on the official A2A server SDK.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// The declaration of everything the customs agent can be taught.
 ///
 /// ```

@@ -1,9 +1,14 @@
 //! The extension's entry in an agent card's `capabilities.extensions[]`.
 
+use std::any::TypeId;
+
 use serde::{Deserialize, Serialize};
 
+use crate::knowledge::{OnUnreadable, UnreadableReport};
 use crate::validation::Violations;
-use crate::{DeclarationParams, EXTENSION_URI, Learnable, LearnableDescriptor};
+use crate::{
+    DeclarationParams, EXTENSION_URI, Knowledge, KnowledgeError, Learnable, LearnableDescriptor,
+};
 
 /// What an agent declares it can be taught: built from learnable types, it
 /// produces the agent card's extension entry.
@@ -30,6 +35,35 @@ use crate::{DeclarationParams, EXTENSION_URI, Learnable, LearnableDescriptor};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Declaration {
     params: DeclarationParams,
+    /// How the knowledge reads each type declared with
+    /// [`Declaration::learnable`]: the one list the service registers.
+    types: Vec<DeclaredType>,
+}
+
+/// Registers a declared type: [`Knowledge::register_with`] of it.
+pub(crate) type RegisterFn =
+    fn(&Knowledge, OnUnreadable) -> Result<UnreadableReport, KnowledgeError>;
+
+/// A type declared with [`Declaration::learnable`].
+#[derive(Clone, Copy)]
+struct DeclaredType {
+    type_id: TypeId,
+    type_name: &'static str,
+    register: RegisterFn,
+}
+
+impl PartialEq for DeclaredType {
+    fn eq(&self, other: &DeclaredType) -> bool {
+        self.type_id == other.type_id
+    }
+}
+
+impl Eq for DeclaredType {}
+
+impl std::fmt::Debug for DeclaredType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.type_name)
+    }
 }
 
 impl Declaration {
@@ -38,12 +72,22 @@ impl Declaration {
         Declaration::default()
     }
 
-    /// Declares the learnable type `T`.
-    pub fn learnable<T: Learnable>(self) -> Declaration {
+    /// Declares the learnable type `T`: the card lists it, and the
+    /// knowledge a [`LearnablesService`](crate::a2a::LearnablesService) is
+    /// built with reads its lessons and stored versions as `T`.
+    pub fn learnable<T: Learnable + Send + Sync + 'static>(mut self) -> Declaration {
+        self.types.push(DeclaredType {
+            type_id: TypeId::of::<T>(),
+            type_name: std::any::type_name::<T>(),
+            register: Knowledge::register_with::<T>,
+        });
         self.descriptor(T::descriptor().clone())
     }
 
-    /// Declares a learnable described by hand.
+    /// Declares a learnable described by hand. A service built on it needs
+    /// a type registered for it (`Knowledge::register::<T>()` of a type with
+    /// this descriptor), or it is not built: prefer
+    /// [`Declaration::learnable`].
     pub fn descriptor(mut self, descriptor: LearnableDescriptor) -> Declaration {
         self.params.learnables.push(descriptor);
         self
@@ -54,6 +98,12 @@ impl Declaration {
     pub fn teach_method(mut self, method: impl Into<String>) -> Declaration {
         self.params.teach_method = Some(method.into());
         self
+    }
+
+    /// How each type declared with [`Declaration::learnable`] is
+    /// registered, in the order declared.
+    pub(crate) fn registrations(&self) -> impl Iterator<Item = RegisterFn> + '_ {
+        self.types.iter().map(|declared| declared.register)
     }
 
     /// The declaration's `params`.

@@ -149,11 +149,20 @@
 //! # }
 //! ```
 //!
-//! In the executor, a question's teach block goes on the reply with
-//! [`TeachBlockBuilder::attach_if_activated`][attach],
+//! `LearnablesService::new` registers in the knowledge every learnable the
+//! declaration declares, so the card and the knowledge are one list;
+//! `LearnablesService::try_new` returns, rather than panics on, stored
+//! versions that do not read (the report of every one) or a declaration
+//! the knowledge disagrees with.
+//!
+//! In the executor, [`TaskPin::of`][pin] gives the knowledge the task
+//! pinned on its first message, the same on every later turn (its
+//! position recorded in the task), and a question's teach block goes on
+//! the reply with [`TeachBlockBuilder::attach_if_activated`][attach],
 //! which does nothing unless the request activated the extension; the
 //! layer removes any block that reaches a client that did not, whatever
-//! the executor did. `examples/src/customs_agent` is a whole agent built so.
+//! the executor did. The README's "Add it to your agent" is a whole agent
+//! built so, and `examples/src/customs_agent` a larger one.
 //!
 //! # Features
 //!
@@ -165,7 +174,7 @@
 //! | `tokio` | no | `Knowledge::teach_async` (the task waits for the store, not its thread), `catch_up_async` |
 //! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`][layer] and `LearnablesService::router` (axum, tower) |
 //! | `a2a-lf` | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
-//! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, and teach blocks attached from an `AgentExecutor` only with activation |
+//! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, `TaskPin`, and teach blocks attached from an `AgentExecutor` only with activation |
 //!
 // Links to items behind features: to the items when they are built, to
 // the table of features when they are not.
@@ -178,6 +187,8 @@
     doc = "[attach]: a2a::TeachBlockBuilder::attach_if_activated"
 )]
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: #features")]
+#![cfg_attr(feature = "a2a-server", doc = "[pin]: a2a::TaskPin::of")]
+#![cfg_attr(not(feature = "a2a-server"), doc = "[pin]: #features")]
 
 extern crate self as learnables;
 

@@ -93,6 +93,20 @@ async fn run(args: Args) {
         .await
         .unwrap_or_else(|error| fail(&format!("cannot listen on {}: {error}", args.addr)));
     let address = listener.local_addr().map_or(args.addr, |address| address);
+    let task_store = BoundedTaskStore::new(DEFAULT_TASK_CAPACITY, DEFAULT_MAX_HISTORY)
+        .with_max_bytes(args.max_task_bytes);
+    // Building the router registers the declared learnables, reading every
+    // stored version: refused, the agent does not start, and says why.
+    let base_url = format!("http://{address}/");
+    let built = tokio::task::spawn_blocking(move || {
+        super::router_with(knowledge, &teachers, &base_url, task_store)
+    })
+    .await;
+    let router = match built {
+        Ok(Ok(router)) => router,
+        Ok(Err(error)) => fail(&format!("cannot start: {error}")),
+        Err(error) => fail(&format!("cannot start: {error}")),
+    };
     println!(
         "customs agent listening on http://{address}/ (card: http://{address}/.well-known/agent-card.json)"
     );
@@ -100,9 +114,13 @@ async fn run(args: Args) {
         "teacher's page: http://{address}{}",
         super::TEACHING_PAGE_PATH
     );
-    let task_store = BoundedTaskStore::new(DEFAULT_TASK_CAPACITY, DEFAULT_MAX_HISTORY)
-        .with_max_bytes(args.max_task_bytes);
-    let served = super::serve_with(listener, knowledge, &teachers, task_store, stop_signal()).await;
+    let served = learnables::a2a::serve::serve(
+        listener,
+        router,
+        learnables::a2a::serve::ServerLimits::default(),
+        stop_signal(),
+    )
+    .await;
     if let Err(error) = served {
         fail(&format!("the agent stopped: {error}"));
     }

@@ -26,6 +26,7 @@ use learnables::a2a::{
     ActivatedPushConfigs, CardError, DeclaredCard, DuplicateToken, LearnablesLayer,
     LearnablesService, Principal, Tokens,
 };
+use learnables::knowledge::OnUnreadable;
 use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
@@ -35,7 +36,7 @@ pub use task_store::{
 };
 pub use tasks::{CustomsExecutor, POSITION_KEY};
 
-use crate::{ClearanceLimit, RoutingRule, customs_declaration};
+use crate::customs_declaration;
 
 /// Where the agent serves its teacher's page.
 pub const TEACHING_PAGE_PATH: &str = "/learnables/";
@@ -60,21 +61,24 @@ impl DataLocation {
         }
     }
 
-    /// Opens the knowledge there, with the agent's learnables registered.
+    /// Opens the knowledge there. Its learnables are registered when the
+    /// agent's service is built ([`router`]), from the declaration.
     pub fn open(&self) -> Result<Knowledge, KnowledgeError> {
-        let knowledge = match self {
-            DataLocation::Directory(dir) => Knowledge::open(dir)?,
-            DataLocation::Postgres(url) => Knowledge::connect(url)?,
-        };
-        register(&knowledge)?;
-        Ok(knowledge)
+        match self {
+            DataLocation::Directory(dir) => Knowledge::open(dir),
+            DataLocation::Postgres(url) => Knowledge::connect(url),
+        }
     }
 }
 
-/// Registers the agent's learnables.
+/// Registers what the agent declares ([`customs_declaration`]), for code
+/// that teaches its knowledge without the service: the one list the
+/// service registers too. Stored versions that do not read are refused
+/// with the report of all of them.
 pub fn register(knowledge: &Knowledge) -> Result<(), KnowledgeError> {
-    knowledge.register::<RoutingRule>()?;
-    knowledge.register::<ClearanceLimit>()
+    knowledge
+        .register_declaration(&customs_declaration(), OnUnreadable::Refuse)
+        .map(drop)
 }
 
 /// A teacher: the person their lessons name, and their bearer token. Its
@@ -254,6 +258,10 @@ pub enum RouterError {
     Card(CardError),
     /// Two teachers share a token.
     Tokens(DuplicateToken),
+    /// The knowledge cannot be served with the declaration: stored
+    /// versions that do not read as today's types (the report of every
+    /// one), or a registration that failed.
+    Knowledge(KnowledgeError),
 }
 
 impl std::fmt::Display for RouterError {
@@ -261,6 +269,7 @@ impl std::fmt::Display for RouterError {
         match self {
             RouterError::Card(error) => error.fmt(f),
             RouterError::Tokens(error) => error.fmt(f),
+            RouterError::Knowledge(error) => error.fmt(f),
         }
     }
 }
@@ -287,7 +296,11 @@ pub fn router_with(
     task_store: BoundedTaskStore,
 ) -> Result<Router, RouterError> {
     let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
-    let service = LearnablesService::new(knowledge.clone(), customs_declaration(), tokens);
+    // Registers what the declaration declares: the card and the knowledge
+    // are one list, and stored versions an earlier build wrote that do not
+    // read stop the agent here, all of them reported.
+    let service = LearnablesService::try_new(knowledge.clone(), customs_declaration(), tokens)
+        .map_err(RouterError::Knowledge)?;
     let card = agent_card(base_url);
     let page_url = format!("{}{}", base_url.trim_end_matches('/'), TEACHING_PAGE_PATH);
     let executor = CustomsExecutor::new(knowledge).with_teaching_page(page_url);

@@ -3,21 +3,17 @@
 //! pinned when it started, kept in the task's metadata so that a later
 //! message on the task (on any replica) reads the same version.
 
-use std::collections::HashMap;
-
 use a2a::{A2AError, Message, Part, Role, StreamResponse, Task, TaskState, TaskStatus};
 use a2a_server::{AgentExecutor, ExecutorContext};
 use futures::stream::{self, BoxStream};
-use learnables::a2a::TeachBlockBuilder;
+use learnables::a2a::{TaskPin, TeachBlockBuilder};
 use learnables::{Knowledge, Snapshot, TeachBlock};
-use serde_json::json;
 
 use crate::RoutingRule;
 
-/// Where the agent keeps a task's pinned position in its metadata, as a
-/// decimal string (A2A metadata numbers are doubles, which cannot hold
-/// every position).
-pub const POSITION_KEY: &str = "customsAgent/knowledgePosition";
+/// Where the agent keeps a task's pinned position in its metadata:
+/// [`TaskPin`]'s key.
+pub const POSITION_KEY: &str = learnables::a2a::TASK_POSITION_KEY;
 
 /// The agent's executor: routes a declaration by its pinned knowledge and
 /// asks a person, with a teach block when the client activated Learnables,
@@ -47,19 +43,6 @@ impl CustomsExecutor {
         }
     }
 
-    /// The knowledge a task reads: the version it pinned when it started.
-    fn pinned(&self, task: Option<&Task>) -> Snapshot {
-        let position = task
-            .and_then(|task| task.metadata.as_ref())
-            .and_then(|metadata| metadata.get(POSITION_KEY))
-            .and_then(serde_json::Value::as_str)
-            .and_then(|position| position.parse::<u64>().ok());
-        match position {
-            Some(position) => self.knowledge.pin_at(position),
-            None => self.knowledge.pin(),
-        }
-    }
-
     fn answer(&self, context: &ExecutorContext) -> Result<Task, A2AError> {
         let text: String = context
             .message
@@ -68,7 +51,8 @@ impl CustomsExecutor {
             .filter_map(Part::as_text)
             .collect::<Vec<_>>()
             .join(" ");
-        let pinned = self.pinned(context.stored_task.as_ref());
+        // The version the task pinned on its first message, on every turn.
+        let pinned = TaskPin::of(&self.knowledge, context);
         let link = self
             .teaching_page
             .as_deref()
@@ -101,10 +85,7 @@ impl CustomsExecutor {
             timestamp: None,
         };
         task.history.get_or_insert_with(Vec::new).push(answer);
-        task.metadata.get_or_insert_with(HashMap::new).insert(
-            POSITION_KEY.to_owned(),
-            json!(pinned.position().to_string()),
-        );
+        pinned.record(&mut task);
         Ok(task)
     }
 }

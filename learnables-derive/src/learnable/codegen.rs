@@ -375,9 +375,13 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let ident = &learnable.ident;
     let accept = match &learnable.validate {
         Some(path) => {
-            let check = quote_spanned! {path.span()=>
-                let __validate: fn(&#ident) -> ::core::result::Result<(), #krate::FieldErrors> = #path;
+            // The binding is the derive's own (call-site hygiene, so that a
+            // derive inside a `macro_rules!` finds it); its type is spanned
+            // on the path, where a wrong signature is reported.
+            let ty = quote_spanned! {path.span()=>
+                fn(&#ident) -> ::core::result::Result<(), #krate::FieldErrors>
             };
+            let check = quote!(let __validate: #ty = #path;);
             quote! {
                 #check
                 #krate::__private::validated(#ident { #(#inits)* }, __validate, &SPEC, __lesson_value)
@@ -388,9 +392,9 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let no_entry = key.map(|_| quote!(::core::option::Option::None,));
     let stored = match &learnable.migrate {
         Some(path) => {
-            let migrate = quote_spanned! {path.span()=>
-                let __migrate: #krate::__private::MigrateFn = #path;
-            };
+            // As `__validate` above: the binding call-site, the type on the path.
+            let ty = quote_spanned!(path.span()=> #krate::__private::MigrateFn);
+            let migrate = quote!(let __migrate: #ty = #path;);
             quote! {
                 #migrate
                 #krate::__private::read_stored(

@@ -62,6 +62,8 @@ mod sdk;
 pub mod serve;
 #[cfg(feature = "server")]
 pub mod server;
+#[cfg(feature = "a2a-server")]
+mod task_pin;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
 #[cfg(feature = "server")]
@@ -75,6 +77,8 @@ pub use layer::{LearnablesLayer, LearnablesMiddleware};
 pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
 pub use scrub::{CarriesNoTeachBlock, MAX_EVENT, ResponseScrubber, ScrubError};
+#[cfg(feature = "a2a-server")]
+pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

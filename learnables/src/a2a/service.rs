@@ -11,10 +11,10 @@ use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
 use super::show_back::{ShowBack, ShowBackParams};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
-use crate::knowledge::{StoreError, TeachError};
+use crate::knowledge::{OnUnreadable, StoreError, TeachError};
 use crate::untrusted::Untrusted;
 use crate::{
-    Declaration, Knowledge, LearnableDescriptor, Lesson, LessonResult, LessonValue,
+    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonResult, LessonValue,
     SHOW_BACK_METHOD,
 };
 
@@ -57,13 +57,62 @@ struct Inner {
 impl LearnablesService {
     /// The methods over `knowledge`, for the learnables `declaration`
     /// declares, with teachers authenticated by `authenticator` and the
-    /// default policy ([`HumansOnly`]).
+    /// default policy ([`HumansOnly`]). It registers every learnable the
+    /// declaration declares in `knowledge` (no `register` call needed), so
+    /// that the learnables the card lists and the ones the knowledge reads
+    /// are one list.
+    ///
+    /// # Panics
+    ///
+    /// When the declaration and the knowledge cannot be one list, as axum's
+    /// router panics on a route it cannot serve: stored versions of a
+    /// declared learnable that do not read, a learnable declared by hand
+    /// that no registered type reads, a registered one not declared. An
+    /// agent whose store may hold versions an earlier build wrote calls
+    /// [`LearnablesService::try_new`], which returns the report.
     pub fn new(
         knowledge: Knowledge,
         declaration: Declaration,
         authenticator: impl Authenticator,
     ) -> LearnablesService {
-        LearnablesService {
+        LearnablesService::try_new(knowledge, declaration, authenticator)
+            .unwrap_or_else(|error| panic!("the learnables service cannot be built: {error}"))
+    }
+
+    /// [`LearnablesService::new`], with the reason it cannot be built
+    /// rather than a panic: [`KnowledgeError::Unreadable`], the report of
+    /// every stored version of a declared learnable that does not read;
+    /// [`KnowledgeError::Disagrees`], how the declaration and the knowledge
+    /// are not one list; or an error registering a declared learnable. To
+    /// start with unreadable entries read as unknown, register the
+    /// declaration first with
+    /// [`Knowledge::register_declaration`] and [`OnUnreadable::TreatAsUnknown`](crate::knowledge::OnUnreadable::TreatAsUnknown).
+    ///
+    /// ```
+    /// use learnables::a2a::{LearnablesService, Tokens};
+    /// use learnables::{Declaration, Knowledge, KnowledgeError, Learnable, TEACH_METHOD};
+    /// # #[derive(Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// let declaration = Declaration::new().learnable::<RoutingRule>().teach_method(TEACH_METHOD);
+    /// let service = LearnablesService::try_new(knowledge.clone(), declaration, Tokens::new())?;
+    /// assert_eq!(knowledge.collections(), ["routing_rules"]); // registered by the service
+    ///
+    /// // Declared by hand, with no type to read it: not built.
+    /// let by_hand = Declaration::new().descriptor(RoutingRule::descriptor().clone());
+    /// let error = LearnablesService::try_new(Knowledge::in_memory(), by_hand, Tokens::new());
+    /// assert!(matches!(error, Err(KnowledgeError::Disagrees { .. })));
+    /// # Ok::<(), KnowledgeError>(())
+    /// ```
+    pub fn try_new(
+        knowledge: Knowledge,
+        declaration: Declaration,
+        authenticator: impl Authenticator,
+    ) -> Result<LearnablesService, KnowledgeError> {
+        knowledge.register_declaration(&declaration, OnUnreadable::Refuse)?;
+        Ok(LearnablesService {
             inner: Arc::new(Inner {
                 knowledge,
                 declaration,
@@ -71,7 +120,7 @@ impl LearnablesService {
                 policy: Arc::new(HumansOnly),
                 limits: Limits::default(),
             }),
-        }
+        })
     }
 
     fn rebuilt(self, change: impl FnOnce(&mut Inner)) -> LearnablesService {
@@ -613,6 +662,149 @@ fn store_error(error: &StoreError) -> RpcError {
 #[cfg(test)]
 mod tests {
     use super::shown;
+    use super::*;
+    use crate::a2a::{Principal, Tokens};
+    use crate::knowledge::Disagreement;
+    use crate::{Learnable, TEACH_METHOD};
+
+    #[derive(Learnable, Clone, Debug, PartialEq)]
+    #[learnable(
+        collection = "refund_policies",
+        entry = "refund policy",
+        teaches = "Who approves a refund",
+        how = "A person per shop, set by the finance team",
+        decided_by = "rules",
+        describes = "{entry}: {approver}"
+    )]
+    struct RefundPolicy {
+        /// Approver
+        approver: String,
+    }
+
+    #[derive(Learnable, Clone, Debug, PartialEq)]
+    #[learnable(
+        collection = "opening_hours",
+        entry = "shop",
+        teaches = "When a shop opens",
+        how = "A time per shop, set by each shop's manager",
+        decided_by = "rules",
+        describes = "{entry} opens at {opens}"
+    )]
+    struct OpeningHours {
+        /// Opens at
+        opens: String,
+    }
+
+    fn teach(service: &LearnablesService, collection: &str) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": TEACH_METHOD, "params": {
+            "collection": collection, "entry": "north", "value": {"approver": "Kim"},
+            "taughtBy": "alice@example.com"}});
+        let request =
+            super::super::json_rpc::read_request(body.to_string().as_bytes(), Default::default())
+                .unwrap();
+        let activation = Activation::from_header_values([crate::EXTENSION_URI]);
+        service.call(request, &activation, Some("t0ken")).unwrap()
+    }
+
+    fn alice() -> Tokens {
+        Tokens::new().with("t0ken", Principal::human("alice@example.com"))
+    }
+
+    #[test]
+    fn a_declared_learnable_is_taught_without_a_register_call() {
+        let knowledge = Knowledge::in_memory();
+        let declaration = Declaration::new()
+            .learnable::<RefundPolicy>()
+            .teach_method(TEACH_METHOD);
+        let service = LearnablesService::new(knowledge.clone(), declaration, alice());
+        let response = teach(&service, "refund_policies");
+        assert_eq!(response["result"]["learned"], true, "{response}");
+        assert_eq!(
+            knowledge
+                .pin()
+                .get::<RefundPolicy>("north")
+                .unwrap()
+                .approver,
+            "Kim"
+        );
+        // The same declaration again, on the same knowledge: one list still.
+        let again = Declaration::new()
+            .learnable::<RefundPolicy>()
+            .teach_method(TEACH_METHOD);
+        assert!(LearnablesService::try_new(knowledge, again, alice()).is_ok());
+    }
+
+    fn disagreement(knowledge: Knowledge, declaration: Declaration) -> (String, Disagreement) {
+        match LearnablesService::try_new(knowledge, declaration, alice()) {
+            Err(KnowledgeError::Disagrees {
+                collection,
+                disagreement,
+            }) => (collection, disagreement),
+            Err(other) => panic!("another error: {other}"),
+            Ok(_) => panic!("a service was built on a disagreement"),
+        }
+    }
+
+    #[test]
+    fn a_learnable_declared_by_hand_that_nothing_reads_is_not_built() {
+        let by_hand = Declaration::new()
+            .descriptor(RefundPolicy::descriptor().clone())
+            .teach_method(TEACH_METHOD);
+        assert_eq!(
+            disagreement(Knowledge::in_memory(), by_hand),
+            ("refund_policies".to_owned(), Disagreement::NotReadable)
+        );
+    }
+
+    #[test]
+    fn a_learnable_declared_by_hand_reads_when_its_type_is_registered() {
+        let knowledge = Knowledge::in_memory();
+        knowledge.register::<RefundPolicy>().unwrap();
+        let by_hand = Declaration::new()
+            .descriptor(RefundPolicy::descriptor().clone())
+            .teach_method(TEACH_METHOD);
+        let service = LearnablesService::try_new(knowledge, by_hand, alice()).unwrap();
+        assert_eq!(
+            teach(&service, "refund_policies")["result"]["learned"],
+            true
+        );
+    }
+
+    #[test]
+    fn a_declared_descriptor_other_than_its_types_is_not_built() {
+        let knowledge = Knowledge::in_memory();
+        knowledge.register::<RefundPolicy>().unwrap();
+        let mut descriptor = RefundPolicy::descriptor().clone();
+        descriptor.lesson_fields[0].label = "Who approves".into();
+        let declaration = Declaration::new().descriptor(descriptor);
+        assert_eq!(
+            disagreement(knowledge, declaration),
+            ("refund_policies".to_owned(), Disagreement::OtherDescriptor)
+        );
+    }
+
+    #[test]
+    fn a_registered_learnable_left_undeclared_is_not_built() {
+        let knowledge = Knowledge::in_memory();
+        knowledge.register::<OpeningHours>().unwrap();
+        let declaration = Declaration::new()
+            .learnable::<RefundPolicy>()
+            .teach_method(TEACH_METHOD);
+        assert_eq!(
+            disagreement(knowledge, declaration),
+            ("opening_hours".to_owned(), Disagreement::NotDeclared)
+        );
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "the learnables service cannot be built: the declaration and the \
+                               knowledge disagree on `refund_policies`"
+    )]
+    fn new_panics_on_a_disagreement() {
+        let by_hand = Declaration::new().descriptor(RefundPolicy::descriptor().clone());
+        LearnablesService::new(Knowledge::in_memory(), by_hand, alice());
+    }
 
     #[test]
     fn names_that_only_look_alike_read_differently_in_messages() {

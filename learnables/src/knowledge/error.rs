@@ -1,6 +1,6 @@
 //! The errors of opening knowledge, registering a learnable and teaching.
 
-use super::StoreError;
+use super::{StoreError, UnreadableReport};
 use crate::{LessonError, Violations};
 
 /// Why knowledge could not be opened or a learnable registered.
@@ -26,7 +26,9 @@ pub enum KnowledgeError {
         /// The type registered first.
         registered: &'static str,
     },
-    /// A stored entry no longer parses as the registered type.
+    /// A stored entry no longer parses as the registered type. No longer
+    /// returned by `register`, which reports every stored version that
+    /// does not read at once ([`KnowledgeError::Unreadable`]).
     #[error(
         "the stored entry `{entry}` of `{collection}` does not parse as the registered type \
          (was the type changed?): {error}"
@@ -42,6 +44,44 @@ pub enum KnowledgeError {
     /// No version has that id.
     #[error("no version has the id `{0}`")]
     UnknownVersion(String),
+    /// Stored versions that do not read as their registered types: every
+    /// one of them, grouped by cause, each cause with its fix.
+    #[error("{0}")]
+    Unreadable(UnreadableReport),
+    /// The learnables a declaration declares and the ones a knowledge
+    /// reads are not one list.
+    #[error("the declaration and the knowledge disagree on `{collection}`: {disagreement}")]
+    Disagrees {
+        /// The collection.
+        collection: String,
+        /// How they disagree.
+        disagreement: Disagreement,
+    },
+}
+
+/// How a declaration and the knowledge it is served with disagree on a
+/// collection. Each is found when the service is built, never by a refused
+/// lesson.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Disagreement {
+    /// Declared by hand (`Declaration::descriptor`) with no type registered
+    /// for it: every lesson would be refused.
+    #[error(
+        "it is declared, but the knowledge has no type that reads it: declare it with \
+         `Declaration::learnable::<T>()`, or register its type"
+    )]
+    NotReadable,
+    /// Declared with another descriptor than the registered type's: the
+    /// card would show fields the knowledge does not read.
+    #[error(
+        "it is declared with a descriptor other than its registered type's: declare it with \
+         `Declaration::learnable::<T>()` of that type"
+    )]
+    OtherDescriptor,
+    /// Registered in the knowledge but not declared: no one could teach it.
+    #[error("the knowledge reads it, but the declaration does not declare it: declare it")]
+    NotDeclared,
 }
 
 /// Why a lesson was refused. A refused lesson changes nothing.

@@ -16,8 +16,11 @@ use super::registry::{Registration, Registry};
 use super::state::State;
 use super::storage::StateOnly;
 use super::writer::{Pending, Writer, extend};
-use super::{KnowledgeError, Snapshot, Storage, StoreError, TeachError, VersionRecord};
-use crate::{Learnable, Lesson, LessonResult};
+use super::{
+    Disagreement, KnowledgeError, OnUnreadable, Snapshot, Storage, StoreError, TeachError,
+    UnreadableReport, VersionRecord,
+};
+use crate::{Declaration, Learnable, Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
 /// the back end did not answer, unless [`Knowledge::set_commit_timeout`]
@@ -158,8 +161,45 @@ impl Knowledge {
     /// Makes `T` teachable: lessons for its collection are parsed as `T`.
     /// Registering the same type again does nothing; another type for the
     /// same collection is refused, and so is a descriptor that breaks the
-    /// spec's rules or stored entries that no longer parse as `T`.
+    /// spec's rules. Every stored version of the collection is read as `T`
+    /// (each entry's latest and every earlier one a pin may reach): where
+    /// some do not read, the error is one report of every such version,
+    /// grouped by cause, each with its fix ([`KnowledgeError::Unreadable`]);
+    /// [`Knowledge::register_with`] can register anyway.
+    ///
+    /// An agent served by [`LearnablesService`](crate::a2a::LearnablesService)
+    /// need not call it: the service registers every learnable its
+    /// declaration declares.
     pub fn register<T>(&self) -> Result<(), KnowledgeError>
+    where
+        T: Learnable + Send + Sync + 'static,
+    {
+        self.register_with::<T>(OnUnreadable::Refuse).map(drop)
+    }
+
+    /// [`Knowledge::register`], deciding what to do when stored versions
+    /// do not read as `T`: refuse ([`OnUnreadable::Refuse`], the report is
+    /// the error), or register anyway ([`OnUnreadable::TreatAsUnknown`]:
+    /// those entries read as unknown, and the report is returned). Stored
+    /// versions are never rewritten or dropped. Registering a type already
+    /// registered reports nothing.
+    ///
+    /// ```
+    /// use learnables::Knowledge;
+    /// use learnables::knowledge::OnUnreadable;
+    /// # #[derive(learnables::Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// let report = knowledge.register_with::<RoutingRule>(OnUnreadable::TreatAsUnknown)?;
+    /// assert!(report.is_empty());
+    /// # Ok::<(), learnables::KnowledgeError>(())
+    /// ```
+    pub fn register_with<T>(
+        &self,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError>
     where
         T: Learnable + Send + Sync + 'static,
     {
@@ -180,7 +220,7 @@ impl Knowledge {
         let mut registry = Registry::clone(&self.shared.registry.load());
         match registry.entry(collection.clone()) {
             MapEntry::Occupied(existing) if existing.get().type_id == registration.type_id => {
-                Ok(())
+                Ok(UnreadableReport::default())
             }
             MapEntry::Occupied(existing) => Err(KnowledgeError::CollectionTaken {
                 collection,
@@ -188,21 +228,100 @@ impl Knowledge {
             }),
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.writer.current();
-                if let Some(stored) = state.collection(&collection) {
-                    for stored in state.entries(stored) {
-                        if let Err(error) = T::from_stored_value(&stored.value()) {
-                            return Err(KnowledgeError::IncompatibleEntry {
-                                collection,
-                                entry: stored.entry().to_owned(),
-                                error,
-                            });
-                        }
+                let mut report = UnreadableReport::default();
+                for stored in state.versions(&collection) {
+                    if let Err(error) = T::from_stored_value(&stored.value()) {
+                        report.add(&collection, stored.entry(), &error);
                     }
+                }
+                if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
+                    return Err(KnowledgeError::Unreadable(report));
                 }
                 vacant.insert(registration);
                 self.shared.registry.store(Arc::new(registry));
-                Ok(())
+                Ok(report)
             }
+        }
+    }
+
+    /// Registers every learnable `declaration` declares (with
+    /// [`Declaration::learnable`]), then checks that the declaration and
+    /// this knowledge are one list: each declared collection read by its
+    /// declared type, each registered one declared
+    /// ([`KnowledgeError::Disagrees`] says how they are not). Stored
+    /// versions that do not read are reported for every declared type at
+    /// once, as [`Knowledge::register_with`] does for one.
+    /// [`LearnablesService::try_new`](crate::a2a::LearnablesService::try_new)
+    /// calls it.
+    ///
+    /// ```
+    /// use learnables::knowledge::{Disagreement, OnUnreadable};
+    /// use learnables::{Declaration, Knowledge, KnowledgeError, Learnable};
+    /// # #[derive(Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// let declaration = Declaration::new().learnable::<RoutingRule>();
+    /// knowledge.register_declaration(&declaration, OnUnreadable::Refuse)?;
+    /// assert_eq!(knowledge.collections(), ["routing_rules"]);
+    ///
+    /// // A learnable declared by hand has no type to read it.
+    /// let by_hand = Declaration::new().descriptor(RoutingRule::descriptor().clone());
+    /// let other = Knowledge::in_memory();
+    /// let Err(KnowledgeError::Disagrees { disagreement, .. }) =
+    ///     other.register_declaration(&by_hand, OnUnreadable::Refuse) else { panic!() };
+    /// assert_eq!(disagreement, Disagreement::NotReadable);
+    /// # Ok::<(), KnowledgeError>(())
+    /// ```
+    pub fn register_declaration(
+        &self,
+        declaration: &Declaration,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError> {
+        let mut report = UnreadableReport::default();
+        for register in declaration.registrations() {
+            match register(self, on_unreadable) {
+                Ok(more) | Err(KnowledgeError::Unreadable(more)) => report.extend(more),
+                Err(error) => return Err(error),
+            }
+        }
+        if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
+            return Err(KnowledgeError::Unreadable(report));
+        }
+        self.agrees_with(declaration)?;
+        Ok(report)
+    }
+
+    /// Whether `declaration` declares exactly the learnables this
+    /// knowledge reads, each as its registered type describes it.
+    fn agrees_with(&self, declaration: &Declaration) -> Result<(), KnowledgeError> {
+        let registry = self.shared.registry.load();
+        let declared = &declaration.params().learnables;
+        let disagrees = |collection: &str, disagreement| KnowledgeError::Disagrees {
+            collection: collection.to_owned(),
+            disagreement,
+        };
+        for descriptor in declared {
+            match registry.get(&descriptor.collection) {
+                None => return Err(disagrees(&descriptor.collection, Disagreement::NotReadable)),
+                Some(registered) if (registered.descriptor)() != descriptor => {
+                    return Err(disagrees(
+                        &descriptor.collection,
+                        Disagreement::OtherDescriptor,
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        let mut undeclared: Vec<&String> = registry
+            .keys()
+            .filter(|collection| !declared.iter().any(|d| &d.collection == *collection))
+            .collect();
+        undeclared.sort_unstable();
+        match undeclared.first() {
+            Some(collection) => Err(disagrees(collection, Disagreement::NotDeclared)),
+            None => Ok(()),
         }
     }
 

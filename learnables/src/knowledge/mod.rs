@@ -12,7 +12,8 @@
 //! durable back end (`commit_thread.rs`), the versions every state shares
 //! (`store.rs`: every version once, compact (`change.rs`), in an
 //! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
-//! each collection's entries indexed by key in `entry_index.rs`), and the
+//! each collection's entries indexed by key in `entry_index.rs`), what
+//! registering a type finds that does not read (`unreadable.rs`), and the
 //! back ends (`storage/`).
 
 mod append_log;
@@ -36,10 +37,11 @@ mod state;
 mod storage;
 mod store;
 mod text_blocks;
+mod unreadable;
 mod version_record;
 mod writer;
 
-pub use error::{KnowledgeError, TeachError};
+pub use error::{Disagreement, KnowledgeError, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
@@ -47,4 +49,5 @@ pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
 pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
+pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

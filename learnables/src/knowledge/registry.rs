@@ -6,7 +6,7 @@ use std::any::TypeId;
 use std::collections::HashMap;
 
 use super::change::value_json;
-use crate::{Learnable, LessonError, LessonField, LessonValue};
+use crate::{Learnable, LearnableDescriptor, LessonError, LessonField, LessonValue};
 
 /// A lesson's value as the learnable absorbed it.
 pub(crate) struct Absorbed {
@@ -28,6 +28,7 @@ pub(crate) struct Registration {
     pub(crate) type_name: &'static str,
     pub(crate) absorb: AbsorbFn,
     pub(crate) show: ShowFn,
+    pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
 }
 
 impl Registration {
@@ -37,6 +38,7 @@ impl Registration {
             type_name: std::any::type_name::<T>(),
             absorb: absorb::<T>,
             show: show::<T>,
+            descriptor: T::descriptor,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::VersionRecord;
 use super::change::Change;
 use super::state::State;
-use crate::{Learnable, LessonValue};
+use crate::{Learnable, LessonError, LessonValue};
 
 /// The knowledge as it was when pinned: it never changes, whatever is taught
 /// afterwards. A task pins once when it starts and reads only from its pin.
@@ -48,13 +48,49 @@ pub struct CollectionVersion {
 }
 
 impl Snapshot {
-    /// The entry `entry` of `T`'s collection, if it has one that parses as `T`.
+    /// The entry `entry` of `T`'s collection, if it has one that reads as
+    /// `T`: `None` both when it is absent and when its stored version no
+    /// longer reads (see [`Snapshot::try_get`] to tell them apart).
     pub fn get<T>(&self, entry: &str) -> Option<T>
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
-        let stored = self.state.entry(&T::descriptor().collection, entry)?;
-        typed::<T>(stored)
+        self.try_get(entry).ok().flatten()
+    }
+
+    /// The entry `entry` of `T`'s collection: `Ok(None)` when the snapshot
+    /// has no such entry, `Err` when its stored version does not read as
+    /// `T` (through its aliases, defaults and migration), with why.
+    ///
+    /// ```
+    /// # use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    ///     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// struct Stricter { #[learnable(label = "Desk")] desk: String, #[learnable(label = "Floor")] floor: u8 }
+    ///
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com")).unwrap();
+    /// let pinned = knowledge.pin();
+    /// assert_eq!(pinned.try_get::<RoutingRule>("85"), Ok(None));               // absent
+    /// assert!(pinned.try_get::<RoutingRule>("84").unwrap().is_some());          // reads
+    /// let error = pinned.try_get::<Stricter>("84").unwrap_err();                // does not read
+    /// assert_eq!(error.field(), Some("floor"));
+    /// ```
+    pub fn try_get<T>(&self, entry: &str) -> Result<Option<T>, LessonError>
+    where
+        T: Learnable + Clone + Send + Sync + 'static,
+    {
+        match self.state.entry(&T::descriptor().collection, entry) {
+            Some(stored) => typed::<T>(stored).map(Some),
+            None => Ok(None),
+        }
     }
 
     /// The entry `entry` of `T`'s collection as the snapshot keeps it,
@@ -81,7 +117,7 @@ impl Snapshot {
         T: Learnable + Send + Sync + 'static,
     {
         let stored = self.state.entry(&T::descriptor().collection, entry)?;
-        shared::<T>(stored)
+        shared::<T>(stored).ok()
     }
 
     /// The version of `T`'s collection: [`Snapshot::version`] of
@@ -100,16 +136,37 @@ impl Snapshot {
         self.version(&T::descriptor().collection)
     }
 
-    /// Every entry of `T`'s collection that parses as `T`, in key order:
-    /// keys written as integers (`9`, `10`, `-3`; no sign `+`, no leading
-    /// zero) first, by value, then every other key in text order.
-    pub fn entries<T>(&self) -> impl Iterator<Item = (&str, T)>
+    /// Every entry of `T`'s collection, in key order (keys written as
+    /// integers (`9`, `10`, `-3`; no sign `+`, no leading zero) first, by
+    /// value, then every other key in text order), each as `T` or, where
+    /// its stored version does not read, why: nothing is skipped.
+    ///
+    /// ```
+    /// # use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// for entry in ["10", "9"] {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    ///     knowledge.teach(&Lesson::new("routing_rules", entry, value, "alice@example.com")).unwrap();
+    /// }
+    /// let pinned = knowledge.pin();
+    /// let keys: Vec<&str> = pinned.entries::<RoutingRule>().map(|(key, rule)| {
+    ///     assert!(rule.is_ok());
+    ///     key
+    /// }).collect();
+    /// assert_eq!(keys, ["9", "10"]);
+    /// ```
+    pub fn entries<T>(&self) -> impl Iterator<Item = (&str, Result<T, LessonError>)>
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
         self.sorted_entries(&T::descriptor().collection)
             .into_iter()
-            .filter_map(|stored| Some((stored.entry(), typed::<T>(stored)?)))
+            .map(|stored| (stored.entry(), typed::<T>(stored)))
     }
 
     /// The keys of a collection's entries, in the order of
@@ -193,37 +250,28 @@ fn integer(key: &str) -> Option<i128> {
 }
 
 /// The entry as a shared `T`: the cached typed value when it is a `T`,
-/// else parsed from the stored value (and cached when the cache is empty).
-fn shared<T>(stored: &Change) -> Option<Arc<T>>
+/// else read from the stored value (and cached when the cache is empty).
+fn shared<T>(stored: &Change) -> Result<Arc<T>, LessonError>
 where
     T: Learnable + Send + Sync + 'static,
 {
     if let Some(cached) = stored.typed().get() {
         return match cached.clone().downcast::<T>() {
-            Ok(value) => Some(value),
-            Err(_) => T::from_stored_value(&stored.value()).ok().map(Arc::new),
+            Ok(value) => Ok(value),
+            Err(_) => T::from_stored_value(&stored.value()).map(Arc::new),
         };
     }
-    let value: Arc<T> = Arc::new(T::from_stored_value(&stored.value()).ok()?);
+    let value: Arc<T> = Arc::new(T::from_stored_value(&stored.value())?);
     let cached = stored.typed().get_or_init(|| value.clone());
-    Some(cached.clone().downcast::<T>().unwrap_or(value))
+    Ok(cached.clone().downcast::<T>().unwrap_or(value))
 }
 
-/// The entry as `T`: the cached typed value when it is a `T`, else parsed
-/// from the stored value (and cached when the cache is empty).
-fn typed<T>(stored: &Change) -> Option<T>
+/// The entry as `T`: [`shared`], copied out.
+fn typed<T>(stored: &Change) -> Result<T, LessonError>
 where
     T: Learnable + Clone + Send + Sync + 'static,
 {
-    if let Some(cached) = stored.typed().get() {
-        if let Some(value) = cached.downcast_ref::<T>() {
-            return Some(value.clone());
-        }
-        return T::from_stored_value(&stored.value()).ok();
-    }
-    let value = T::from_stored_value(&stored.value()).ok()?;
-    let cached = stored.typed().get_or_init(|| Arc::new(value.clone()));
-    cached.downcast_ref::<T>().cloned().or(Some(value))
+    shared::<T>(stored).map(|value| T::clone(&value))
 }
 
 #[cfg(test)]

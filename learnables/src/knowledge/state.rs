@@ -456,23 +456,28 @@ impl State {
         }
     }
 
+    /// Every version of `collection` (of a published state), oldest first:
+    /// each entry's latest and every earlier one a pin may reach.
+    pub(crate) fn versions<'a>(&'a self, collection: &str) -> impl Iterator<Item = &'a Change> {
+        let (number, count) = self
+            .collection(collection)
+            .map_or((0, 0), |state| (state.number, state.version));
+        (1..=count)
+            .filter_map(move |version| self.change(self.store.version_position(number, version)?))
+    }
+
     /// The records of `collection`, oldest first.
     pub(crate) fn history(&self, collection: &str) -> Vec<VersionRecord> {
-        let Some(state) = self.collection(collection) else {
-            return Vec::new();
-        };
         let mut previous: Option<String> = None;
-        (1..=state.version)
-            .filter_map(|number| {
-                let position = self.store.version_position(state.number, number)?;
-                let change = self.change(position)?;
+        self.versions(collection)
+            .map(|change| {
                 let record = change.to_record(Names {
                     collection: collection.to_owned(),
                     taught_by: self.store.teacher(change.teacher).to_owned(),
                     previous_version_id: previous.take(),
                 });
                 previous = Some(record.version_id.clone());
-                Some(record)
+                record
             })
             .collect()
     }
