@@ -665,6 +665,7 @@ mod tests {
     use super::*;
     use crate::a2a::{Principal, Tokens};
     use crate::knowledge::Disagreement;
+    use serde_json::json;
     use crate::{Learnable, TEACH_METHOD};
 
     #[derive(Learnable, Clone, Debug, PartialEq)]
