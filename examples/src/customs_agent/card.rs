@@ -18,11 +18,16 @@ pub fn agent_card(base_url: &str) -> AgentCard {
         version: env!("CARGO_PKG_VERSION").into(),
         supported_interfaces: vec![AgentInterface::new(base_url, TRANSPORT_PROTOCOL_JSONRPC)],
         capabilities: AgentCapabilities {
-            streaming: Some(false),
+            // The SDK streams `SendStreamingMessage` and `SubscribeToTask`;
+            // the layer passes the events one by one, each question's teach
+            // block only to a client that activated Learnables.
+            streaming: Some(true),
             push_notifications: Some(true),
             ..AgentCapabilities::default()
         },
-        default_input_modes: vec!["text/plain".into()],
+        // What it reads: text, and data parts, which it answers as a
+        // message without a chapter.
+        default_input_modes: vec!["text/plain".into(), "application/json".into()],
         default_output_modes: vec!["text/plain".into()],
         skills: vec![
             skill(
@@ -50,11 +55,22 @@ pub fn agent_card(base_url: &str) -> AgentCard {
             "teacher".to_owned(),
             SecurityScheme::HttpAuth(HttpAuthSecurityScheme {
                 scheme: "Bearer".into(),
-                description: Some("Teachers' tokens, for the learnables methods".into()),
+                description: Some(
+                    "The credentials of the people who teach the agent: the Learnables methods \
+                     (rsaxb.learnables.Teach and rsaxb.learnables.ShowBack) need them; the A2A \
+                     methods take none"
+                        .into(),
+                ),
                 bearer_format: None,
             }),
         )])),
-        security_requirements: None,
+        // Either no credentials (every A2A method) or a teacher's (the
+        // Learnables methods, which refuse a request without them): the
+        // requirements are alternatives, as in OpenAPI.
+        security_requirements: Some(vec![
+            HashMap::new(),
+            HashMap::from([("teacher".to_owned(), Vec::new())]),
+        ]),
         signatures: None,
     }
 }

@@ -318,6 +318,20 @@ pub fn router_with(
         .layer(LearnablesLayer::new(service)))
 }
 
+/// The same agent without Learnables: the SDK's routers over the same
+/// executor and card, with neither the layer nor the declaration. What the
+/// layer changes for a client that does not use the extension is measured
+/// against this (the A2A TCK comparison).
+pub fn router_without_learnables(knowledge: Knowledge, base_url: &str) -> Router {
+    let card = agent_card(base_url);
+    let executor = CustomsExecutor::new(knowledge);
+    let handler = DefaultRequestHandler::new(executor, BoundedTaskStore::default())
+        .with_capabilities(card.capabilities.clone())
+        .with_default_input_modes(card.default_input_modes.clone())
+        .with_push_config_store(InMemoryPushConfigStore::new());
+    jsonrpc_router(Arc::new(handler)).merge(agent_card_router(Arc::new(StaticAgentCard::new(card))))
+}
+
 /// Serves the agent on `listener` until `shutdown` resolves, with the
 /// framework's default [`ServerLimits`].
 pub async fn serve(
