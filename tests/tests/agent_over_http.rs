@@ -353,3 +353,64 @@ fn push_notifications_are_registered_only_by_clients_that_activated() {
     let saved = agent.call_with("CreateTaskPushNotificationConfig", config, &[ACTIVATED]);
     assert_eq!(saved.result()["url"], "https://client.example/hook");
 }
+
+/// The events of a `SendStreamingMessage` asking about chapter 85, with
+/// `headers`: each `data:` line's JSON.
+fn streamed_question(agent: &Agent, headers: &[(&str, &str)]) -> Vec<serde_json::Value> {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {
+        "message": {"messageId": "m-stream", "role": "ROLE_USER",
+                    "parts": [{"text": "Route a declaration for HS chapter 85"}]}}});
+    let mut request = reqwest::blocking::Client::new()
+        .post(&agent.base_url)
+        .header("content-type", "application/json")
+        .header("A2A-Version", "1.0")
+        .body(body.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request.send().unwrap();
+    assert_eq!(response.status(), 200);
+    let content_type = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        content_type.starts_with("text/event-stream"),
+        "{content_type}"
+    );
+    let text = response.text().unwrap();
+    text.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(|data| serde_json::from_str(data.trim()).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_example_streams_and_its_streamed_question_carries_a_teach_block_only_when_activated() {
+    let (agent, _dir) = agent();
+    let card = agent.card();
+    assert_eq!(card["capabilities"]["streaming"], true, "{card}");
+
+    let activated = streamed_question(&agent, &[ACTIVATED]);
+    let last = activated.last().expect("at least one event");
+    let status = &last["result"]["statusUpdate"]["status"];
+    let task_status = if status.is_null() {
+        &last["result"]["task"]["status"]
+    } else {
+        status
+    };
+    assert_eq!(task_status["state"], "TASK_STATE_INPUT_REQUIRED", "{last}");
+    let block = TeachBlock::from_message(&task_status["message"])
+        .unwrap()
+        .expect("the streamed question carries a teach block");
+    assert_eq!(block.collection, "routing_rules");
+
+    let plain = streamed_question(&agent, &[]);
+    assert!(!plain.is_empty());
+    for event in &plain {
+        assert!(
+            !event.to_string().contains(EXTENSION_URI),
+            "a client that did not activate got {event}"
+        );
+    }
+}
