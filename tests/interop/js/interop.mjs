@@ -71,8 +71,11 @@ class Wire {
 }
 
 /** A proto3 default, which the SDK's toJSON leaves out. */
+// Proto3's defaults, which its JSON leaves out: an empty map among them,
+// as an empty list (a security requirement of no scheme, say).
 function isDefault(value) {
-  return value === false || value === 0 || value === '' || (Array.isArray(value) && value.length === 0);
+  const emptyMap = value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
+  return value === false || value === 0 || value === '' || (Array.isArray(value) && value.length === 0) || emptyMap;
 }
 
 /**
