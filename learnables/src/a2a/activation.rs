@@ -1,6 +1,8 @@
-//! Extension activation, as A2A v1.0 defines it: the client lists the URIs
-//! of the extensions it wants in the `A2A-Extensions` request header, and
-//! the agent echoes the ones it activated in the response header.
+//! Extension activation. From A2A v1.0: the client lists the URIs of the
+//! extensions it wants in the `A2A-Extensions` request header. From the
+//! Learnables spec's activation profile (A2A's normative text has no echo):
+//! the agent echoes the URI in the response's `A2A-Extensions` header when
+//! the request activated it.
 
 use crate::EXTENSION_URI;
 
@@ -70,8 +72,9 @@ impl Activation {
         self.uris.iter().map(String::as_str)
     }
 
-    /// The value of the response header: the activated URIs among
-    /// `supported`, comma-separated; `None` when there are none.
+    /// The value of the response header the Learnables spec's profile
+    /// asks for: the activated URIs among `supported`, comma-separated;
+    /// `None` when there are none.
     pub fn echo(&self, supported: &[&str]) -> Option<String> {
         let echoed: Vec<&str> = self.uris().filter(|uri| supported.contains(uri)).collect();
         (!echoed.is_empty()).then(|| echoed.join(", "))
