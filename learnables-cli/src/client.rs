@@ -373,7 +373,7 @@ pub fn size(bytes: u64) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReplyError {
     /// The agent sent an error.
-    Refused(Refusal),
+    Refused(Box<Refusal>),
     /// The reply is neither a result nor an error.
     Malformed,
 }
@@ -402,14 +402,14 @@ pub fn read_reply(mut reply: Value, what: &str) -> Result<Value, ReplyError> {
                 )
             })
             .collect();
-        return Err(ReplyError::Refused(Refusal {
+        return Err(ReplyError::Refused(Box::new(Refusal {
             what: what.to_owned(),
             code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
             message: text(error.get("message")).unwrap_or_else(|| error.to_string()),
             field: problems.first().and_then(|(field, _)| field.clone()),
             reason: detail(ERROR_INFO_TYPE).and_then(|info| text(info.get("reason"))),
             problems,
-        }));
+        })));
     }
     match reply.get_mut("result") {
         Some(result) => Ok(result.take()),

@@ -12,7 +12,7 @@ pub enum CliError {
     /// Something the person can fix: an argument, a file, the agent's URL.
     Message(String),
     /// The agent answered a JSON-RPC call with an error.
-    Refused(Refusal),
+    Refused(Box<Refusal>),
     /// The person cancelled the form; nothing was sent.
     Cancelled,
 }
