@@ -73,7 +73,7 @@ impl Agent {
         })
         .to_string();
         let head = format!(
-            "POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n\
+            "POST / HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n\
              A2A-Extensions: {EXTENSION_URI}\r\nAuthorization: Bearer {TOKEN}\r\n\
              Connection: close\r\nContent-Length: {}\r\n\r\n",
             body.len()
