@@ -27,6 +27,10 @@ pub(crate) struct ScrubbedBody {
     failed: Option<ScrubError>,
     /// The body's trailers, sent after the last of its data.
     trailers: Option<axum::http::HeaderMap>,
+    /// Whether a data frame went out, and whether the poll after it
+    /// yielded (see [`ScrubbedBody::poll_frame`]).
+    sent: bool,
+    yielded: bool,
 }
 
 impl ScrubbedBody {
@@ -39,6 +43,8 @@ impl ScrubbedBody {
             ended: false,
             failed: None,
             trailers: None,
+            sent: false,
+            yielded: false,
         }
     }
 
@@ -71,11 +77,21 @@ impl HttpBody for ScrubbedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = &mut *self;
+        // hyper writes what it has buffered only when the body is not
+        // ready (or its buffer of about 400 KB is full): not ready once after
+        // the first frame, so the first byte does not wait for 400 KB to be
+        // scrubbed.
+        if this.sent && !this.yielded {
+            this.yielded = true;
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
         loop {
             if let Some(bytes) = this.ready.pop_front() {
                 if bytes.is_empty() {
                     continue;
                 }
+                this.sent = true;
                 return Poll::Ready(Some(Ok(Frame::data(bytes))));
             }
             if let Some(error) = this.failed.take() {
