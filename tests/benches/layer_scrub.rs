@@ -11,12 +11,17 @@
 //! activated client's peak memory.
 //!
 //! `cargo bench -p learnables-tests --bench layer_scrub` (with `--test`, one
-//! small round; with `--scrub-only`, the scrubber alone over the same
-//! body in memory, no HTTP).
+//! small round; with `--scrub-only [ROUNDS]`, the scrubber alone over the
+//! same body in memory, no HTTP, 3 rounds unless told; with `--counted`,
+//! the instructions the scrubber alone spends per byte of that body, counted
+//! under Valgrind's cachegrind: a run of one round less a run of none).
 
 use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Instant;
+
+#[path = "../../learnables/benches/cachegrind/mod.rs"]
+mod cachegrind;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -155,6 +160,18 @@ fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
     )
 }
 
+/// The body `--scrub-only` scrubs: 100,000 messages in one array.
+fn scrub_only_body() -> Vec<u8> {
+    let mut body = Vec::new();
+    for index in 0..100_000 {
+        body.push(b',');
+        body.extend_from_slice(message(index % 16).as_bytes());
+    }
+    body[0] = b'[';
+    body.push(b']');
+    body
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -166,15 +183,10 @@ fn main() {
         child(&args[at + 1], args[at + 2].parse().unwrap());
         return;
     }
-    if args.iter().any(|arg| arg == "--scrub-only") {
-        let mut body = Vec::new();
-        for index in 0..100_000 {
-            body.push(b',');
-            body.extend_from_slice(message(index % 16).as_bytes());
-        }
-        body[0] = b'[';
-        body.push(b']');
-        for _ in 0..3 {
+    if let Some(at) = args.iter().position(|arg| arg == "--scrub-only") {
+        let rounds = args.get(at + 1).and_then(|n| n.parse().ok()).unwrap_or(3);
+        let body = scrub_only_body();
+        for _ in 0..rounds {
             let start = Instant::now();
             let mut scrubber =
                 learnables::a2a::ResponseScrubber::new(Some("application/json"), None).unwrap();
@@ -190,6 +202,20 @@ fn main() {
                 took,
                 body.len() as f64 / took.as_secs_f64() / 1e6
             );
+        }
+        return;
+    }
+    if args.iter().any(|arg| arg == "--counted") {
+        let bytes = scrub_only_body().len() as f64;
+        let args = |rounds: u64| vec!["--scrub-only".to_owned(), rounds.to_string()];
+        match cachegrind::per_operation(args, 1) {
+            Some(counts) => println!(
+                "layer_scrub counted: {:.3} instructions and {:.4} level-1 data misses per byte scrubbed ({} MB, the scrubber alone, its input and output copied by `feed`)",
+                counts.instructions / bytes,
+                counts.l1_data_misses / bytes,
+                bytes as u64 / 1_000_000
+            ),
+            None => println!("layer_scrub counted: valgrind did not run"),
         }
         return;
     }

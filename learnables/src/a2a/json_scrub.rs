@@ -208,7 +208,12 @@ pub(crate) struct JsonScrub {
     state: State,
     mode: Mode,
     stack: Vec<Frame>,
+    /// Bytes held back from earlier chunks; what is held of the chunk being
+    /// fed stays in it, from `hold_at`, and is copied only at its end.
     held: Vec<u8>,
+    /// Where in the chunk being fed the bytes held back begin (0 when they
+    /// began in an earlier chunk).
+    hold_at: usize,
     matcher: Option<Matcher>,
     /// The depth of the container a removed member is being skipped in.
     skip_depth: usize,
@@ -231,6 +236,7 @@ impl JsonScrub {
             mode: Mode::Pass,
             stack: Vec::new(),
             held: Vec::new(),
+            hold_at: 0,
             matcher: None,
             skip_depth: 0,
             extensions_next: false,
@@ -238,7 +244,7 @@ impl JsonScrub {
         }
     }
 
-    /// How many bytes are held back now.
+    /// How many bytes are held back now, between chunks.
     #[cfg(test)]
     pub(crate) fn held_len(&self) -> usize {
         self.held.len()
@@ -247,6 +253,7 @@ impl JsonScrub {
     /// Scrubs the next chunk of the text into `sink`.
     pub(crate) fn feed(&mut self, input: &[u8], sink: &mut impl Sink) -> Result<(), Stopped> {
         self.run = 0;
+        self.hold_at = 0;
         let mut at = 0;
         while at < input.len() {
             // Inside a string nobody needs to decode: up to its next quote
@@ -259,31 +266,47 @@ impl JsonScrub {
                     // plain run compared in one go.
                     matcher.feed_run(&input[at..end]);
                     if !matcher.alive() {
-                        self.release(at, sink);
+                        self.release(input, sink);
                     }
                 }
-                if self.mode == Mode::Hold {
-                    if self.held.len() + (end - at) > MAX_HELD {
-                        return Err(self.stop(JsonFault::TooLong, at, sink));
-                    }
-                    self.held.extend_from_slice(&input[at..end]);
+                if self.mode == Mode::Hold && self.held.len() + (end - self.hold_at) > MAX_HELD {
+                    return Err(self.stop(JsonFault::TooLong, input, at, sink));
                 }
                 at = end;
                 if at == input.len() {
                     break;
                 }
             }
-            match self.step(input[at], at, sink) {
+            match self.step(input, at, sink) {
                 Ok(true) => at += 1,
                 // The byte ended a number: it is read again after it.
                 Ok(false) => {}
-                Err(fault) => return Err(self.stop(fault, at, sink)),
+                Err(fault) => return Err(self.stop(fault, input, at, sink)),
             }
         }
-        if self.mode == Mode::Pass && self.run < input.len() {
-            sink.input(self.run..input.len());
+        match self.mode {
+            Mode::Pass => self.pass(input.len(), sink),
+            Mode::Hold => self.keep_held(input, input.len(), sink),
+            Mode::Skip => {}
         }
         Ok(())
+    }
+
+    /// Sends the bytes passed on in this chunk up to `end`.
+    fn pass(&mut self, end: usize, sink: &mut impl Sink) {
+        if self.run < end {
+            sink.input(self.run..end);
+        }
+        self.run = end;
+    }
+
+    /// Holding at `end` of this chunk, which is not read further: what was
+    /// passed before the hold is sent, what is held of the chunk copied.
+    fn keep_held(&mut self, input: &[u8], end: usize, sink: &mut impl Sink) {
+        if self.held.is_empty() {
+            self.pass(self.hold_at, sink);
+        }
+        self.held.extend_from_slice(&input[self.hold_at..end]);
     }
 
     /// The end of the text: an error unless it ended between values.
@@ -305,9 +328,11 @@ impl JsonScrub {
         }
     }
 
-    fn stop(&mut self, fault: JsonFault, at: usize, sink: &mut impl Sink) -> Stopped {
-        if self.mode == Mode::Pass && self.run < at {
-            sink.input(self.run..at);
+    fn stop(&mut self, fault: JsonFault, input: &[u8], at: usize, sink: &mut impl Sink) -> Stopped {
+        match self.mode {
+            Mode::Pass => self.pass(at, sink),
+            Mode::Hold => self.keep_held(input, at, sink),
+            Mode::Skip => {}
         }
         self.mode = Mode::Skip;
         Stopped {
@@ -319,27 +344,28 @@ impl JsonScrub {
 
     /// Reads one byte; `Ok(false)` when it must be read again (it ended a
     /// number and belongs to what follows).
-    fn step(&mut self, byte: u8, at: usize, sink: &mut impl Sink) -> Result<bool, JsonFault> {
+    fn step(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Result<bool, JsonFault> {
+        let byte = input[at];
         let space = matches!(byte, b' ' | b'\t' | b'\n' | b'\r');
         match self.state {
             State::Top => match byte {
                 _ if space || byte == 0x1e => {}
-                _ => self.value(byte, at, sink)?,
+                _ => self.value(input, at, sink)?,
             },
             State::Value | State::FirstValue => match byte {
                 _ if space => {}
                 b']' if self.state == State::FirstValue => self.close(Kind::Array, at)?,
-                _ => self.value(byte, at, sink)?,
+                _ => self.value(input, at, sink)?,
             },
             State::FirstKey => match byte {
                 _ if space => {}
                 b'}' => self.close(Kind::Object, at)?,
-                b'"' => self.open_key(at, sink),
+                b'"' => self.open_key(input, at, sink),
                 _ => return Err(JsonFault::Syntax),
             },
             State::Key => match byte {
                 _ if space => {}
-                b'"' => self.open_key(at, sink),
+                b'"' => self.open_key(input, at, sink),
                 _ => return Err(JsonFault::Syntax),
             },
             State::Colon => match byte {
@@ -349,19 +375,19 @@ impl JsonScrub {
             },
             State::After => match byte {
                 _ if space => {}
-                b',' => self.comma(at, sink),
+                b',' => self.comma(at),
                 b'}' => self.close(Kind::Object, at)?,
                 b']' => self.close(Kind::Array, at)?,
                 _ => return Err(JsonFault::Syntax),
             },
             State::Str { key } => match byte {
                 b'"' => {
-                    self.hold(byte)?;
-                    self.string_end(key, at, sink);
+                    self.hold(at)?;
+                    self.string_end(key, input, sink);
                     return Ok(true);
                 }
                 b'\\' => self.state = State::Esc { key },
-                _ => self.decoded(byte, at, sink),
+                _ => self.decoded(byte, input, sink),
             },
             State::Esc { key } => {
                 self.state = State::Str { key };
@@ -378,20 +404,19 @@ impl JsonScrub {
                             left: 4,
                             unit: 0,
                         };
-                        self.hold(byte)?;
+                        self.hold(at)?;
                         return Ok(true);
                     }
                     _ => return Err(JsonFault::Syntax),
                 };
-                // Held before it decides, so a release sends the escape whole.
-                self.hold(byte)?;
-                self.decoded_unheld(decoded, at, sink);
+                self.hold(at)?;
+                self.decoded(decoded, input, sink);
                 return Ok(true);
             }
             State::Hex { key, left, unit } => {
                 let digit = (byte as char).to_digit(16).ok_or(JsonFault::Syntax)? as u16;
                 let unit = unit << 4 | digit;
-                self.hold(byte)?;
+                self.hold(at)?;
                 if left > 1 {
                     self.state = State::Hex {
                         key,
@@ -401,7 +426,7 @@ impl JsonScrub {
                 } else {
                     self.state = State::Str { key };
                     let decoded = u8::try_from(unit).ok().filter(u8::is_ascii).unwrap_or(0xff);
-                    self.decoded_unheld(decoded, at, sink);
+                    self.decoded(decoded, input, sink);
                 }
                 return Ok(true);
             }
@@ -423,45 +448,32 @@ impl JsonScrub {
                 _ => return Err(JsonFault::Syntax),
             },
         }
-        self.hold(byte)?;
+        self.hold(at)?;
         Ok(true)
     }
 
-    /// Keeps `byte` back while holding.
-    fn hold(&mut self, byte: u8) -> Result<(), JsonFault> {
-        if self.mode == Mode::Hold {
-            if self.held.len() >= MAX_HELD {
-                return Err(JsonFault::TooLong);
-            }
-            self.held.push(byte);
+    /// The byte at `at` is held back, while holding: an error when that
+    /// would hold more than [`MAX_HELD`].
+    fn hold(&self, at: usize) -> Result<(), JsonFault> {
+        if self.mode == Mode::Hold && self.held.len() + (at - self.hold_at) >= MAX_HELD {
+            return Err(JsonFault::TooLong);
         }
         Ok(())
     }
 
-    /// A byte of a string's text, read at `at`, as written (not held yet).
-    fn decoded(&mut self, byte: u8, at: usize, sink: &mut impl Sink) {
+    /// A character of a string's text, decoded.
+    fn decoded(&mut self, byte: u8, input: &[u8], sink: &mut impl Sink) {
         if let Some(matcher) = &mut self.matcher {
             matcher.feed(byte);
             if !matcher.alive() {
-                // The byte itself is sent with the rest of the string.
-                self.release(at, sink);
+                self.release(input, sink);
             }
         }
     }
 
-    /// A decoded character of a string whose escape was already held.
-    fn decoded_unheld(&mut self, byte: u8, at: usize, sink: &mut impl Sink) {
-        if let Some(matcher) = &mut self.matcher {
-            matcher.feed(byte);
-            if !matcher.alive() {
-                self.release(at + 1, sink);
-            }
-        }
-    }
-
-    /// Sends what was held (the comma too when a member before it was
-    /// kept), and passes on from `resume` in the chunk.
-    fn release(&mut self, resume: usize, sink: &mut impl Sink) {
+    /// What was held is kept (the comma too when a member before it was
+    /// kept) and passed on with what follows.
+    fn release(&mut self, input: &[u8], sink: &mut impl Sink) {
         self.matcher = None;
         let frame = self.stack.last_mut();
         let keep_comma = frame.as_ref().is_none_or(|frame| frame.kept);
@@ -469,6 +481,16 @@ impl JsonScrub {
             frame.kept = true;
         }
         if self.mode != Mode::Hold {
+            return;
+        }
+        self.mode = Mode::Pass;
+        if self.held.is_empty() {
+            // Held in this chunk only: it goes on in the same run, but for
+            // a comma not kept.
+            if !keep_comma && input.get(self.hold_at) == Some(&b',') {
+                self.pass(self.hold_at, sink);
+                self.run = self.hold_at + 1;
+            }
             return;
         }
         let held = match self.held.split_first() {
@@ -479,38 +501,44 @@ impl JsonScrub {
             sink.held(held);
         }
         self.held.clear();
-        self.mode = Mode::Pass;
-        self.run = resume;
+        // What is held of this chunk began at its start.
+        self.run = 0;
     }
 
-    /// Starts holding at `at` (which is held too).
-    fn start_hold(&mut self, at: usize, sink: &mut impl Sink) {
-        match self.mode {
-            Mode::Pass => {
-                if self.run < at {
-                    sink.input(self.run..at);
-                }
-                self.mode = Mode::Hold;
-            }
-            Mode::Hold | Mode::Skip => {}
+    /// Starts holding at `at` (which is held too); nothing is copied yet.
+    fn start_hold(&mut self, at: usize) {
+        if self.mode == Mode::Pass {
+            self.mode = Mode::Hold;
+            self.hold_at = at;
         }
     }
 
-    fn open_key(&mut self, at: usize, sink: &mut impl Sink) {
+    fn open_key(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) {
         self.state = State::Str { key: true };
-        if self.mode != Mode::Skip {
-            self.start_hold(at, sink);
-            self.matcher = Some(Matcher {
-                at: 0,
-                uri: true,
-                extensions: true,
-            });
+        if self.mode == Mode::Skip {
+            return;
         }
+        self.start_hold(at);
+        // A key that begins with a plain character other than `h` or `e` is
+        // neither the URI nor `extensions`: most keys, decided without a
+        // matcher (the scrubber's cost is mostly per key).
+        if input
+            .get(at + 1)
+            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'\\'))
+        {
+            self.release(input, sink);
+            return;
+        }
+        self.matcher = Some(Matcher {
+            at: 0,
+            uri: true,
+            extensions: true,
+        });
     }
 
     /// A `,` in a container: held, in an object or an `extensions` array,
     /// until what follows decides.
-    fn comma(&mut self, at: usize, sink: &mut impl Sink) {
+    fn comma(&mut self, at: usize) {
         let Some(frame) = self.stack.last() else {
             return;
         };
@@ -523,12 +551,13 @@ impl JsonScrub {
             // The member removed ends here; the comma waits for the next.
             self.mode = if holds { Mode::Hold } else { Mode::Pass };
             self.run = at;
+            self.hold_at = at;
         } else if holds {
-            self.start_hold(at, sink);
+            self.start_hold(at);
         }
     }
 
-    fn string_end(&mut self, key: bool, at: usize, sink: &mut impl Sink) {
+    fn string_end(&mut self, key: bool, input: &[u8], sink: &mut impl Sink) {
         self.state = if key {
             State::Colon
         } else {
@@ -541,22 +570,26 @@ impl JsonScrub {
         let Some(matcher) = matcher else { return };
         if matcher.is_uri() {
             // The member (or the element) is removed, with the comma before it.
+            if self.held.is_empty() {
+                self.pass(self.hold_at, sink);
+            }
             self.held.clear();
             self.mode = Mode::Skip;
             self.skip_depth = self.stack.len();
         } else {
             self.extensions_next = key && matcher.is_extensions();
             self.matcher = None;
-            self.release(at + 1, sink);
+            self.release(input, sink);
         }
     }
 
     /// A value starts with `byte`.
-    fn value(&mut self, byte: u8, at: usize, sink: &mut impl Sink) -> Result<(), JsonFault> {
+    fn value(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Result<(), JsonFault> {
+        let byte = input[at];
         let extensions = std::mem::take(&mut self.extensions_next);
         let scrubs = self.stack.last().is_some_and(|frame| frame.scrubs);
         if scrubs && byte == b'"' && self.mode != Mode::Skip {
-            self.start_hold(at, sink);
+            self.start_hold(at);
             self.matcher = Some(Matcher {
                 at: 0,
                 uri: true,
@@ -566,7 +599,7 @@ impl JsonScrub {
             return Ok(());
         }
         if scrubs {
-            self.release(at, sink);
+            self.release(input, sink);
         }
         self.state = match byte {
             b'{' | b'[' => {

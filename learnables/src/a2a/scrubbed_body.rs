@@ -17,6 +17,9 @@ use super::uri_scan::UriScan;
 /// about a thousand times as many) is all the scrubber holds of them.
 const PIECE: usize = 8 * 1024;
 
+/// How many bytes the body sends between two yields to the runtime.
+const YIELD_EVERY: usize = 256 * 1024;
+
 pub(crate) struct ScrubbedBody {
     inner: Body,
     scrubber: ResponseScrubber,
@@ -27,6 +30,10 @@ pub(crate) struct ScrubbedBody {
     failed: Option<ScrubError>,
     /// The body's trailers, sent after the last of its data.
     trailers: Option<axum::http::HeaderMap>,
+    /// Bytes sent since the body last yielded (see
+    /// [`ScrubbedBody::poll_frame`]).
+    since_yield: usize,
+    yielding: Option<Pin<Box<dyn Future<Output = ()> + Send>>>,
 }
 
 impl ScrubbedBody {
@@ -39,6 +46,8 @@ impl ScrubbedBody {
             ended: false,
             failed: None,
             trailers: None,
+            since_yield: YIELD_EVERY,
+            yielding: None,
         }
     }
 
@@ -71,10 +80,25 @@ impl HttpBody for ScrubbedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         let this = &mut *self;
+        // A body always ready keeps its worker busy scrubbing: hyper
+        // writes what it has buffered only when the body is not ready (or
+        // its buffer of about 400 KB is full), and the runtime reads its
+        // sockets' readiness only when a task yields to it. So the body
+        // yields after its first frame (which goes out at once, not after
+        // 400 KB scrubbed) and then every `YIELD_EVERY` bytes.
+        if let Some(yielding) = &mut this.yielding {
+            std::task::ready!(yielding.as_mut().poll(cx));
+            this.yielding = None;
+        }
         loop {
             if let Some(bytes) = this.ready.pop_front() {
                 if bytes.is_empty() {
                     continue;
+                }
+                this.since_yield += bytes.len();
+                if this.since_yield >= YIELD_EVERY {
+                    this.since_yield = 0;
+                    this.yielding = Some(Box::pin(tokio::task::yield_now()));
                 }
                 return Poll::Ready(Some(Ok(Frame::data(bytes))));
             }
