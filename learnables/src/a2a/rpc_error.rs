@@ -2,7 +2,9 @@
 //! §9.5): a code, a message for a person, and `data` as an array of typed
 //! details: a `google.rpc.BadRequest` naming every field at fault, and a
 //! `google.rpc.ErrorInfo` whose `reason` is a stable identifier and whose
-//! `domain` is the extension's URI.
+//! `domain` is the extension's URI. The shapes are the SDK's own
+//! (`a2a_lf::errordetails`; a test reads them back with its types), written
+//! here so that the layer needs no A2A SDK.
 
 use std::collections::BTreeMap;
 
@@ -294,6 +296,31 @@ mod tests {
             json["data"][1]["metadata"],
             json!({"field": "value.chapter"})
         );
+    }
+
+    /// Our details are the SDK's own: its types read them back as the
+    /// `BadRequest` and `ErrorInfo` its constructors make.
+    #[cfg(feature = "a2a-lf")]
+    #[test]
+    fn the_sdk_reads_our_details_as_its_own() {
+        use std::collections::HashMap;
+        let error = RpcError::invalid_params("entry", "no entry")
+            .because(reasons::ENTRY_NOT_FOUND)
+            .with_metadata("field", "entry");
+        let json = serde_json::to_value(&error).unwrap();
+        let details: Vec<a2a::TypedDetail> = serde_json::from_value(json["data"].clone()).unwrap();
+        let bad_request = a2a::TypedDetail::bad_request(vec![a2a::FieldViolation {
+            field: "entry".into(),
+            description: "no entry".into(),
+        }]);
+        let error_info = a2a::TypedDetail::error_info(
+            "ENTRY_NOT_FOUND",
+            crate::EXTENSION_URI,
+            Some(HashMap::from([("field".to_owned(), "entry".to_owned())])),
+        );
+        assert_eq!(details, [bad_request, error_info]);
+        assert_eq!(a2a::BAD_REQUEST_TYPE, BAD_REQUEST_TYPE);
+        assert_eq!(a2a::ERROR_INFO_TYPE, ERROR_INFO_TYPE);
     }
 
     #[test]
