@@ -20,8 +20,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use agent_harness::Agent;
-use learnables::Knowledge;
-use learnables_examples::customs_agent;
 use serde_json::Value;
 
 /// The TCK's categories that speak JSON-RPC, with the markers its own
@@ -44,7 +42,7 @@ fn the_layer_changes_no_tck_outcome_but_the_extension_tests() {
     };
     let data = tempfile::tempdir().unwrap();
     let example = Agent::start(data.path());
-    let plain = PlainAgent::start();
+    let plain = Agent::start_without_learnables();
     let reports = tempfile::tempdir().unwrap();
     // The two agents are tested side by side: each run waits mostly on the
     // TCK's own timeouts.
@@ -255,60 +253,4 @@ fn installed() -> Option<(PathBuf, PathBuf)> {
         return None;
     }
     Some((tck, python))
-}
-
-/// The example agent without Learnables, on a free port; stopped when
-/// dropped.
-struct PlainAgent {
-    base_url: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-}
-
-impl PlainAgent {
-    fn start() -> PlainAgent {
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let (bound, address) = std::sync::mpsc::channel();
-        let thread = std::thread::spawn(move || {
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("a runtime");
-            runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-                let address = listener.local_addr().unwrap();
-                bound.send(address).unwrap();
-                let knowledge = Knowledge::in_memory();
-                customs_agent::register(&knowledge).unwrap();
-                let router = customs_agent::router_without_learnables(
-                    knowledge,
-                    &format!("http://{address}/"),
-                );
-                axum::serve(listener, router)
-                    .with_graceful_shutdown(async {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
-            });
-        });
-        let address: std::net::SocketAddr = address.recv().expect("the plain agent binds");
-        PlainAgent {
-            base_url: format!("http://{address}/"),
-            stop: Some(stop),
-            thread: Some(thread),
-        }
-    }
-}
-
-impl Drop for PlainAgent {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
 }

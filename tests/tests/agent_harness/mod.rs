@@ -59,6 +59,38 @@ impl Agent {
     /// Starts the agent on a free port over `knowledge` (its learnables
     /// registered) and `task_store`.
     pub fn start_with(knowledge: Knowledge, task_store: BoundedTaskStore) -> Agent {
+        Agent::serving(move |listener, shutdown| async move {
+            customs_agent::serve_with(listener, knowledge, &teachers(), task_store, shutdown)
+                .await
+                .unwrap();
+        })
+    }
+
+    /// The same agent without Learnables (the SDK's routers over the same
+    /// executor and card), on a free port, in memory.
+    pub fn start_without_learnables() -> Agent {
+        Agent::serving(|listener, shutdown| async move {
+            let address = listener.local_addr().unwrap();
+            let knowledge = Knowledge::in_memory();
+            customs_agent::register(&knowledge).unwrap();
+            let router =
+                customs_agent::router_without_learnables(knowledge, &format!("http://{address}/"));
+            axum::serve(listener, router)
+                .with_graceful_shutdown(shutdown)
+                .await
+                .unwrap();
+        })
+    }
+
+    /// An agent `serve` serves on a free port of 127.0.0.1, on a runtime of
+    /// its own, until it is stopped.
+    fn serving<F, S>(serve: S) -> Agent
+    where
+        S: FnOnce(tokio::net::TcpListener, std::pin::Pin<Box<dyn Future<Output = ()> + Send>>) -> F
+            + Send
+            + 'static,
+        F: Future<Output = ()>,
+    {
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (bound, address) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -70,12 +102,10 @@ impl Agent {
             runtime.block_on(async move {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
                 bound.send(listener.local_addr().unwrap()).unwrap();
-                let shutdown = async {
+                let shutdown = Box::pin(async {
                     let _ = stopped.await;
-                };
-                customs_agent::serve_with(listener, knowledge, &teachers(), task_store, shutdown)
-                    .await
-                    .unwrap();
+                });
+                serve(listener, shutdown).await;
             });
         });
         let address = address.recv().expect("the agent binds");
