@@ -86,7 +86,7 @@ mod tests {
     fn a_refusal_names_its_field_and_lists_several_problems() {
         let mut refusal = Refusal {
             what: "the lesson".into(),
-            code: -32041,
+            code: -31041,
             message: "`taughtBy` is wrong".into(),
             field: Some("taughtBy".into()),
             reason: None,

@@ -29,7 +29,7 @@ enum Request {
 
 /// What a case must get back.
 enum Expect {
-    /// A JSON-RPC error: the HTTP status, the code, the `data.field` (or
+    /// A JSON-RPC error: the HTTP status, the code, the first field at fault (or
     /// none), and words the message must contain.
     Error {
         status: u16,
