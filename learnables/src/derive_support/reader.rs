@@ -16,11 +16,25 @@ pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
 }
 
 /// Whether `value` is `null` or a text of nothing but spaces.
+#[inline]
 fn is_empty(value: &Value) -> bool {
     match value {
         Value::Null => true,
-        Value::String(text) => text.trim().is_empty(),
+        Value::String(text) => is_blank(text),
         _ => false,
+    }
+}
+
+/// Whether `text` is nothing but spaces (`char::is_whitespace`). A text
+/// that opens with an ASCII character other than a space is not, and
+/// needs no scan: the usual note, which `trim` would scan from both ends
+/// (a tenth of a typed parse, against serde's derive that does not check).
+#[inline]
+fn is_blank(text: &str) -> bool {
+    match text.as_bytes().first() {
+        None => true,
+        Some(&first) if first.is_ascii() && !char::from(first).is_whitespace() => false,
+        Some(_) => text.trim().is_empty(),
     }
 }
 
@@ -175,7 +189,9 @@ impl Reader {
     /// `Missing`), refused when the
     /// value names another entry (compared in the type's own `Display`
     /// form, so that "085" and "85" agree for a number).
-    #[inline(never)]
+    /// Inline, so that a parse without an entry (`from_lesson_value`, a
+    /// stored value) costs no call; the comparison is out of line.
+    #[inline]
     pub fn entry_key<T: Display>(
         &mut self,
         index: usize,
@@ -183,9 +199,20 @@ impl Reader {
         entry: Option<&str>,
         parse: ParseFn<T>,
     ) -> Slot<T> {
-        let Some(entry) = entry else {
-            return slot;
-        };
+        match entry {
+            Some(entry) => self.against_entry(index, slot, entry, parse),
+            None => slot,
+        }
+    }
+
+    #[inline(never)]
+    fn against_entry<T: Display>(
+        &mut self,
+        index: usize,
+        slot: Slot<T>,
+        entry: &str,
+        parse: ParseFn<T>,
+    ) -> Slot<T> {
         if let Slot::Rejected = slot {
             // The value's own problem is reported; the entry adds nothing.
             return slot;
@@ -318,5 +345,30 @@ fn migrated<T>(
             LessonError::from_problems(vec![LessonProblem::NotMigrated { reason }])
                 .unwrap_or_else(|| LessonError::wrong_collection("", "")),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_blank;
+
+    #[test]
+    fn blank_is_what_trim_leaves_empty() {
+        for text in [
+            "",
+            " ",
+            "\t\n",
+            "\u{b}",
+            "\u{a0}",
+            "\u{3000} ",
+            "x",
+            " x",
+            "x ",
+            "é",
+            "\u{a0}x",
+            "-",
+        ] {
+            assert_eq!(is_blank(text), text.trim().is_empty(), "{text:?}");
+        }
     }
 }
