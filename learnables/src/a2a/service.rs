@@ -665,8 +665,8 @@ mod tests {
     use super::*;
     use crate::a2a::{Principal, Tokens};
     use crate::knowledge::Disagreement;
-    use serde_json::json;
     use crate::{Learnable, TEACH_METHOD};
+    use serde_json::json;
 
     #[derive(Learnable, Clone, Debug, PartialEq)]
     #[learnable(
