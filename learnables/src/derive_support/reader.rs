@@ -4,8 +4,8 @@ use std::fmt::Display;
 
 use serde_json::{Map as JsonMap, Value};
 
-use super::probe::ParseFn;
-use super::spec::DescriptorSpec;
+use super::probe::{ParseFn, TakeFn};
+use super::spec::{DescriptorSpec, FieldSpec};
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::{FieldErrors, LessonError, LessonValue};
 
@@ -13,6 +13,51 @@ use crate::{FieldErrors, LessonError, LessonValue};
 #[inline]
 pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
     value.entries()
+}
+
+/// The pairs of a lesson value the generated parser owns, taken out of it.
+#[inline]
+pub fn owned_entries(value: LessonValue) -> impl Iterator<Item = (String, Value)> {
+    value.into_entries()
+}
+
+/// A field's parsers: of a borrowed value, of an owned one.
+pub type Parsers<T> = (ParseFn<T>, TakeFn<T>);
+
+/// A value sent for a field as the generated parser reads it: borrowed
+/// from a lesson value, or taken out of one it owns (so that a `String`
+/// field keeps the text sent, as serde's `from_value` does).
+pub trait Sent {
+    /// The value, to look at.
+    fn value(&self) -> &Value;
+
+    /// The field's value, read with the first of `parsers` from a
+    /// borrowed value, with the second from an owned one.
+    fn read<T>(self, parsers: Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem>;
+}
+
+impl Sent for &Value {
+    #[inline]
+    fn value(&self) -> &Value {
+        self
+    }
+
+    #[inline]
+    fn read<T>(self, (parse, _): Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem> {
+        parse(self, field)
+    }
+}
+
+impl Sent for Value {
+    #[inline]
+    fn value(&self) -> &Value {
+        self
+    }
+
+    #[inline]
+    fn read<T>(self, (_, take): Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem> {
+        take(self, field)
+    }
 }
 
 /// Whether `value` is `null` or a text of nothing but spaces.
@@ -73,14 +118,14 @@ impl Reader {
     pub fn read<T>(
         &mut self,
         index: usize,
-        value: &Value,
-        parse: ParseFn<T>,
+        value: impl Sent,
+        parsers: Parsers<T>,
         optional: bool,
     ) -> Slot<T> {
-        if optional && is_empty(value) {
+        if optional && is_empty(value.value()) {
             return Slot::Absent;
         }
-        match parse(value, &self.spec.fields[index]) {
+        match value.read(parsers, &self.spec.fields[index]) {
             Ok(read) => Slot::Read(read),
             Err(problem) => {
                 self.reject(problem);
@@ -98,8 +143,8 @@ impl Reader {
         slot: &mut Slot<T>,
         index: usize,
         key: &str,
-        value: &Value,
-        parse: ParseFn<T>,
+        value: impl Sent,
+        parsers: Parsers<T>,
         optional: bool,
     ) {
         if !matches!(slot, Slot::Absent) {
@@ -107,7 +152,7 @@ impl Reader {
             *slot = Slot::Rejected;
             return;
         }
-        *slot = self.read(index, value, parse, optional);
+        *slot = self.read(index, value, parsers, optional);
     }
 
     #[cold]
