@@ -8,7 +8,10 @@
 //! - borrowing: `from_lesson_value(&value)` against
 //!   `SerdeRule::deserialize(&value)`;
 //! - each with the typed input (the chapter a number) and a form's (every
-//!   value a string);
+//!   value a string); for the typed input, ours writes the chapter's
+//!   number as text for `Chapter`'s `FromStr` (a field's type is read from
+//!   text), where serde's reads it as the `u8` it is, so that pair counts
+//!   that round trip against serde;
 //! - through an alias: `from_stored_value` of a value written under each
 //!   field's earlier name, against the same under today's names.
 //!
