@@ -145,10 +145,18 @@ impl FromStr for Chapter {
     type Err = ChapterError;
 
     fn from_str(text: &str) -> Result<Chapter, ChapterError> {
-        if text.is_empty() || text.len() > 19 || !text.bytes().all(|b| b.is_ascii_digit()) {
+        // One pass over the digits (checking them, then `u64::from_str`,
+        // read them twice): at most 19 of them, so the number fits a `u64`.
+        if text.is_empty() || text.len() > 19 {
             return Err(ChapterError::NotANumber);
         }
-        let number = text.parse::<u64>().map_err(|_| ChapterError::NotANumber)?;
+        let mut number = 0u64;
+        for digit in text.bytes() {
+            if !digit.is_ascii_digit() {
+                return Err(ChapterError::NotANumber);
+            }
+            number = number * 10 + u64::from(digit - b'0');
+        }
         u8::try_from(number)
             .map_err(|_| ChapterError::OutOfRange(number))
             .and_then(Chapter::try_from)

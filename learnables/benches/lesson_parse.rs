@@ -28,7 +28,7 @@ fn parse(c: &mut Criterion) {
 /// Each pair does the same work on both sides: the same input, parsed into
 /// the same field types. serde's `from_value` consumes (and so drops) its
 /// input inside the timing: it is compared with `ours_owned`, which is
-/// given an owned copy and drops it inside the timing too. The borrowing
+/// given an owned copy and consumes it too (`from_owned_lesson_value`). The borrowing
 /// `deserialize(&value)` is compared with `ours`, which borrows. Outputs
 /// are dropped outside the timing on both sides of every pair.
 fn parse_into<C>(c: &mut Criterion, chapter: fn(&RoutingRule) -> &C)
@@ -55,11 +55,11 @@ where
 
     let mut group = c.benchmark_group("lesson_parse");
     for (name, lesson) in [("typed", &typed_lesson), ("form", &form_lesson)] {
-        // Owned input, dropped inside the timing, as `from_value` does.
+        // Owned input, consumed inside the timing, as `from_value` does.
         group.bench_function(format!("{name}/ours_owned"), |b| {
             b.iter_batched(
                 || lesson.clone(),
-                |lesson| RoutingRule::from_lesson_value(black_box(&lesson)),
+                |lesson| RoutingRule::from_owned_lesson_value(black_box(lesson)),
                 BatchSize::SmallInput,
             )
         });

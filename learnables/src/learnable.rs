@@ -29,6 +29,28 @@ pub trait Learnable: Sized {
     /// Parses a lesson's value: every field typed, every bad field reported.
     fn from_lesson_value(value: &LessonValue) -> Result<Self, LessonError>;
 
+    /// Parses a lesson's value, consuming it: as
+    /// [`from_lesson_value`](Learnable::from_lesson_value), except that a
+    /// `String` field keeps the text sent rather than a copy (as
+    /// `serde_json::from_value` consumes its `Value`). For a value read once
+    /// and dropped.
+    ///
+    /// ```
+    /// use learnables::{Learnable, LessonValue};
+    /// #[derive(Learnable, Debug)]
+    /// #[learnable(collection = "greetings", entry = "greeting", teaches = "How to greet a client",
+    ///     how = "A fixed phrase per language", decided_by = "rules", describes = "Say {phrase}")]
+    /// struct Greeting {
+    ///     /// Phrase
+    ///     phrase: String,
+    /// }
+    /// let value = LessonValue::try_from(serde_json::json!({"phrase": "Bonjour"})).unwrap();
+    /// assert_eq!(Greeting::from_owned_lesson_value(value).unwrap().phrase, "Bonjour");
+    /// ```
+    fn from_owned_lesson_value(value: LessonValue) -> Result<Self, LessonError> {
+        Self::from_lesson_value(&value)
+    }
+
     /// Parses a lesson's value for `entry`: as
     /// [`from_lesson_value`](Learnable::from_lesson_value), and, for a type
     /// with a field marked `#[learnable(entry_key)]`, the lesson refused when

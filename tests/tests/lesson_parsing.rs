@@ -419,6 +419,43 @@ fn the_validate_hook_reports_like_a_field_error() {
     );
 }
 
+/// `from_owned_lesson_value` reads what `from_lesson_value` reads, and
+/// refuses what it refuses with the same error: moving a text out of the
+/// value changes nothing else.
+#[test]
+fn an_owned_value_reads_as_a_borrowed_one() {
+    fn same<T: Learnable + PartialEq + std::fmt::Debug>(json: Value) {
+        let value = value(json);
+        let borrowed = T::from_lesson_value(&value).map_err(|error| error.to_string());
+        let owned = T::from_owned_lesson_value(value).map_err(|error| error.to_string());
+        assert_eq!(owned, borrowed);
+    }
+    for json in [
+        json!({"chapter": 84, "desk": "dangerous-goods", "note": "Lithium batteries"}),
+        json!({"chapter": "84", "note": " "}),
+        json!({"chapter": "84", "note": null}),
+        json!({"chapter": "84", "note": 12}),
+        json!({"chapter": "84", "note": ["no"]}),
+        json!({"chapter": "77", "desk": "nowhere", "extra": "x"}),
+        json!({}),
+    ] {
+        same::<RoutingRule>(json);
+    }
+    for json in [
+        json!({"urgent": true, "weight": 1.5, "tag": "heavy"}),
+        json!({"urgent": "maybe", "weight": "NaN", "tag": ""}),
+    ] {
+        same::<Flag>(json);
+    }
+    // A type with `validate` (which quotes the value sent) too.
+    for json in [
+        json!({"amountEur": "250000"}),
+        json!({"amountEur": "250000", "review_after": "2027-01-31"}),
+    ] {
+        same::<ClearanceLimit>(json);
+    }
+}
+
 /// Stored before `desk` had its own field: "desk: general" in a note.
 fn desk_from_note(
     mut old: serde_json::Map<String, serde_json::Value>,

@@ -322,6 +322,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
     let parse = |field: &Field| item(krate, field, "parse");
+    let take = |field: &Field| item(krate, field, "take");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;
@@ -333,12 +334,13 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let name = &lesson.name;
         let aliases = &lesson.aliases;
         let parse = parse(field);
+        let take = take(field);
         let optional = field.optional;
         if aliases.is_empty() {
-            quote!(#name => #slot = __reader.read(#index, __value, #parse, #optional),)
+            quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take), #optional),)
         } else {
             quote! {
-                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, #parse, #optional),
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
             }
         }
     });
@@ -373,7 +375,11 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         quote!(let #slot = __reader.entry_key(#index, #slot, __entry, #parse);)
     });
     let ident = &learnable.ident;
-    let accept = match &learnable.validate {
+    let no_entry = key.map(|_| quote!(::core::option::Option::None,));
+    // `__parse` reads the pairs, borrowed or owned; `__accept` adds the
+    // type's `validate`, which needs the value as sent (for its refusals),
+    // so a type with one reads an owned value as a borrowed one.
+    let (accept_fn, accept) = match &learnable.validate {
         Some(path) => {
             // The binding is the derive's own (call-site hygiene, so that a
             // derive inside a `macro_rules!` finds it); its type is spanned
@@ -382,55 +388,90 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
                 fn(&#ident) -> ::core::result::Result<(), #krate::FieldErrors>
             };
             let check = quote!(let __validate: #ty = #path;);
-            quote! {
-                #check
-                #krate::__private::validated(#ident { #(#inits)* }, __validate, &SPEC, __lesson_value)
-            }
+            (
+                quote! {
+                    #[inline]
+                    fn __accept(
+                        __read: ::core::result::Result<#ident, #krate::LessonError>,
+                        __lesson_value: &#krate::LessonValue,
+                    ) -> ::core::result::Result<#ident, #krate::LessonError> {
+                        #check
+                        match __read {
+                            ::core::result::Result::Ok(__read) => {
+                                #krate::__private::validated(__read, __validate, &SPEC, __lesson_value)
+                            }
+                            ::core::result::Result::Err(__error) => ::core::result::Result::Err(__error),
+                        }
+                    }
+                },
+                true,
+            )
         }
-        None => quote!(::core::result::Result::Ok(#ident { #(#inits)* })),
+        None => (TokenStream::new(), false),
     };
-    let no_entry = key.map(|_| quote!(::core::option::Option::None,));
+    // The call of `__parse` on `__lesson_value`, borrowed, for `entry`.
+    let borrowed = |entry: TokenStream, stored: bool| {
+        let read = quote! {
+            __parse(#krate::__private::entries(__lesson_value), #entry #stored)
+        };
+        if accept {
+            quote!(__accept(#read, __lesson_value))
+        } else {
+            read
+        }
+    };
     let stored = match &learnable.migrate {
         Some(path) => {
             // As `__validate` above: the binding call-site, the type on the path.
             let ty = quote_spanned!(path.span()=> #krate::__private::MigrateFn);
             let migrate = quote!(let __migrate: #ty = #path;);
+            let read = borrowed(no_entry.clone().unwrap_or_default(), true);
             quote! {
                 #migrate
                 #krate::__private::read_stored(
                     __lesson_value,
-                    |__value| __parse(__value, #no_entry true),
+                    |__lesson_value| #read,
                     __migrate,
                 )
             }
         }
-        None => quote!(__parse(__lesson_value, #no_entry true)),
+        None => borrowed(no_entry.clone().unwrap_or_default(), true),
     };
-    let (from_value_args, from_entry) = match key {
-        Some(_) => (
-            quote!(__lesson_value, ::core::option::Option::None, false),
-            quote! {
-                #[inline]
-                fn from_lesson_entry(
-                    __entry: &str,
-                    __lesson_value: &#krate::LessonValue,
-                ) -> ::core::result::Result<Self, #krate::LessonError> {
-                    __parse(__lesson_value, ::core::option::Option::Some(__entry), false)
-                }
-            },
-        ),
-        None => (quote!(__lesson_value, false), TokenStream::new()),
-    };
+    let from_value = borrowed(no_entry.clone().unwrap_or_default(), false);
+    let from_entry = key.map(|_| {
+        let read = borrowed(quote!(::core::option::Option::Some(__entry),), false);
+        quote! {
+            #[inline]
+            fn from_lesson_entry(
+                __entry: &str,
+                __lesson_value: &#krate::LessonValue,
+            ) -> ::core::result::Result<Self, #krate::LessonError> {
+                #read
+            }
+        }
+    });
+    // An owned value is read owned only without `validate` (see above).
+    let from_owned = (!accept).then(|| {
+        quote! {
+            #[inline]
+            fn from_owned_lesson_value(
+                __lesson_value: #krate::LessonValue,
+            ) -> ::core::result::Result<Self, #krate::LessonError> {
+                __parse(#krate::__private::owned_entries(__lesson_value), #no_entry false)
+            }
+        }
+    });
     let parse_fn = quote! {
         #[inline]
-        fn __parse(
-            __lesson_value: &#krate::LessonValue,
+        fn __parse<__K: ::core::convert::AsRef<str>, __V: #krate::__private::Sent>(
+            __pairs: impl ::core::iter::Iterator<Item = (__K, __V)>,
             #entry_param
             __stored: bool,
         ) -> ::core::result::Result<#ident, #krate::LessonError> {
             let mut __reader = #krate::__private::Reader::new(&SPEC);
             #(#declarations)*
-            for (__key, __value) in #krate::__private::entries(__lesson_value) {
+            for (__sent_key, __value) in __pairs {
+                let __key: &str = ::core::convert::AsRef::<str>::as_ref(&__sent_key);
                 match __key {
                     #(#arms)*
                     // A key the type no longer has: a stored version
@@ -443,20 +484,23 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
             #(#finals)*
             match (#(#required,)*) {
                 (#(::core::option::Option::Some(#required),)*) if __reader.is_clean() => {
-                    #accept
+                    ::core::result::Result::Ok(#ident { #(#inits)* })
                 }
                 _ => ::core::result::Result::Err(__reader.into_error()),
             }
         }
+
+        #accept_fn
     };
     let methods = quote! {
         #[inline]
         fn from_lesson_value(
             __lesson_value: &#krate::LessonValue,
         ) -> ::core::result::Result<Self, #krate::LessonError> {
-            __parse(#from_value_args)
+            #from_value
         }
         #from_entry
+        #from_owned
         #[inline]
         fn from_stored_value(
             __lesson_value: &#krate::LessonValue,

@@ -14,8 +14,10 @@ mod reader;
 mod spec;
 mod write;
 
-pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TextField};
-pub use reader::{MigrateFn, Reader, Slot, entries, read_stored, validated};
+pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TakeFn, TextField};
+pub use reader::{
+    MigrateFn, Parsers, Reader, Sent, Slot, entries, owned_entries, read_stored, validated,
+};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, check_default};
 pub use write::{Piece, choices_hold, lesson_value, phrase};

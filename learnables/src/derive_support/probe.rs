@@ -17,6 +17,10 @@ use crate::wire::lesson_value::json_type_name;
 /// Reads a field's value from a lesson: what the probe hands the parser.
 pub type ParseFn<T> = fn(&Value, &FieldSpec) -> Result<T, LessonProblem>;
 
+/// Reads a field's value taken out of a lesson value the parser owns: as
+/// [`ParseFn`], and a `String` field keeps the text sent rather than a copy.
+pub type TakeFn<T> = fn(Value, &FieldSpec) -> Result<T, LessonProblem>;
+
 /// Everything the generated code needs of a lesson field's type, in one
 /// constant per field: each derived struct names it once per field and
 /// reads its parts, rather than declaring them.
@@ -28,6 +32,8 @@ pub struct FieldOps<T> {
     pub choices: Option<&'static [&'static str]>,
     /// Reads a value sent for the field.
     pub parse: ParseFn<T>,
+    /// Reads a value sent for the field, taken out of the lesson value.
+    pub take: TakeFn<T>,
     /// The value as text: what its lesson value and phrasings show.
     pub display: fn(&T) -> &dyn Display,
 }
@@ -63,6 +69,7 @@ impl<T: Choice + Display> Probe<T> {
         kind: "choice",
         choices: Some(T::CHOICES),
         parse: parse_choice::<T>,
+        take: take_choice::<T>,
         display: choice_display::<T>,
     };
 }
@@ -101,8 +108,37 @@ where
         kind: "text",
         choices: None,
         parse: parse_text::<T>,
+        take: take_text::<T>,
         display: as_display::<T>,
     };
+}
+
+impl Probe<String> {
+    /// A `String` is a `text` field that keeps the text sent: taken out of
+    /// an owned lesson value, moved, not copied (as serde's `from_value`
+    /// moves it; the copy and its freeing were the gap to it).
+    pub const OPS: FieldOps<String> = FieldOps {
+        kind: "text",
+        choices: None,
+        parse: parse_text::<String>,
+        take: take_string,
+        display: as_display::<String>,
+    };
+}
+
+fn take_string(value: Value, field: &FieldSpec) -> Result<String, LessonProblem> {
+    match value {
+        Value::String(text) => Ok(text),
+        other => parse_text::<String>(&other, field),
+    }
+}
+
+fn take_text<T>(value: Value, field: &FieldSpec) -> Result<T, LessonProblem>
+where
+    T: FromStr,
+    T::Err: Display,
+{
+    parse_text::<T>(&value, field)
 }
 
 /// A standard type whose values a person types as numbers or characters:
@@ -210,28 +246,52 @@ where
         kind: "text",
         choices: None,
         parse: parse_standard::<T>,
+        take: take_standard::<T>,
         display: as_display::<T>,
     }
 }
 
+fn take_standard<T: StandardText>(value: Value, field: &FieldSpec) -> Result<T, LessonProblem>
+where
+    T::Err: Display,
+{
+    parse_standard::<T>(&value, field)
+}
+
 fn parse_standard<T: StandardText>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
-    let mut digits = NumberText::default();
-    let text = scalar_text(value, &mut digits, field)?;
-    match text.trim().parse::<T>() {
+    with_text(value, field, |text| match text.trim().parse::<T>() {
         Ok(parsed) if parsed.means_something() => Ok(parsed),
         _ => Err(invalid(
             field,
             text,
             &format_args!("it must be {}", T::takes()),
         )),
+    })
+}
+
+/// `read` of the text of a JSON scalar: a string as is, a number or a
+/// boolean as JSON writes it (what a form may send for a number field).
+/// The string case, what a form sends, is the fast path: the buffer a
+/// number is written into is set up only for a number (for a string, its
+/// setup was a sixth of a choice's parse). Nothing here allocates unless
+/// a value is refused.
+#[inline(always)]
+fn with_text<T>(
+    value: &Value,
+    field: &FieldSpec,
+    read: impl Fn(&str) -> Result<T, LessonProblem>,
+) -> Result<T, LessonProblem> {
+    match value {
+        Value::String(text) => read(text),
+        other => {
+            let mut digits = NumberText::default();
+            read(scalar_text(other, &mut digits, field)?)
+        }
     }
 }
 
-/// The text of a JSON scalar: a string as is, a number or a boolean as JSON
-/// writes it (what a form may send for a number field). Not generic, so
-/// that each field type adds only its own small parser to a build; the
-/// string case, what a form sends, is the fast path, and nothing here
-/// allocates unless a value is refused.
+/// The text of a JSON scalar other than a string. Not generic, so that
+/// each field type adds only its own small parser to a build.
 #[inline]
 fn scalar_text<'a>(
     value: &'a Value,
@@ -251,21 +311,21 @@ where
     T: FromStr,
     T::Err: Display,
 {
-    let mut digits = NumberText::default();
-    let text = scalar_text(value, &mut digits, field)?;
-    match text.parse::<T>() {
+    with_text(value, field, |text| match text.parse::<T>() {
         Ok(parsed) => Ok(parsed),
         Err(error) => Err(invalid(field, text, &error)),
-    }
+    })
+}
+
+fn take_choice<T: Choice>(value: Value, field: &FieldSpec) -> Result<T, LessonProblem> {
+    parse_choice::<T>(&value, field)
 }
 
 fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
-    let mut digits = NumberText::default();
-    let text = scalar_text(value, &mut digits, field)?;
-    match T::from_choice(text) {
+    with_text(value, field, |text| match T::from_choice(text) {
         Some(choice) => Ok(choice),
         None => Err(not_a_choice(field, text, T::CHOICES)),
-    }
+    })
 }
 
 // The problems are built out of line: the labels and copies they own cost

@@ -4,8 +4,8 @@ use std::fmt::Display;
 
 use serde_json::{Map as JsonMap, Value};
 
-use super::probe::ParseFn;
-use super::spec::DescriptorSpec;
+use super::probe::{ParseFn, TakeFn};
+use super::spec::{DescriptorSpec, FieldSpec};
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::{FieldErrors, LessonError, LessonValue};
 
@@ -15,12 +15,71 @@ pub fn entries(value: &LessonValue) -> impl Iterator<Item = (&str, &Value)> {
     value.entries()
 }
 
+/// The pairs of a lesson value the generated parser owns, taken out of it.
+#[inline]
+pub fn owned_entries(value: LessonValue) -> impl Iterator<Item = (String, Value)> {
+    value.into_entries()
+}
+
+/// A field's parsers: of a borrowed value, of an owned one.
+pub type Parsers<T> = (ParseFn<T>, TakeFn<T>);
+
+/// A value sent for a field as the generated parser reads it: borrowed
+/// from a lesson value, or taken out of one it owns (so that a `String`
+/// field keeps the text sent, as serde's `from_value` does).
+pub trait Sent {
+    /// The value, to look at.
+    fn value(&self) -> &Value;
+
+    /// The field's value, read with the first of `parsers` from a
+    /// borrowed value, with the second from an owned one.
+    fn read<T>(self, parsers: Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem>;
+}
+
+impl Sent for &Value {
+    #[inline]
+    fn value(&self) -> &Value {
+        self
+    }
+
+    #[inline]
+    fn read<T>(self, (parse, _): Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem> {
+        parse(self, field)
+    }
+}
+
+impl Sent for Value {
+    #[inline]
+    fn value(&self) -> &Value {
+        self
+    }
+
+    #[inline]
+    fn read<T>(self, (_, take): Parsers<T>, field: &FieldSpec) -> Result<T, LessonProblem> {
+        take(self, field)
+    }
+}
+
 /// Whether `value` is `null` or a text of nothing but spaces.
+#[inline]
 fn is_empty(value: &Value) -> bool {
     match value {
         Value::Null => true,
-        Value::String(text) => text.trim().is_empty(),
+        Value::String(text) => is_blank(text),
         _ => false,
+    }
+}
+
+/// Whether `text` is nothing but spaces (`char::is_whitespace`). A text
+/// that opens with an ASCII character other than a space is not, and
+/// needs no scan: the usual note, which `trim` would scan from both ends
+/// (a tenth of a typed parse, against serde's derive that does not check).
+#[inline]
+fn is_blank(text: &str) -> bool {
+    match text.as_bytes().first() {
+        None => true,
+        Some(&first) if first.is_ascii() && !char::from(first).is_whitespace() => false,
+        Some(_) => text.trim().is_empty(),
     }
 }
 
@@ -59,14 +118,14 @@ impl Reader {
     pub fn read<T>(
         &mut self,
         index: usize,
-        value: &Value,
-        parse: ParseFn<T>,
+        value: impl Sent,
+        parsers: Parsers<T>,
         optional: bool,
     ) -> Slot<T> {
-        if optional && is_empty(value) {
+        if optional && is_empty(value.value()) {
             return Slot::Absent;
         }
-        match parse(value, &self.spec.fields[index]) {
+        match value.read(parsers, &self.spec.fields[index]) {
             Ok(read) => Slot::Read(read),
             Err(problem) => {
                 self.reject(problem);
@@ -84,8 +143,8 @@ impl Reader {
         slot: &mut Slot<T>,
         index: usize,
         key: &str,
-        value: &Value,
-        parse: ParseFn<T>,
+        value: impl Sent,
+        parsers: Parsers<T>,
         optional: bool,
     ) {
         if !matches!(slot, Slot::Absent) {
@@ -93,7 +152,7 @@ impl Reader {
             *slot = Slot::Rejected;
             return;
         }
-        *slot = self.read(index, value, parse, optional);
+        *slot = self.read(index, value, parsers, optional);
     }
 
     #[cold]
@@ -175,7 +234,9 @@ impl Reader {
     /// `Missing`), refused when the
     /// value names another entry (compared in the type's own `Display`
     /// form, so that "085" and "85" agree for a number).
-    #[inline(never)]
+    /// Inline, so that a parse without an entry (`from_lesson_value`, a
+    /// stored value) costs no call; the comparison is out of line.
+    #[inline]
     pub fn entry_key<T: Display>(
         &mut self,
         index: usize,
@@ -183,9 +244,20 @@ impl Reader {
         entry: Option<&str>,
         parse: ParseFn<T>,
     ) -> Slot<T> {
-        let Some(entry) = entry else {
-            return slot;
-        };
+        match entry {
+            Some(entry) => self.against_entry(index, slot, entry, parse),
+            None => slot,
+        }
+    }
+
+    #[inline(never)]
+    fn against_entry<T: Display>(
+        &mut self,
+        index: usize,
+        slot: Slot<T>,
+        entry: &str,
+        parse: ParseFn<T>,
+    ) -> Slot<T> {
         if let Slot::Rejected = slot {
             // The value's own problem is reported; the entry adds nothing.
             return slot;
@@ -318,5 +390,30 @@ fn migrated<T>(
             LessonError::from_problems(vec![LessonProblem::NotMigrated { reason }])
                 .unwrap_or_else(|| LessonError::wrong_collection("", "")),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_blank;
+
+    #[test]
+    fn blank_is_what_trim_leaves_empty() {
+        for text in [
+            "",
+            " ",
+            "\t\n",
+            "\u{b}",
+            "\u{a0}",
+            "\u{3000} ",
+            "x",
+            " x",
+            "x ",
+            "é",
+            "\u{a0}x",
+            "-",
+        ] {
+            assert_eq!(is_blank(text), text.trim().is_empty(), "{text:?}");
+        }
     }
 }

@@ -57,6 +57,11 @@ impl LessonValue {
     pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.0.iter().map(|(key, value)| (key.as_str(), value))
     }
+
+    /// The key/value pairs, taken out, for the generated parser only.
+    pub(crate) fn into_entries(self) -> impl Iterator<Item = (String, Value)> {
+        self.0.into_iter()
+    }
 }
 
 impl From<Map<String, Value>> for LessonValue {
