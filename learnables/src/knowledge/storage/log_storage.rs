@@ -19,7 +19,7 @@ pub(crate) const FILE_NAME: &str = "knowledge.log";
 /// (`fdatasync`) before it is acknowledged. A commit costs what the disk
 /// charges for writing a few hundred bytes and syncing them, and no more:
 /// the knowledge keeps every version in memory, so the file needs no index,
-/// and the file keeps room written ahead of its frames ([`ROOM`] bytes of
+/// and the file keeps room written ahead of its frames (256 KiB of
 /// zeros, refreshed as it fills), so that a commit's sync carries no change
 /// of the file's size.
 ///
