@@ -98,6 +98,7 @@ impl Target {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let response = client
             .post(&self.url)
+            .header("A2A-Version", "1.0")
             .header(learnables::ACTIVATION_HEADER, learnables::EXTENSION_URI)
             .header("Authorization", format!("Bearer {TOKEN}"))
             .header("Content-Type", "application/json")
