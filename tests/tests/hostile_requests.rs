@@ -50,7 +50,7 @@ enum Expect {
 }
 
 impl Expect {
-    /// The kind of answer, as the README counts them.
+    /// The kind of answer, as the catalogue counts them.
     fn kind(&self) -> String {
         match self {
             Expect::Error { status, .. } => format!("a learnables JSON-RPC error, HTTP {status}"),
@@ -1246,8 +1246,8 @@ fn show(agent: &Agent, collection: &str, entry: &str) -> Value {
         .clone()
 }
 
-/// The catalogue's size, and how many cases expect each kind of answer
-/// (the README states these figures).
+/// The catalogue's size, and how many cases expect each kind of answer:
+/// pinned, so that a case cannot be lost or silently change kind.
 const CASES: usize = 177;
 const KINDS: [(&str, usize); 11] = [
     ("HTTP 100 without a JSON-RPC body", 1),
@@ -1294,14 +1294,14 @@ fn every_hostile_request_gets_its_own_refusal_and_changes_nothing() {
         *kinds.entry(case.expect.kind()).or_insert(0) += 1;
     }
     println!("{} hostile requests: {kinds:#?}", cases.len());
-    assert_eq!(cases.len(), CASES, "the README states the count");
+    assert_eq!(cases.len(), CASES, "a case was added or lost: update CASES");
     assert_eq!(
         kinds
             .iter()
             .map(|(kind, count)| (kind.as_str(), *count))
             .collect::<Vec<_>>(),
         KINDS,
-        "the README states the count of each kind"
+        "a case changed its kind of answer: update KINDS"
     );
     let mut names = std::collections::HashSet::new();
     for case in &cases {
