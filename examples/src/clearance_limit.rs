@@ -1,3 +1,6 @@
+//! The clearance limit: how much a broker may clear without a second
+//! signature, a learnable with a number, a date and a note.
+
 use chrono::NaiveDate;
 use learnables::{FieldErrors, Learnable};
 

@@ -1,3 +1,6 @@
+//! The routing rule: which desk handles a declaration, keyed on its HS
+//! chapter, with the chapter and desk types it reads.
+
 use std::fmt;
 use std::str::FromStr;
 

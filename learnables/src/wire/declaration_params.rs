@@ -1,3 +1,5 @@
+//! The card's Learnables entry: the spec's `DeclarationParams`.
+
 use serde::{Deserialize, Serialize};
 
 use super::LearnableDescriptor;

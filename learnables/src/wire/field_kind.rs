@@ -1,3 +1,5 @@
+//! A lesson field's kind: the spec's open `kind` string.
+
 use std::borrow::Cow;
 use std::fmt;
 

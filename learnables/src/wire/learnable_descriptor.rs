@@ -1,3 +1,5 @@
+//! What an agent can be taught, one learnable: the spec's `LearnableDescriptor`.
+
 use serde::{Deserialize, Serialize};
 
 use super::LessonField;

@@ -1,3 +1,5 @@
+//! What a person teaches: the spec's `Lesson`, and its typed reading.
+
 use serde::{Deserialize, Serialize};
 
 use super::LessonValue;

@@ -1,3 +1,5 @@
+//! One field a lesson fills in: the spec's `LessonField`.
+
 use serde::{Deserialize, Serialize};
 
 use super::FieldKind;

@@ -1,3 +1,5 @@
+//! What the agent says after a lesson: the spec's `LessonResult`.
+
 use serde::{Deserialize, Serialize};
 
 /// What the agent says after a lesson: the spec's `LessonResult`.

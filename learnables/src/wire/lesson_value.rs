@@ -1,3 +1,5 @@
+//! A lesson's value: the JSON object a person filled in.
+
 use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize};

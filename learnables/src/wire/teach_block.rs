@@ -1,3 +1,5 @@
+//! The teachable proposal on a question: the spec's `TeachBlock`.
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
