@@ -4,8 +4,9 @@
 //! activate the extension (every block removed as the body flows), against
 //! the same response from the same host without the layer, and through the
 //! layer to a client that activated (passed through), in the same run.
-//! Each run is a child process of its own, so its peak resident memory
-//! (`VmHWM`) is its own. Reported: throughput (the body read to its end
+//! Each run's host is a child process of its own, so its peak resident
+//! memory (`VmHWM`) is its own, and the client reads in this process, as a
+//! real client does in its own. Reported: throughput (the body read to its end
 //! over 127.0.0.1), time to the first byte, and peak memory; the goals are
 //! at least 0.8 of the throughput without the layer, and under 2x the
 //! activated client's peak memory.
@@ -16,8 +17,9 @@
 //! the instructions the scrubber alone spends per byte of that body, counted
 //! under Valgrind's cachegrind: a run of one round less a run of none).
 
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 #[path = "../../learnables/benches/cachegrind/mod.rs"]
@@ -78,9 +80,11 @@ fn response(chunks: usize) -> Response {
     response
 }
 
-/// One run, in this (child) process: serves the response, reads it once,
-/// prints `bytes first_byte_ns total_ns peak_kib`.
-fn child(mode: &str, chunks: usize) {
+/// The host, in this (child) process: serves the response on 127.0.0.1,
+/// prints its port, and once stdin closes (the parent has read the body)
+/// prints its peak memory in KiB and exits. The client runs in the parent,
+/// as a real client runs in a process of its own.
+fn serve(mode: &str, chunks: usize) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -100,27 +104,12 @@ fn child(mode: &str, chunks: usize) {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address: SocketAddr = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
-        let client = reqwest::Client::new();
-        let mut request = client.get(format!("http://{address}/task"));
-        if mode == "activated" {
-            request = request.header("A2A-Extensions", EXTENSION_URI);
-        }
-        let start = Instant::now();
-        let mut response = request.send().await.unwrap();
-        let mut first = None;
-        let mut bytes = 0u64;
-        while let Some(chunk) = response.chunk().await.unwrap() {
-            first.get_or_insert_with(|| start.elapsed());
-            bytes += chunk.len() as u64;
-        }
-        let total = start.elapsed();
-        let first = first.unwrap_or(total);
-        println!(
-            "{bytes} {} {} {}",
-            first.as_nanos(),
-            total.as_nanos(),
-            peak_kib()
-        );
+        println!("{}", address.port());
+        tokio::task::spawn_blocking(|| std::io::copy(&mut std::io::stdin(), &mut std::io::sink()))
+            .await
+            .unwrap()
+            .unwrap();
+        println!("{}", peak_kib());
     });
 }
 
@@ -134,30 +123,43 @@ fn peak_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// A run in a child process: (bytes read, seconds to the first byte,
-/// seconds in all, peak KiB).
+/// A run: the host in a child process, the body read here to its end.
+/// (bytes read, seconds to the first byte, seconds in all, the host's
+/// peak KiB).
 fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
-    let output = Command::new(std::env::current_exe().unwrap())
-        .args(["--child", mode, &chunks.to_string()])
-        .output()
+    let mut host = Command::new(std::env::current_exe().unwrap())
+        .args(["--serve", mode, &chunks.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
         .unwrap();
-    let text = String::from_utf8_lossy(&output.stdout);
-    let fields: Vec<u64> = text
-        .split_whitespace()
-        .map(|field| field.parse().unwrap())
-        .collect();
-    assert_eq!(
-        fields.len(),
-        4,
-        "{text} {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (
-        fields[0],
-        fields[1] as f64 / 1e9,
-        fields[2] as f64 / 1e9,
-        fields[3],
-    )
+    let mut lines = BufReader::new(host.stdout.take().unwrap()).lines();
+    let port: u16 = lines.next().unwrap().unwrap().parse().unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let (bytes, first, total) = runtime.block_on(async move {
+        let client = reqwest::Client::new();
+        let mut request = client.get(format!("http://127.0.0.1:{port}/task"));
+        if mode == "activated" {
+            request = request.header("A2A-Extensions", EXTENSION_URI);
+        }
+        let start = Instant::now();
+        let mut response = request.send().await.unwrap();
+        let mut first = None;
+        let mut bytes = 0u64;
+        while let Some(chunk) = response.chunk().await.unwrap() {
+            first.get_or_insert_with(|| start.elapsed());
+            bytes += chunk.len() as u64;
+        }
+        let total = start.elapsed();
+        (bytes, first.unwrap_or(total), total)
+    });
+    drop(host.stdin.take());
+    let peak: u64 = lines.next().unwrap().unwrap().parse().unwrap();
+    assert!(host.wait().unwrap().success());
+    (bytes, first.as_secs_f64(), total.as_secs_f64(), peak)
 }
 
 /// The body `--scrub-only` scrubs: 100,000 messages in one array.
@@ -179,8 +181,8 @@ fn median(values: &mut [f64]) -> f64 {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(at) = args.iter().position(|arg| arg == "--child") {
-        child(&args[at + 1], args[at + 2].parse().unwrap());
+    if let Some(at) = args.iter().position(|arg| arg == "--serve") {
+        serve(&args[at + 1], args[at + 2].parse().unwrap());
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--scrub-only") {
