@@ -16,8 +16,6 @@
 //! Uses `DATABASE_URL`, or starts a throwaway server like the tests do.
 //! `cargo bench -p learnables-tests --bench postgres`
 
-#[path = "../tests/postgres_harness/mod.rs"]
-mod postgres_harness;
 #[path = "../../learnables/benches/routing_entries/mod.rs"]
 mod routing_entries;
 
@@ -29,6 +27,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
 use learnables::knowledge::{LogStorage, PostgresStorage, Storage};
 use learnables_examples::RoutingRule;
+use learnables_tests::support::postgres as postgres_harness;
 use routing_entries::{lesson, teach_concurrently};
 
 const ENTRIES: u64 = 10_000;

@@ -3,3 +3,4 @@
 pub mod load;
 pub mod loopback;
 pub mod skip;
+pub mod support;

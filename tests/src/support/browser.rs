@@ -1,0 +1,225 @@
+//! Headless Chromium driven through WebDriver (Debian's `chromium` and
+//! `chromium-driver`, which `.ci/run` installs), for the teacher's page.
+//!
+//! A test that needs the browser fails when it is missing, saying to run
+//! `.ci/run`, unless `LEARNABLES_ALLOW_SKIP` names `browser` (see
+//! `learnables_tests::skip`): then it prints `SKIPPED:` and passes.
+
+use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder};
+use serde_json::{Value, json};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// How long a page gets to reach a state the test waits for.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A Chromium session and the chromedriver behind it; chromedriver is
+/// killed when dropped (call [`Browser::close`] first to end the session).
+pub struct Browser {
+    /// The WebDriver session.
+    pub client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+/// Whether the browser tests run: when the browser is missing, a failure
+/// saying to run `.ci/run`, or `false` (after printing `SKIPPED:`) where
+/// `LEARNABLES_ALLOW_SKIP` names `browser`.
+pub fn browser_available(test: &str) -> bool {
+    for program in [CHROMIUM, CHROMEDRIVER] {
+        if !Path::new(program).exists() {
+            crate::skip::cannot_run(
+                test,
+                "browser",
+                &format!(
+                    "{program} is missing: run .ci/run (it installs the Debian packages \
+                     chromium and chromium-driver)"
+                ),
+            );
+            return false;
+        }
+    }
+    true
+}
+
+impl Browser {
+    /// Starts chromedriver on a free port and a fresh headless Chromium
+    /// with a window of `width` x `height`.
+    pub async fn start(width: u32, height: u32) -> Browser {
+        let port = free_port();
+        // In a process group of its own, with the Chromium it starts, so
+        // that a test that fails half way leaves no browser behind.
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .expect("chromedriver starts");
+        let mut driver = DriverGuard(Some(driver));
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < PATIENCE,
+                "chromedriver did not listen on port {port} within {PATIENCE:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let profile = tempfile::tempdir().expect("a profile directory");
+        let args = vec![
+            "--headless".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-quic".to_owned(),
+            "--no-first-run".to_owned(),
+            "--disable-background-networking".to_owned(),
+            "--disable-component-update".to_owned(),
+            "--disable-sync".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            format!("--window-size={width},{height}"),
+            format!("--user-data-dir={}", profile.path().display()),
+        ];
+        let capabilities = json!({
+            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            // An alert the page opened stays open, for the test to find.
+            "unhandledPromptBehavior": "ignore",
+        });
+        let Value::Object(capabilities) = capabilities else {
+            unreachable!()
+        };
+        let client = tokio::time::timeout(
+            PATIENCE,
+            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+                .capabilities(capabilities)
+                .connect(&format!("http://127.0.0.1:{port}")),
+        )
+        .await
+        .expect("Chromium starts in time")
+        .expect("a WebDriver session with Chromium");
+        Browser {
+            client,
+            driver: driver.0.take().expect("the driver"),
+            _profile: profile,
+        }
+    }
+
+    /// Ends the session (Chromium quits) and stops chromedriver.
+    pub async fn close(self) {
+        let client = self.client.clone();
+        let _ = tokio::time::timeout(PATIENCE, client.close()).await;
+    }
+
+    /// Evaluates `expression` in the page.
+    pub async fn eval(&self, expression: &str) -> Value {
+        self.client
+            .execute(&format!("return ({expression});"), vec![])
+            .await
+            .unwrap_or_else(|error| panic!("`{expression}` could not be evaluated: {error}"))
+    }
+
+    /// Waits until `expression` is true in the page; panics with `what`
+    /// and the page's text if it does not become so in time.
+    pub async fn until(&self, expression: &str, what: &str) {
+        let started = Instant::now();
+        loop {
+            let value = self
+                .client
+                .execute(&format!("return Boolean({expression});"), vec![])
+                .await;
+            if matches!(value, Ok(Value::Bool(true))) {
+                return;
+            }
+            if started.elapsed() > PATIENCE {
+                let text = self.eval("document.body.innerText").await;
+                panic!(
+                    "{what}: `{expression}` is still not true after {PATIENCE:?}; the page reads:\n{}",
+                    text.as_str().unwrap_or_default()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// The text of the first element `selector` matches.
+    pub async fn text(&self, selector: &str) -> String {
+        let found = self
+            .client
+            .find(fantoccini::Locator::Css(selector))
+            .await
+            .unwrap_or_else(|error| panic!("no `{selector}`: {error}"));
+        found.text().await.expect("an element's text")
+    }
+
+    /// Saves a screenshot of the page as `name`.png under
+    /// `target/teaching-page-screenshots/`.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let dir = screenshot_dir();
+        std::fs::create_dir_all(&dir).expect("the screenshot directory");
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("the screenshot is saved");
+        path
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        stop(&mut self.driver);
+    }
+}
+
+/// Kills chromedriver if starting the session fails half way.
+struct DriverGuard(Option<Child>);
+
+impl Drop for DriverGuard {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            stop(&mut child);
+        }
+    }
+}
+
+/// Kills chromedriver's process group (chromedriver and the Chromium it
+/// started), then reaps chromedriver.
+fn stop(driver: &mut Child) {
+    let group = format!("-{}", driver.id());
+    let killed = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    if !killed.is_ok_and(|status| status.success()) {
+        let _ = driver.kill();
+    }
+    let _ = driver.wait();
+}
+
+/// `target/teaching-page-screenshots/`: beside the profile's folder of the
+/// running test binary (`target/debug/deps/browser-…`).
+pub fn screenshot_dir() -> PathBuf {
+    let binary = std::env::current_exe().expect("the test binary's path");
+    binary
+        .ancestors()
+        .nth(3)
+        .expect("the target directory")
+        .join("teaching-page-screenshots")
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A JavaScript string literal of `text`.
+pub fn js(text: &str) -> String {
+    Value::String(text.to_owned()).to_string()
+}

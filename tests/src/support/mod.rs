@@ -1,0 +1,8 @@
+//! What the tests share: running agents, PostgreSQL servers, browsers,
+//! the spec's schema and the suite every knowledge back end passes.
+
+pub mod agent;
+pub mod backend_suite;
+pub mod browser;
+pub mod postgres;
+pub mod spec_schema;

@@ -1,0 +1,3 @@
+//! The teacher's page in headless Chromium.
+
+mod teaching_page;

@@ -1,0 +1,12 @@
+//! The versioned knowledge on memory and the embedded store: the back-end suite, async callers, failing back ends, crashes, faults, durability, refusals that leave no trace, redeploys.
+
+mod durability;
+mod knowledge_async;
+mod knowledge_crash;
+mod knowledge_embedded;
+mod knowledge_failed_writes;
+mod knowledge_in_memory;
+mod knowledge_shared_store;
+mod redeploys;
+mod refusals_leave_no_trace;
+mod store_faults;

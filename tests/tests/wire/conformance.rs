@@ -1,0 +1,72 @@
+//! Everything the examples produce is valid against the JSON Schema the spec
+//! publishes (`spec/learnables-v1.json`), checked with `jsonschema`.
+
+use learnables_tests::support::spec_schema;
+
+use learnables::{Learnable, Lesson, LessonResult, LessonValue, TeachBlock};
+use learnables_examples::{ClearanceLimit, RoutingRule, customs_declaration};
+use serde_json::json;
+use spec_schema::{assert_valid, def, spec};
+
+#[test]
+fn every_example_descriptor_matches_the_schema() {
+    let validator = def("LearnableDescriptor");
+    for descriptor in [RoutingRule::descriptor(), ClearanceLimit::descriptor()] {
+        assert_valid(&validator, &serde_json::to_value(descriptor).unwrap());
+    }
+}
+
+#[test]
+fn the_example_declaration_matches_the_schema() {
+    let validator = spec_schema::declaration_params();
+    let extension = serde_json::to_value(customs_declaration().agent_extension()).unwrap();
+    assert_eq!(extension["uri"], spec()["uri"]);
+    assert_eq!(extension["required"], spec()["required"]);
+    assert_valid(&validator, &extension["params"]);
+}
+
+#[test]
+fn lessons_results_and_teach_blocks_match_the_schema() {
+    let rule = RoutingRule {
+        chapter: learnables_examples::Chapter::try_from(85).unwrap(),
+        desk: learnables_examples::Desk::General,
+        note: None,
+    };
+    let lesson = Lesson::new(
+        "routing_rules",
+        "85",
+        rule.to_lesson_value(),
+        "alice@example.com",
+    )
+    .with_reason("A new chapter");
+    assert_valid(&def("Lesson"), &serde_json::to_value(&lesson).unwrap());
+    let result = LessonResult {
+        learned: true,
+        describes: rule.describes("85"),
+        definition_version: 1,
+        version_id: Some("v1".into()),
+        previous_version_id: None,
+    };
+    assert_valid(
+        &def("LessonResult"),
+        &serde_json::to_value(&result).unwrap(),
+    );
+    let mut block = TeachBlock::new("routing_rules", ["85"]);
+    block.lesson_fields = Some(RoutingRule::descriptor().lesson_fields.clone());
+    assert_valid(&def("TeachBlock"), &serde_json::to_value(&block).unwrap());
+}
+
+#[test]
+fn the_schema_check_itself_rejects_a_broken_descriptor() {
+    let validator = def("LearnableDescriptor");
+    let mut broken = serde_json::to_value(RoutingRule::descriptor()).unwrap();
+    broken["how"] = json!("");
+    broken["lessonFields"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("label");
+    assert_eq!(validator.iter_errors(&broken).count(), 2);
+    let not_a_lesson = json!({"collection": "c", "entry": "e", "value": [], "taughtBy": "x"});
+    assert!(!def("Lesson").is_valid(&not_a_lesson));
+    assert!(LessonValue::try_from(json!([])).is_err());
+}

@@ -1,0 +1,10 @@
+//! The spec's JSON, parsing and the derive's output: conformance to the spec's schema, round trips, descriptors, lesson parsing, the text rules, cards and teach blocks.
+
+mod card_and_teach_blocks;
+mod conformance;
+mod conformance_on_the_wire;
+mod descriptor;
+mod lesson_parsing;
+mod round_trip_properties;
+mod rules;
+mod wire_round_trip;
