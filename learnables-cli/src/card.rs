@@ -272,7 +272,10 @@ mod tests {
         ));
         assert_eq!(outcome.failure.unwrap().kind().exit_code(), 1);
         assert_eq!(outcome.json["lint"]["ok"], false);
-        assert_eq!(outcome.json["lint"]["violations"][0]["path"], "learnables[0].how");
+        assert_eq!(
+            outcome.json["lint"]["violations"][0]["path"],
+            "learnables[0].how"
+        );
         assert_eq!(outcome.json["declaration"]["learnables"][0]["how"], "TODO");
         assert_eq!(outcome.json["name"], "A");
     }

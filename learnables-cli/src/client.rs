@@ -120,10 +120,11 @@ impl AgentClient {
     /// data-only).
     pub fn fetch_card(&self) -> Result<Value, CliError> {
         let url = self.card_url();
-        let response = self.waiting("fetching the agent card", || {
-            self.card_http.get(&url).send()
-        })
-        .map_err(|error| request_failed(&url, &error))?;
+        let response = self
+            .waiting("fetching the agent card", || {
+                self.card_http.get(&url).send()
+            })
+            .map_err(|error| request_failed(&url, &error))?;
         let status = response.status();
         if status.is_redirection() {
             return Err(CliError::not_understood(format!(
@@ -166,18 +167,19 @@ impl AgentClient {
         authorization.set_sensitive(true);
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let url = self.base.as_str();
-        let response = self.waiting(waiting, || {
-            self.call_http
-                .post(url)
-                .header(CONTENT_TYPE, "application/json")
-                .header(ACTIVATION_HEADER, EXTENSION_URI)
-                // A2A v1.0: a request without it counts as version 0.3.
-                .header("A2A-Version", "1.0")
-                .header(AUTHORIZATION, authorization)
-                .body(body.to_string())
-                .send()
-        })
-        .map_err(|error| request_failed(url, &error))?;
+        let response = self
+            .waiting(waiting, || {
+                self.call_http
+                    .post(url)
+                    .header(CONTENT_TYPE, "application/json")
+                    .header(ACTIVATION_HEADER, EXTENSION_URI)
+                    // A2A v1.0: a request without it counts as version 0.3.
+                    .header("A2A-Version", "1.0")
+                    .header(AUTHORIZATION, authorization)
+                    .body(body.to_string())
+                    .send()
+            })
+            .map_err(|error| request_failed(url, &error))?;
         let status = response.status();
         let method = shown(method);
         if status.is_redirection() {
@@ -230,7 +232,9 @@ fn http_client(
     reqwest::blocking::ClientBuilder::from(builder)
         .timeout(timeout)
         .build()
-        .map_err(|error| CliError::network(format!("cannot make an HTTP client: {}", chain(&error))))
+        .map_err(|error| {
+            CliError::network(format!("cannot make an HTTP client: {}", chain(&error)))
+        })
 }
 
 /// Follows a redirect only to the same origin as the first URL, at most
@@ -517,6 +521,22 @@ fn certificate_refused(error: &reqwest::Error) -> bool {
     false
 }
 
+/// Whether a failed request failed because the agent's answer is not
+/// HTTP: hyper's parse error, found in the chain of causes.
+fn not_http(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(cause) = source {
+        if cause
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_parse)
+        {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
 fn request_failed(url: &str, error: &reqwest::Error) -> CliError {
     let reason = shown(&chain(error));
     let url = shown(url);
@@ -525,6 +545,11 @@ fn request_failed(url: &str, error: &reqwest::Error) -> CliError {
             "the agent at {url} has a TLS certificate this machine does not trust ({reason}); \
              if another authority signed it, give that authority's certificate with \
              --ca-cert FILE"
+        ));
+    }
+    if not_http(error) {
+        return CliError::not_understood(format!(
+            "the agent at {url} answered with something that is not HTTP ({reason})"
         ));
     }
     if error.is_redirect() {

@@ -58,16 +58,10 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
     match &cli.command {
         Command::Card(args) => card::run(&AgentClient::new(&args.url, &connection)?),
         Command::Check(args) => check::run(&args.file),
-        Command::Teach(args) => teach::run(
-            args,
-            &AgentClient::new(&args.url, &connection)?,
-            format,
-        ),
-        Command::Show(args) => show::run(
-            args,
-            &AgentClient::new(&args.url, &connection)?,
-            format,
-        ),
+        Command::Teach(args) => {
+            teach::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
+        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?, format),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
     }

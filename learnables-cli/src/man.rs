@@ -97,7 +97,9 @@ mod tests {
         }
         let teach = std::fs::read_to_string(dir.path().join("learnables-teach.1")).unwrap();
         assert!(
-            teach.lines().any(|line| line.starts_with(".TH learnables-teach 1")),
+            teach
+                .lines()
+                .any(|line| line.starts_with(".TH learnables-teach 1")),
             "{teach}"
         );
         assert!(teach.contains("taught\\-by"), "{teach}");

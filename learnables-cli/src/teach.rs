@@ -85,9 +85,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
                 "the question names no entry: give one with --entry",
             ));
         }
-        (None, several) if form_allowed => {
-            form::pick_entry(&descriptor.entry, several)?
-        }
+        (None, several) if form_allowed => form::pick_entry(&descriptor.entry, several)?,
         (None, several) => {
             return Err(CliError::usage(format!(
                 "the question is about several entries ({}): pick one with --entry",
@@ -140,7 +138,13 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
     lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
     let params = serde_json::to_value(&lesson)
         .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
-    let result = client.call(&method, params.clone(), &args.token, "the lesson", "teaching")?;
+    let result = client.call(
+        &method,
+        params.clone(),
+        &args.token,
+        "the lesson",
+        "teaching",
+    )?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
         CliError::not_understood(format!(
             "the agent's answer is not a LessonResult: {}",
@@ -152,7 +156,10 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         "result": serde_json::to_value(&result).unwrap_or_default(),
         "warnings": warnings,
     });
-    Ok(Outcome::ok(render_result(&result, Style::for_stdout()), json))
+    Ok(Outcome::ok(
+        render_result(&result, Style::for_stdout()),
+        json,
+    ))
 }
 
 /// Reads the teach block of a question message in `file`, of at most
@@ -215,7 +222,10 @@ pub fn check_sets(
             )));
         };
         if given.contains_key(name) {
-            return Err(CliError::usage(format!("--set {}: given twice", line(name))));
+            return Err(CliError::usage(format!(
+                "--set {}: given twice",
+                line(name)
+            )));
         }
         let choices = field.choices.as_deref().unwrap_or_default();
         if !value.is_empty()

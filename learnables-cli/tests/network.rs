@@ -263,7 +263,8 @@ fn an_agent_that_never_finishes_is_cut_off_by_the_timeout() {
         std::thread::sleep(Duration::from_secs(8));
         Reply::result(lesson_result())
     });
-    let err = run(&[&strs(&teach_args(&silent.url))[..], &["--timeout", "2"]].concat()).failed_with(3);
+    let err =
+        run(&[&strs(&teach_args(&silent.url))[..], &["--timeout", "2"]].concat()).failed_with(3);
     assert!(err.contains("did not answer in time"), "{err}");
 }
 
