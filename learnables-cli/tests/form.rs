@@ -304,6 +304,17 @@ fn ctrl_c_in_the_form_cancels_with_130_and_nothing_is_taught() {
     assert!(err.contains("has no routing rule `85` yet"), "{err}");
 }
 
+#[test]
+fn with_json_no_form_is_shown_even_on_a_terminal() {
+    let agent = Agent::start();
+    let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85", "--json"]);
+    let drawn = session.exp_eof().expect("the binary ends without asking");
+    assert!(!drawn.contains("HS chapter"), "{drawn}");
+    assert!(drawn.contains("\"kind\": \"usage\""), "{drawn}");
+    assert!(drawn.contains("--json shows no form"), "{drawn}");
+    assert_eq!(finish(session), 2);
+}
+
 /// Whether `text` holds an SGR (colour or weight) escape sequence.
 fn styled(text: &str) -> bool {
     text.match_indices("\x1b[").any(|(at, _)| {
