@@ -110,7 +110,10 @@ pub fn emit(result: Result<Outcome, CliError>, format: Format) -> ExitCode {
         }
         Format::Text => {
             if let Some((text, _)) = report {
-                print!("{}", style::scrub(&text));
+                // A reader gone (a closed pipe) is no reason to panic.
+                let mut stdout = std::io::stdout().lock();
+                let _ = stdout.write_all(style::scrub(&text).as_bytes());
+                let _ = stdout.flush();
             }
             if let Some(failure) = failure {
                 let failure = failure.to_string();
