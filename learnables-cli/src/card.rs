@@ -2,12 +2,12 @@
 //! linted against the spec.
 
 use learnables::{DeclarationParams, LearnableDescriptor};
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::Outcome;
-use crate::check::{Lint, lint_card, undeclared};
+use crate::check::{Lint, lint_card, undeclared, violations_json};
 use crate::client::AgentClient;
 use crate::error::CliError;
+use crate::outcome::Outcome;
 use crate::render::{count, kind_text, line, paragraph, table, violation_lines};
 use crate::style::Style;
 
@@ -17,8 +17,11 @@ pub fn run(client: &AgentClient) -> Result<Outcome, CliError> {
     card_outcome(&card, client.base(), Style::for_stdout())
 }
 
-/// The report on a fetched card: its learnables and the lint; a failure
-/// when the declaration breaks the spec.
+/// The report on a fetched card: its learnables and the lint; a lint
+/// failure when the declaration breaks the spec. In JSON: `{"url",
+/// "name", "skills": [{"id", "name"}], "declaration" (the params as
+/// declared, or null when their shape cannot be read), "lint": {"ok",
+/// "violations": [{"path", "message"}]}}`, each text as the card has it.
 pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, CliError> {
     match lint_card(card) {
         Lint::Undeclared => Err(undeclared(&format!("the agent at {}", line(url)))),
@@ -28,9 +31,11 @@ pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, Cl
                 "\n{} ok, the declaration follows the Learnables spec\n",
                 style.bold("Lint:")
             ));
-            Ok(Outcome::ok(text))
+            let json = card_json(card, url, Some(&declaration.params), &json!([]));
+            Ok(Outcome::ok(text, json))
         }
         Lint::Broken { violations, params } => {
+            let json = card_json(card, url, params.as_ref(), &violations_json(&violations));
             let mut text = params
                 .map(|params| render_card(card, &params, style) + "\n")
                 .unwrap_or_default();
@@ -42,13 +47,41 @@ pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, Cl
             text.push_str(&violation_lines(&violations, "  ", style));
             Ok(Outcome {
                 stdout: text,
-                failure: Some(format!(
+                json,
+                failure: Some(CliError::lint(format!(
                     "the agent's card breaks the Learnables spec: {}",
                     count(violations.len(), "violation")
-                )),
+                ))),
             })
         }
     }
+}
+
+/// The `card` report as data.
+fn card_json(
+    card: &Value,
+    url: &str,
+    params: Option<&DeclarationParams>,
+    violations: &Value,
+) -> Value {
+    let skills: Vec<Value> = card
+        .get("skills")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|skill| json!({"id": skill.get("id"), "name": skill.get("name")}))
+        .collect();
+    let declaration = params
+        .and_then(|params| serde_json::to_value(params).ok())
+        .unwrap_or(Value::Null);
+    let ok = violations.as_array().is_some_and(Vec::is_empty);
+    json!({
+        "url": url,
+        "name": card.get("name"),
+        "skills": skills,
+        "declaration": declaration,
+        "lint": {"ok": ok, "violations": violations},
+    })
 }
 
 /// A card's learnables as a person reads them.
@@ -237,6 +270,13 @@ mod tests {
         assert!(outcome.stdout.ends_with(
             "Lint: 1 violation\n  learnables[0].how: `how` is a placeholder (`TODO`)\n"
         ));
-        assert!(outcome.failure.is_some());
+        assert_eq!(outcome.failure.unwrap().kind().exit_code(), 1);
+        assert_eq!(outcome.json["lint"]["ok"], false);
+        assert_eq!(
+            outcome.json["lint"]["violations"][0]["path"],
+            "learnables[0].how"
+        );
+        assert_eq!(outcome.json["declaration"]["learnables"][0]["how"], "TODO");
+        assert_eq!(outcome.json["name"], "A");
     }
 }

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use learnables::a2a::CardDeclaration;
 use learnables::{DeclarationParams, EXTENSION_URI, Violations};
-use serde_json::Value;
+use serde_json::{Value, json};
 
-use crate::Outcome;
 use crate::client::{MAX_CARD_BYTES, read_file_bounded};
 use crate::error::CliError;
+use crate::outcome::Outcome;
 use crate::render::{count, line, violation_lines};
 use crate::style::Style;
 
@@ -55,41 +55,62 @@ pub fn declared_params(card: &Value) -> Option<DeclarationParams> {
     serde_json::from_value(entry.get("params")?.clone()).ok()
 }
 
+/// The violations as data: `[{"path", "message"}]`, as the lint wrote
+/// them (not escaped).
+///
+/// ```
+/// use learnables_cli::check::{Lint, lint_card, violations_json};
+/// let card = serde_json::json!({"capabilities": {"extensions": [{
+///     "uri": learnables::EXTENSION_URI, "params": {"learnables": 3}}]}});
+/// let Lint::Broken { violations, .. } = lint_card(&card) else { panic!() };
+/// assert_eq!(violations_json(&violations)[0]["path"], "params");
+/// ```
+pub fn violations_json(violations: &Violations) -> Value {
+    Value::Array(
+        violations
+            .iter()
+            .map(|violation| json!({"path": violation.path, "message": violation.message}))
+            .collect(),
+    )
+}
+
 /// The params of a card that must declare Learnables, for the commands
-/// that go on to teach or to show: a broken declaration is still used when
-/// its shape can be read, with a warning (on standard error) that it breaks
-/// the spec, unless the lint faults its `teachMethod` (an A2A core method,
-/// say): then nothing is sent through it.
-pub fn params_for_teaching(card: &Value, url: &str) -> Result<DeclarationParams, CliError> {
+/// that go on to teach or to show, and a warning to give if it breaks the
+/// spec: a broken declaration is still used when its shape can be read,
+/// unless the lint faults its `teachMethod` (an A2A core method, say):
+/// then nothing is sent through it.
+pub fn params_for_teaching(
+    card: &Value,
+    url: &str,
+) -> Result<(DeclarationParams, Option<String>), CliError> {
     let url = line(url);
     match lint_card(card) {
-        Lint::Clean(declaration) => Ok(declaration.params),
+        Lint::Clean(declaration) => Ok((declaration.params, None)),
         Lint::Undeclared => Err(undeclared(&url)),
         Lint::Broken { violations, .. }
             if violations
                 .iter()
                 .any(|violation| at_teach_method(&violation.path)) =>
         {
-            Err(CliError::msg(format!(
+            Err(CliError::lint(format!(
                 "the agent's card declares a teachMethod the Learnables spec refuses, so \
                  learnables sends nothing through it:\n{}",
                 violation_lines(&violations, "  ", Style::plain()).trim_end()
             )))
         }
         Lint::Broken { violations, params } => {
-            let style = Style::for_stderr();
-            eprintln!(
-                "{} the agent's card breaks the Learnables spec ({}); `learnables card {url}` \
+            let warning = format!(
+                "the agent's card breaks the Learnables spec ({}); `learnables card {url}` \
                  shows them",
-                style.yellow("warning:"),
                 count(violations.len(), "violation")
             );
-            params.ok_or_else(|| {
-                CliError::msg(format!(
+            let params = params.ok_or_else(|| {
+                CliError::lint(format!(
                     "the agent's Learnables declaration cannot be read:\n{}",
                     violation_lines(&violations, "  ", Style::plain()).trim_end()
                 ))
-            })
+            })?;
+            Ok((params, Some(warning)))
         }
     }
 }
@@ -111,7 +132,7 @@ pub fn at_teach_method(path: &str) -> bool {
 
 /// The error of a card without a Learnables declaration.
 pub fn undeclared(what: &str) -> CliError {
-    CliError::msg(format!(
+    CliError::lint(format!(
         "{what} declares no Learnables: no entry of capabilities.extensions has the uri \
          {EXTENSION_URI}"
     ))
@@ -120,30 +141,46 @@ pub fn undeclared(what: &str) -> CliError {
 /// Runs `check` on a file (`-` for standard input), of at most
 /// [`MAX_CARD_BYTES`].
 pub fn run(file: &Path) -> Result<Outcome, CliError> {
-    let name = line(&file.display().to_string());
+    let raw_name = file.display().to_string();
+    let name = line(&raw_name);
     let text = read_file_bounded(file, MAX_CARD_BYTES)?;
     let card: Value = serde_json::from_slice(&text).map_err(|error| {
-        CliError::msg(format!("{name} is not JSON: {}", line(&error.to_string())))
+        CliError::usage(format!("{name} is not JSON: {}", line(&error.to_string())))
     })?;
-    check_card(&card, &name, Style::for_stdout())
+    check_card(&card, &raw_name, Style::for_stdout())
 }
 
-/// Lints a card read from `name`: `ok` and exit 0, or each violation on
-/// standard output and a failure.
-pub fn check_card(card: &Value, name: &str, style: Style) -> Result<Outcome, CliError> {
+/// Lints a card read from `file`: `ok` and exit 0, or each violation on
+/// standard output and a lint failure. In JSON: `{"file", "ok",
+/// "learnables" (how many, when clean), "violations": [{"path",
+/// "message"}]}`.
+pub fn check_card(card: &Value, file: &str, style: Style) -> Result<Outcome, CliError> {
+    let name = line(file);
     match lint_card(card) {
-        Lint::Clean(declaration) => Ok(Outcome::ok(format!(
-            "{}: {name} declares {} and follows the Learnables spec\n",
-            style.green("ok"),
-            count(declaration.params.learnables.len(), "learnable")
-        ))),
-        Lint::Undeclared => Err(undeclared(name)),
+        Lint::Clean(declaration) => {
+            let learnables = declaration.params.learnables.len();
+            Ok(Outcome::ok(
+                format!(
+                    "{}: {name} declares {} and follows the Learnables spec\n",
+                    style.green("ok"),
+                    count(learnables, "learnable")
+                ),
+                json!({"file": file, "ok": true, "learnables": learnables, "violations": []}),
+            ))
+        }
+        Lint::Undeclared => Err(undeclared(&name)),
         Lint::Broken { violations, .. } => Ok(Outcome {
             stdout: violation_lines(&violations, "", style),
-            failure: Some(format!(
+            json: json!({
+                "file": file,
+                "ok": false,
+                "learnables": null,
+                "violations": violations_json(&violations),
+            }),
+            failure: Some(CliError::lint(format!(
                 "{name} breaks the Learnables spec: {}",
                 count(violations.len(), "violation")
-            )),
+            ))),
         }),
     }
 }
@@ -173,9 +210,16 @@ mod tests {
              character\n\
              learnables[0].lessonFields[0].choices: a `choice` field must list its choices\n"
         );
+        let failure = outcome.failure.unwrap();
         assert_eq!(
-            outcome.failure.as_deref(),
-            Some("card.json breaks the Learnables spec: 3 violations")
+            failure.to_string(),
+            "card.json breaks the Learnables spec: 3 violations"
+        );
+        assert_eq!(failure.kind().exit_code(), 1);
+        assert_eq!(outcome.json["ok"], false);
+        assert_eq!(
+            outcome.json["violations"][0],
+            json!({"path": "learnables[0].how", "message": "`how` is a placeholder (`TBD`)"})
         );
     }
 

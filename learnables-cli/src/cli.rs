@@ -3,13 +3,20 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use clap_complete::Shell;
+
+use crate::error_kind::EXIT_STATUS_HELP;
 
 /// The teacher's client for agents that speak the A2A Learnables
 /// extension: read what an agent can be taught, teach it, and see what it
 /// learned.
 #[derive(Debug, Parser)]
-#[command(name = "learnables", version, about, long_about = None)]
+#[command(name = "learnables", version, about, long_about = None, after_help = EXIT_STATUS_HELP)]
 pub struct Cli {
+    /// Write exactly one JSON document on standard output (the report, or
+    /// an error document); never show a form.
+    #[arg(long, global = true)]
+    pub json: bool,
     /// Give up on the agent after this many seconds.
     #[arg(long, global = true, value_name = "SECONDS", default_value_t = 30)]
     pub timeout: u64,
@@ -23,18 +30,60 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The commands.
+/// The commands: each runs in the module named after it.
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Show an agent's learnables, and lint its card against the spec.
+    #[command(after_help = EXIT_STATUS_HELP)]
     Card(CardArgs),
     /// Lint an agent card file against the spec (exit 1 on any violation).
+    #[command(after_help = EXIT_STATUS_HELP)]
     Check(CheckArgs),
     /// Teach an agent: a form in the terminal, or none when --set gives
     /// every field.
+    #[command(after_help = EXIT_STATUS_HELP)]
     Teach(TeachArgs),
     /// Show what an agent learned for an entry (show-back).
+    #[command(after_help = EXIT_STATUS_HELP)]
     Show(ShowArgs),
+    /// Print a completion script for a shell.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one for each command to a
+    /// directory.
+    #[command(after_help = MAN_HELP)]
+    Man(ManArgs),
+}
+
+/// How to install a completion script, as `completions --help` says.
+pub const COMPLETIONS_HELP: &str = "\
+Install, for example:
+  bash        learnables completions bash > ~/.local/share/bash-completion/completions/learnables
+  zsh         learnables completions zsh > ~/.zfunc/_learnables   (with ~/.zfunc in fpath)
+  fish        learnables completions fish > ~/.config/fish/completions/learnables.fish
+  powershell  learnables completions powershell >> $PROFILE
+  elvish      learnables completions elvish >> ~/.config/elvish/rc.elv";
+
+/// How to read or install the manual, as `man --help` says.
+pub const MAN_HELP: &str = "\
+Read it with `learnables man | man -l -`; install every page with
+`learnables man --out ~/.local/share/man/man1` (learnables.1, learnables-card.1, ...).";
+
+/// `learnables completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: Shell,
+}
+
+/// `learnables man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write learnables.1 and one page per command into this directory
+    /// (made if missing) instead of printing learnables.1.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 /// `learnables card`.

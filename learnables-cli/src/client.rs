@@ -61,6 +61,9 @@ pub struct Connection<'a> {
     /// A PEM file of certificate authorities to trust besides the
     /// system's (`--ca-cert`).
     pub ca_cert: Option<&'a Path>,
+    /// Whether a spinner shows the wait (on standard error, when it is a
+    /// terminal); off for `--json`.
+    pub spinner: bool,
 }
 
 /// An agent reached over HTTP or HTTPS.
@@ -71,6 +74,7 @@ pub struct AgentClient {
     card_http: Client,
     /// For JSON-RPC calls: follows no redirect.
     call_http: Client,
+    spinner: bool,
 }
 
 impl AgentClient {
@@ -88,7 +92,18 @@ impl AgentClient {
             base,
             card_http,
             call_http,
+            spinner: connection.spinner,
         })
+    }
+
+    /// Runs `work`, with a spinner saying `message` if this client shows
+    /// one.
+    fn waiting<T>(&self, message: &str, work: impl FnOnce() -> T) -> T {
+        if self.spinner {
+            Spinner::during(message, work)
+        } else {
+            work()
+        }
     }
 
     /// The agent's base URL, ending in `/`: where JSON-RPC calls go.
@@ -105,13 +120,14 @@ impl AgentClient {
     /// data-only).
     pub fn fetch_card(&self) -> Result<Value, CliError> {
         let url = self.card_url();
-        let response = Spinner::during("fetching the agent card", || {
-            self.card_http.get(&url).send()
-        })
-        .map_err(|error| request_failed(&url, &error))?;
+        let response = self
+            .waiting("fetching the agent card", || {
+                self.card_http.get(&url).send()
+            })
+            .map_err(|error| request_failed(&url, &error))?;
         let status = response.status();
         if status.is_redirection() {
-            return Err(CliError::msg(format!(
+            return Err(CliError::not_understood(format!(
                 "the agent card at {} redirects to {} (HTTP {status}), another origin: \
                  learnables follows a card's redirects only within its origin (the same \
                  scheme, host and port)",
@@ -120,14 +136,14 @@ impl AgentClient {
             )));
         }
         if !status.is_success() {
-            return Err(CliError::msg(format!(
+            return Err(CliError::not_understood(format!(
                 "no agent card at {}: the server answered HTTP {status}",
                 shown(&url)
             )));
         }
         let body = read_bounded(response, MAX_CARD_BYTES, "the agent card", &url)?;
         serde_json::from_slice(&body).map_err(|error| {
-            CliError::msg(format!(
+            CliError::not_understood(format!(
                 "the agent card at {} is not JSON: {}",
                 shown(&url),
                 shown(&error.to_string())
@@ -147,26 +163,27 @@ impl AgentClient {
         waiting: &str,
     ) -> Result<Value, CliError> {
         let mut authorization = HeaderValue::from_str(&format!("Bearer {}", token.trim()))
-            .map_err(|_| CliError::msg("the token has characters an HTTP header cannot carry"))?;
+            .map_err(|_| CliError::usage("the token has characters an HTTP header cannot carry"))?;
         authorization.set_sensitive(true);
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
         let url = self.base.as_str();
-        let response = Spinner::during(waiting, || {
-            self.call_http
-                .post(url)
-                .header(CONTENT_TYPE, "application/json")
-                .header(ACTIVATION_HEADER, EXTENSION_URI)
-                // A2A v1.0: a request without it counts as version 0.3.
-                .header("A2A-Version", "1.0")
-                .header(AUTHORIZATION, authorization)
-                .body(body.to_string())
-                .send()
-        })
-        .map_err(|error| request_failed(url, &error))?;
+        let response = self
+            .waiting(waiting, || {
+                self.call_http
+                    .post(url)
+                    .header(CONTENT_TYPE, "application/json")
+                    .header(ACTIVATION_HEADER, EXTENSION_URI)
+                    // A2A v1.0: a request without it counts as version 0.3.
+                    .header("A2A-Version", "1.0")
+                    .header(AUTHORIZATION, authorization)
+                    .body(body.to_string())
+                    .send()
+            })
+            .map_err(|error| request_failed(url, &error))?;
         let status = response.status();
         let method = shown(method);
         if status.is_redirection() {
-            return Err(CliError::msg(format!(
+            return Err(CliError::not_understood(format!(
                 "the agent at {} answered `{method}` with a redirect to {} (HTTP {status}); \
                  learnables follows no redirect for {what}, so nothing was sent there",
                 shown(url),
@@ -175,14 +192,14 @@ impl AgentClient {
         }
         let text = read_bounded(response, MAX_ANSWER_BYTES, "its answer", url)?;
         let reply: Value = serde_json::from_slice(&text).map_err(|_| {
-            CliError::msg(format!(
+            CliError::not_understood(format!(
                 "the agent at {} answered `{method}` with HTTP {status} and no JSON-RPC response",
                 shown(url)
             ))
         })?;
         read_reply(reply, what).map_err(|error| match error {
             ReplyError::Refused(refusal) => CliError::Refused(refusal),
-            ReplyError::Malformed => CliError::msg(format!(
+            ReplyError::Malformed => CliError::not_understood(format!(
                 "the agent at {} answered `{method}` (HTTP {status}) with neither a result \
                  nor an error",
                 shown(url)
@@ -215,7 +232,9 @@ fn http_client(
     reqwest::blocking::ClientBuilder::from(builder)
         .timeout(timeout)
         .build()
-        .map_err(|error| CliError::msg(format!("cannot make an HTTP client: {}", chain(&error))))
+        .map_err(|error| {
+            CliError::network(format!("cannot make an HTTP client: {}", chain(&error)))
+        })
 }
 
 /// Follows a redirect only to the same origin as the first URL, at most
@@ -258,13 +277,13 @@ pub fn read_ca_cert(file: &Path) -> Result<Vec<Certificate>, CliError> {
     let pem = read_file_bounded(file, MAX_CA_CERT_BYTES)?;
     let name = shown(&file.display().to_string());
     let certificates = Certificate::from_pem_bundle(&pem).map_err(|error| {
-        CliError::msg(format!(
+        CliError::usage(format!(
             "--ca-cert {name}: not PEM certificates: {}",
             chain(&error)
         ))
     })?;
     if certificates.is_empty() {
-        return Err(CliError::msg(format!(
+        return Err(CliError::usage(format!(
             "--ca-cert {name} holds no certificate (a PEM file, `-----BEGIN CERTIFICATE-----`)"
         )));
     }
@@ -295,9 +314,9 @@ pub fn read_file_bounded(file: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
     } else {
         name
     };
-    read.map_err(|error| CliError::msg(format!("cannot read {name}: {error}")))?;
+    read.map_err(|error| CliError::usage(format!("cannot read {name}: {error}")))?;
     if bytes.len() as u64 > limit {
-        return Err(CliError::msg(format!(
+        return Err(CliError::usage(format!(
             "{name} is larger than {}: learnables reads no more",
             size(limit)
         )));
@@ -314,7 +333,7 @@ fn read_bounded(
     url: &str,
 ) -> Result<Vec<u8>, CliError> {
     let too_large = || {
-        CliError::msg(format!(
+        CliError::not_understood(format!(
             "{what} from {} is larger than {}: learnables reads no more",
             shown(url),
             size(limit)
@@ -337,12 +356,12 @@ fn read_bounded(
                     .and_then(|inner| inner.downcast_ref::<reqwest::Error>())
                     .is_some_and(reqwest::Error::is_timeout);
             if timed_out {
-                CliError::msg(format!(
+                CliError::network(format!(
                     "the agent at {} did not finish sending {what} in time",
                     shown(url)
                 ))
             } else {
-                CliError::msg(format!(
+                CliError::network(format!(
                     "the agent at {} broke off sending {what}: {}",
                     shown(url),
                     shown(&error.to_string())
@@ -429,11 +448,11 @@ pub fn base_url(url: &str) -> Result<String, CliError> {
         format!("http://{url}")
     };
     let parsed = Url::parse(&url)
-        .map_err(|error| CliError::msg(format!("`{}` is not a URL: {error}", shown(&url))))?;
+        .map_err(|error| CliError::usage(format!("`{}` is not a URL: {error}", shown(&url))))?;
     match parsed.scheme() {
         "http" | "https" => {}
         other => {
-            return Err(CliError::msg(format!(
+            return Err(CliError::usage(format!(
                 "`{}` has the scheme `{}`; the agent's URL starts with http:// or https://",
                 shown(&url),
                 shown(other)
@@ -441,11 +460,11 @@ pub fn base_url(url: &str) -> Result<String, CliError> {
         }
     }
     if parsed.host_str().is_none_or(str::is_empty) {
-        return Err(CliError::msg(format!("`{}` names no host", shown(&url))));
+        return Err(CliError::usage(format!("`{}` names no host", shown(&url))));
     }
     let mut base = parsed.to_string();
     if parsed.query().is_some() || parsed.fragment().is_some() {
-        return Err(CliError::msg(format!(
+        return Err(CliError::usage(format!(
             "`{}` has a query or a fragment; give the agent's base URL",
             shown(&url)
         )));
@@ -502,22 +521,48 @@ fn certificate_refused(error: &reqwest::Error) -> bool {
     false
 }
 
+/// Whether a failed request failed because the agent's answer is not
+/// HTTP: hyper's parse error, found in the chain of causes.
+fn not_http(error: &reqwest::Error) -> bool {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(cause) = source {
+        if cause
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(hyper::Error::is_parse)
+        {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
+}
+
 fn request_failed(url: &str, error: &reqwest::Error) -> CliError {
     let reason = shown(&chain(error));
     let url = shown(url);
     if certificate_refused(error) {
-        return CliError::msg(format!(
+        return CliError::network(format!(
             "the agent at {url} has a TLS certificate this machine does not trust ({reason}); \
              if another authority signed it, give that authority's certificate with \
              --ca-cert FILE"
         ));
     }
+    if not_http(error) {
+        return CliError::not_understood(format!(
+            "the agent at {url} answered with something that is not HTTP ({reason})"
+        ));
+    }
+    if error.is_redirect() {
+        return CliError::not_understood(format!(
+            "the agent at {url} redirects too often ({reason})"
+        ));
+    }
     if error.is_timeout() {
-        return CliError::msg(format!(
+        return CliError::network(format!(
             "the agent at {url} did not answer in time ({reason})"
         ));
     }
-    CliError::msg(format!("cannot reach the agent at {url}: {reason}"))
+    CliError::network(format!("cannot reach the agent at {url}: {reason}"))
 }
 
 #[cfg(test)]

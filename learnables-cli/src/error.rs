@@ -1,16 +1,26 @@
-//! What can go wrong, said for the person at the terminal.
+//! What can go wrong, said for the person at the terminal, with its kind
+//! ([`ErrorKind`]): the exit status, and the `--json` error document.
 
 use std::fmt;
 
+use serde_json::{Value, json};
+
+use crate::error_kind::ErrorKind;
 use crate::render::line;
 
 /// A command's failure. Its `Display` is the message printed on standard
-/// error; every failure exits with status 1.
+/// error; its [`kind`](CliError::kind) gives the exit status.
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum CliError {
-    /// Something the person can fix: an argument, a file, the agent's URL.
-    Message(String),
+    /// A failure of `kind`, described by `message` (outside text in it
+    /// already escaped).
+    Failed {
+        /// What kind of failure.
+        kind: ErrorKind,
+        /// What to tell the person.
+        message: String,
+    },
     /// The agent answered a JSON-RPC call with an error.
     Refused(Box<Refusal>),
     /// The person cancelled the form; nothing was sent.
@@ -18,16 +28,86 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// A failure described by `message`.
-    pub fn msg(message: impl Into<String>) -> CliError {
-        CliError::Message(message.into())
+    /// A failure of `kind` described by `message`.
+    ///
+    /// ```
+    /// use learnables_cli::error::CliError;
+    /// use learnables_cli::error_kind::ErrorKind;
+    /// let error = CliError::new(ErrorKind::Network, "cannot reach the agent");
+    /// assert_eq!(error.kind().exit_code(), 3);
+    /// assert_eq!(error.to_string(), "cannot reach the agent");
+    /// ```
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> CliError {
+        CliError::Failed {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A usage error (exit 2): an argument or a file the person gave.
+    pub fn usage(message: impl Into<String>) -> CliError {
+        CliError::new(ErrorKind::Usage, message)
+    }
+
+    /// A network or TLS failure (exit 3).
+    pub fn network(message: impl Into<String>) -> CliError {
+        CliError::new(ErrorKind::Network, message)
+    }
+
+    /// An answer of the agent not understood (exit 4).
+    pub fn not_understood(message: impl Into<String>) -> CliError {
+        CliError::new(ErrorKind::NotUnderstood, message)
+    }
+
+    /// A lint failure (exit 1): the card breaks the spec.
+    pub fn lint(message: impl Into<String>) -> CliError {
+        CliError::new(ErrorKind::Lint, message)
+    }
+
+    /// What kind of failure this is.
+    ///
+    /// ```
+    /// use learnables_cli::error::CliError;
+    /// use learnables_cli::error_kind::ErrorKind;
+    /// assert_eq!(CliError::Cancelled.kind(), ErrorKind::Cancelled);
+    /// assert_eq!(CliError::usage("no such field").kind().exit_code(), 2);
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            CliError::Failed { kind, .. } => *kind,
+            CliError::Refused(_) => ErrorKind::Refused,
+            CliError::Cancelled => ErrorKind::Cancelled,
+        }
+    }
+
+    /// The `--json` error document: `{"error": {"kind", "message",
+    /// "exitCode"}}`, and for a refusal `"refusal"` with the agent's own
+    /// words as data (not escaped).
+    ///
+    /// ```
+    /// use learnables_cli::error::CliError;
+    /// let document = CliError::Cancelled.to_json();
+    /// assert_eq!(document["error"]["kind"], "cancelled");
+    /// assert_eq!(document["error"]["exitCode"], 130);
+    /// ```
+    pub fn to_json(&self) -> Value {
+        let kind = self.kind();
+        let mut error = json!({
+            "kind": kind.name(),
+            "message": self.to_string(),
+            "exitCode": kind.exit_code(),
+        });
+        if let CliError::Refused(refusal) = self {
+            error["refusal"] = refusal.to_json();
+        }
+        json!({ "error": error })
     }
 }
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Message(message) => f.write_str(message),
+            CliError::Failed { message, .. } => f.write_str(message),
             CliError::Refused(refusal) => refusal.fmt(f),
             CliError::Cancelled => f.write_str("cancelled: nothing was sent to the agent"),
         }
@@ -53,6 +133,26 @@ pub struct Refusal {
     /// Each field at fault the agent listed (its `google.rpc.BadRequest`),
     /// as `(field, description)`.
     pub problems: Vec<(Option<String>, String)>,
+}
+
+impl Refusal {
+    /// The refusal as data: the agent's code, message, reason and each
+    /// field at fault, as the agent sent them.
+    pub fn to_json(&self) -> Value {
+        let problems: Vec<Value> = self
+            .problems
+            .iter()
+            .map(|(field, description)| json!({"field": field, "description": description}))
+            .collect();
+        json!({
+            "what": self.what,
+            "code": self.code,
+            "message": self.message,
+            "field": self.field,
+            "reason": self.reason,
+            "problems": problems,
+        })
+    }
 }
 
 impl fmt::Display for Refusal {
@@ -102,6 +202,27 @@ mod tests {
             refusal.to_string(),
             "the agent refused the lesson: `taughtBy` is wrong\n  a: bad a\n  bad"
         );
+    }
+
+    #[test]
+    fn a_refusal_document_keeps_the_agents_words_as_data() {
+        let refusal = Refusal {
+            what: "the lesson".into(),
+            code: -31041,
+            message: "no\n\x1b[2J".into(),
+            field: None,
+            reason: Some("LESSON_INVALID".into()),
+            problems: vec![(Some("value.a".into()), "bad\x07".into())],
+        };
+        let document = CliError::Refused(Box::new(refusal)).to_json();
+        assert_eq!(document["error"]["kind"], "refused");
+        assert_eq!(document["error"]["exitCode"], 1);
+        assert_eq!(document["error"]["refusal"]["message"], "no\n\x1b[2J");
+        assert_eq!(
+            document["error"]["refusal"]["problems"][0],
+            json!({"field": "value.a", "description": "bad\x07"})
+        );
+        assert_eq!(document["error"]["refusal"]["reason"], "LESSON_INVALID");
     }
 
     #[test]

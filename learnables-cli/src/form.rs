@@ -119,8 +119,12 @@ fn render_config() -> RenderConfig<'static> {
 fn inquire_error(error: InquireError) -> CliError {
     match error {
         InquireError::OperationCanceled | InquireError::OperationInterrupted => CliError::Cancelled,
-        InquireError::NotTTY => CliError::msg("the form needs a terminal"),
-        other => CliError::msg(format!("the form failed: {other}")),
+        InquireError::NotTTY => CliError::usage("the form needs a terminal"),
+        // The terminal's input ended: the person is gone, as with Esc.
+        InquireError::IO(error) if error.kind() == std::io::ErrorKind::UnexpectedEof => {
+            CliError::Cancelled
+        }
+        other => CliError::usage(format!("the form failed: {other}")),
     }
 }
 

@@ -6,92 +6,97 @@
 //! - `learnables check FILE`: the same lint on an agent card file;
 //! - `learnables teach URL ...`: a lesson from a form in the terminal (or
 //!   from `--set` alone), sent through the agent's teach method;
-//! - `learnables show URL ...`: what the agent learned, through show-back.
+//! - `learnables show URL ...`: what the agent learned, through show-back;
+//! - `learnables completions SHELL` and `learnables man`: a completion
+//!   script and the manual page, made from the command line itself.
+//!
+//! Every command takes `--json`: one JSON document on standard output
+//! ([`outcome`]); every failure has a kind and its exit status
+//! ([`error_kind`]).
 //!
 //! The lint is the library's own ([`learnables::a2a::CardDeclaration::read`]):
 //! one set of rules for agents and for their teachers. The binary is thin;
-//! each command lives in its module here, with its rendering in small pure
-//! functions.
+//! each command lives in the module named after it, with its rendering in
+//! small pure functions, and returns an [`outcome::Outcome`] (text and
+//! JSON) or a [`error::CliError`]; [`outcome::emit`] writes either.
 
 pub mod card;
 pub mod check;
 pub mod cli;
 pub mod client;
+pub mod completions;
 pub mod error;
+pub mod error_kind;
 pub mod form;
+pub mod man;
+pub mod outcome;
 pub mod render;
 pub mod show;
 pub mod spinner;
 pub mod style;
 pub mod teach;
 
+use std::ffi::OsString;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use learnables::untrusted::Untrusted;
+use clap::Parser;
 
 use crate::cli::{Cli, Command};
 use crate::client::{AgentClient, Connection};
 use crate::error::CliError;
-use crate::style::Style;
-
-/// What a command produced: its report for standard output, and, when it
-/// found something wrong (a lint violation), what to say on standard error
-/// before exiting with status 1.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Outcome {
-    /// The report.
-    pub stdout: String,
-    /// A failure to report, if any.
-    pub failure: Option<String>,
-}
-
-impl Outcome {
-    /// A report and success.
-    pub fn ok(stdout: String) -> Outcome {
-        Outcome {
-            stdout,
-            failure: None,
-        }
-    }
-}
+use crate::outcome::{Format, Outcome, emit, print_json};
 
 /// Runs a parsed command line.
 pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
+    let format = Format::from_flag(cli.json);
     let connection = Connection {
         timeout: Duration::from_secs(cli.timeout.max(1)),
         ca_cert: cli.ca_cert.as_deref(),
+        spinner: !format.is_json(),
     };
     match &cli.command {
         Command::Card(args) => card::run(&AgentClient::new(&args.url, &connection)?),
         Command::Check(args) => check::run(&args.file),
-        Command::Teach(args) => teach::run(args, &AgentClient::new(&args.url, &connection)?),
-        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?),
+        Command::Teach(args) => {
+            teach::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
+        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?, format),
+        Command::Completions(args) => completions::run(args),
+        Command::Man(args) => man::run(args),
     }
 }
 
-/// The most of a failure message printed.
-const MAX_FAILURE_CHARS: usize = 64 * 1024;
-
-/// Runs a parsed command line and prints what it says: the report on
-/// standard output, errors on standard error; exit status 1 on any error.
-/// Each renderer escapes what it shows from outside; a failure is escaped
-/// once more as a whole (escaping is idempotent), its lines kept.
+/// Runs a parsed command line and writes what it says ([`emit`]): the
+/// exit status of its failure's kind, or 0.
 pub fn main_with(cli: &Cli) -> ExitCode {
-    let style = Style::for_stderr();
-    let (stdout, failure) = match execute(cli) {
-        Ok(outcome) => (outcome.stdout, outcome.failure),
-        Err(error) => (String::new(), Some(error.to_string())),
-    };
-    print!("{}", style::scrub(&stdout));
-    match failure {
-        None => ExitCode::SUCCESS,
-        Some(failure) => {
-            let failure = Untrusted::new(&failure)
-                .multi_line()
-                .max_chars(MAX_FAILURE_CHARS);
-            eprintln!("{} {failure}", style.red("error:"));
-            ExitCode::FAILURE
+    emit(execute(cli), Format::from_flag(cli.json))
+}
+
+/// The whole command: reads `args` (the program's name first), runs it.
+/// A command line clap refuses exits 2, as clap says; with `--json`
+/// anywhere in it, the refusal is an error document on standard output.
+/// `--help` and `--version` print as usual, whatever `--json` says.
+pub fn main_from(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    match Cli::try_parse_from(&args) {
+        Ok(cli) => main_with(&cli),
+        Err(error) => {
+            let json = args
+                .iter()
+                .skip(1)
+                .take_while(|arg| *arg != "--")
+                .any(|arg| arg == "--json");
+            if json && error.use_stderr() {
+                let text = error.render().to_string();
+                let message = text.trim().trim_start_matches("error: ");
+                let error = CliError::usage(message);
+                print_json(&error.to_json());
+                ExitCode::from(error.kind().exit_code())
+            } else {
+                let _ = error.print();
+                ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+            }
         }
     }
 }

@@ -2,8 +2,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    learnables_cli::main_with(&learnables_cli::cli::Cli::parse())
+    learnables_cli::main_from(std::env::args_os())
 }

@@ -6,24 +6,30 @@
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{ShowBack, ShowBackParams};
 
-use crate::Outcome;
+use serde_json::json;
+
 use crate::check::params_for_teaching;
 use crate::cli::ShowArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
+use crate::outcome::{Format, Outcome, warn};
 use crate::render::{line, paragraph, table};
 use crate::style::Style;
 
-/// Runs `show`.
-pub fn run(args: &ShowArgs, client: &AgentClient) -> Result<Outcome, CliError> {
-    params_for_teaching(&client.fetch_card()?, client.base())?;
+/// Runs `show`. In JSON: `{"showBack": the agent's show-back as it sent
+/// it, "warnings": [...]}`.
+pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
+    let (_, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
+    if let Some(warning) = &warning {
+        warn(format, warning);
+    }
     let params = ShowBackParams {
         collection: args.collection.clone(),
         entry: args.entry.clone(),
         version_id: args.version.clone(),
     };
     let params = serde_json::to_value(params)
-        .map_err(|error| CliError::msg(format!("cannot write the request: {error}")))?;
+        .map_err(|error| CliError::usage(format!("cannot write the request: {error}")))?;
     let result = client.call(
         SHOW_BACK_METHOD,
         params,
@@ -32,12 +38,19 @@ pub fn run(args: &ShowArgs, client: &AgentClient) -> Result<Outcome, CliError> {
         "asking the agent",
     )?;
     let shown: ShowBack = serde_json::from_value(result).map_err(|error| {
-        CliError::msg(format!(
+        CliError::not_understood(format!(
             "the agent's show-back does not read as one: {}",
             line(&error.to_string())
         ))
     })?;
-    Ok(Outcome::ok(render_show_back(&shown, Style::for_stdout())))
+    let json = json!({
+        "showBack": serde_json::to_value(&shown).unwrap_or_default(),
+        "warnings": warning.into_iter().collect::<Vec<_>>(),
+    });
+    Ok(Outcome::ok(
+        render_show_back(&shown, Style::for_stdout()),
+        json,
+    ))
 }
 
 /// An entry as the agent learned it: each field's label and value, the

@@ -8,23 +8,33 @@ use learnables::{
     DeclarationParams, LearnableDescriptor, Lesson, LessonField, LessonResult, LessonValue,
     Rendering, TeachBlock,
 };
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use crate::Outcome;
 use crate::check::params_for_teaching;
 use crate::cli::TeachArgs;
 use crate::client::{AgentClient, MAX_ANSWER_BYTES, read_file_bounded};
 use crate::error::CliError;
+use crate::error_kind::ErrorKind;
 use crate::form::{self, Question};
+use crate::outcome::{Format, Outcome, warn};
 use crate::render::{line, line_list, paragraph, value_text, violation_lines};
 use crate::style::Style;
 
-/// Runs `teach`.
-pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> {
+/// Runs `teach`. With `--json` no form is shown: a field without a value
+/// (and no `--accept-defaults`), or a question about several entries
+/// without `--entry`, is a usage error. In JSON: `{"lesson": the lesson
+/// sent, "result": the agent's LessonResult, "warnings": [...]}`.
+pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
+    let mut warnings = Vec::new();
+    let mut warn_of = |warning: String| {
+        warn(format, &warning);
+        warnings.push(warning);
+    };
+    let form_allowed = !format.is_json() && form::terminal_available();
     let block = args.question.as_deref().map(read_question).transpose()?;
     let collection = match (&block, &args.collection) {
         (Some(block), Some(collection)) if &block.collection != collection => {
-            return Err(CliError::msg(format!(
+            return Err(CliError::usage(format!(
                 "the question is about `{}`, not `{}`; leave out --collection",
                 line(&block.collection),
                 line(collection)
@@ -32,13 +42,17 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
         }
         (Some(block), _) => block.collection.clone(),
         (None, Some(collection)) => collection.clone(),
-        (None, None) => return Err(CliError::msg("--collection is needed")),
+        (None, None) => return Err(CliError::usage("--collection is needed")),
     };
     let card = client.fetch_card()?;
-    let params = params_for_teaching(&card, client.base())?;
+    let (params, warning) = params_for_teaching(&card, client.base())?;
+    if let Some(warning) = warning {
+        warn_of(warning);
+    }
     let descriptor = find_descriptor(&params, &collection)?;
     let method = params.teach_method.clone().ok_or_else(|| {
-        CliError::msg(
+        CliError::new(
+            ErrorKind::Refused,
             "the agent's card names no teachMethod: it takes no lessons itself (the spec's \
              teachMethod is for agents that own their knowledge)",
         )
@@ -46,11 +60,10 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
     if let Some(block) = &block
         && let Err(violations) = block.validate(descriptor)
     {
-        eprintln!(
-            "{} the question's teach block breaks the spec; its faults are ignored:\n{}",
-            Style::for_stderr().yellow("warning:"),
+        warn_of(format!(
+            "the question's teach block breaks the spec; its faults are ignored:\n{}",
             violation_lines(&violations, "  ", Style::plain()).trim_end()
-        );
+        ));
     }
     let fields: &[LessonField] = block
         .as_ref()
@@ -68,15 +81,13 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
         (Some(entry), _) => entry.clone(),
         (None, [only]) => only.clone(),
         (None, []) => {
-            return Err(CliError::msg(
+            return Err(CliError::usage(
                 "the question names no entry: give one with --entry",
             ));
         }
-        (None, several) if form::terminal_available() => {
-            form::pick_entry(&descriptor.entry, several)?
-        }
+        (None, several) if form_allowed => form::pick_entry(&descriptor.entry, several)?,
         (None, several) => {
-            return Err(CliError::msg(format!(
+            return Err(CliError::usage(format!(
                 "the question is about several entries ({}): pick one with --entry",
                 line_list(several)
             )));
@@ -85,11 +96,15 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
     let mut values = given;
     let mut reason = args.reason.clone();
     if interactive {
-        if !form::terminal_available() {
-            return Err(CliError::msg(format!(
-                "no terminal for the form, and these fields have no value: {}; give each with \
-                 --set NAME=VALUE (an empty VALUE leaves it out), or take the defaults with \
-                 --accept-defaults",
+        if !form_allowed {
+            let why = if format.is_json() {
+                "--json shows no form"
+            } else {
+                "no terminal for the form"
+            };
+            return Err(CliError::usage(format!(
+                "{why}, and these fields have no value: {}; give each with --set NAME=VALUE \
+                 (an empty VALUE leaves it out), or take the defaults with --accept-defaults",
                 line_list(missing.iter().map(|field| &field.name))
             )));
         }
@@ -122,15 +137,29 @@ pub fn run(args: &TeachArgs, client: &AgentClient) -> Result<Outcome, CliError> 
     let mut lesson = Lesson::new(collection, entry, lesson_value(&values), &args.taught_by);
     lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
     let params = serde_json::to_value(&lesson)
-        .map_err(|error| CliError::msg(format!("cannot write the lesson: {error}")))?;
-    let result = client.call(&method, params, &args.token, "the lesson", "teaching")?;
+        .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
+    let result = client.call(
+        &method,
+        params.clone(),
+        &args.token,
+        "the lesson",
+        "teaching",
+    )?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::msg(format!(
+        CliError::not_understood(format!(
             "the agent's answer is not a LessonResult: {}",
             line(&error.to_string())
         ))
     })?;
-    Ok(Outcome::ok(render_result(&result, Style::for_stdout())))
+    let json = json!({
+        "lesson": params,
+        "result": serde_json::to_value(&result).unwrap_or_default(),
+        "warnings": warnings,
+    });
+    Ok(Outcome::ok(
+        render_result(&result, Style::for_stdout()),
+        json,
+    ))
 }
 
 /// Reads the teach block of a question message in `file`, of at most
@@ -139,7 +168,7 @@ pub fn read_question(file: &Path) -> Result<TeachBlock, CliError> {
     let name = line(&file.display().to_string());
     let text = read_file_bounded(file, MAX_ANSWER_BYTES)?;
     let message: Value = serde_json::from_slice(&text).map_err(|error| {
-        CliError::msg(format!("{name} is not JSON: {}", line(&error.to_string())))
+        CliError::usage(format!("{name} is not JSON: {}", line(&error.to_string())))
     })?;
     teach_block_of(&message, &name)
 }
@@ -147,9 +176,9 @@ pub fn read_question(file: &Path) -> Result<TeachBlock, CliError> {
 /// The teach block of a question message (JSON), or why there is none.
 pub fn teach_block_of(message: &Value, name: &str) -> Result<TeachBlock, CliError> {
     TeachBlock::from_message(message)
-        .map_err(|error| CliError::msg(format!("{name}: {}", line(&error.to_string()))))?
+        .map_err(|error| CliError::usage(format!("{name}: {}", line(&error.to_string()))))?
         .ok_or_else(|| {
-            CliError::msg(format!(
+            CliError::usage(format!(
                 "{name} carries no teach block: a question has one at metadata[\"{}\"].teach",
                 learnables::EXTENSION_URI
             ))
@@ -166,7 +195,7 @@ pub fn find_descriptor<'a>(
         .iter()
         .find(|descriptor| descriptor.collection == collection)
         .ok_or_else(|| {
-            CliError::msg(format!(
+            CliError::usage(format!(
                 "the agent has no learnable `{}`; it has: {}",
                 line(collection),
                 line_list(params.learnables.iter().map(|d| &d.collection))
@@ -185,7 +214,7 @@ pub fn check_sets(
     let mut given = BTreeMap::new();
     for (name, value) in sets {
         let Some(field) = fields.iter().find(|field| &field.name == name) else {
-            return Err(CliError::msg(format!(
+            return Err(CliError::usage(format!(
                 "--set {}: there is no field `{}`; the fields are: {}",
                 line(name),
                 line(name),
@@ -193,14 +222,17 @@ pub fn check_sets(
             )));
         };
         if given.contains_key(name) {
-            return Err(CliError::msg(format!("--set {}: given twice", line(name))));
+            return Err(CliError::usage(format!(
+                "--set {}: given twice",
+                line(name)
+            )));
         }
         let choices = field.choices.as_deref().unwrap_or_default();
         if !value.is_empty()
             && field.kind.rendering() == Rendering::Choice
             && !choices.contains(value)
         {
-            return Err(CliError::msg(format!(
+            return Err(CliError::usage(format!(
                 "--set {}: `{}` is not one of the choices: {}",
                 line(name),
                 line(value),

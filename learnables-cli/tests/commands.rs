@@ -76,7 +76,7 @@ fn card_of_an_agent_that_is_not_there_fails() {
     let agent = Agent::start();
     let url = agent.url.clone();
     drop(agent);
-    let err = run(&["card", &url, "--timeout", "5"]).failed();
+    let err = run(&["card", &url, "--timeout", "5"]).failed_with(3);
     assert!(err.contains("cannot reach the agent"), "{err}");
 }
 
@@ -152,7 +152,7 @@ fn check_says_when_a_file_is_not_json_or_declares_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let not_json = dir.path().join("card.txt");
     std::fs::write(&not_json, "name: customs").unwrap();
-    let err = run(&["check", not_json.to_str().unwrap()]).failed();
+    let err = run(&["check", not_json.to_str().unwrap()]).failed_with(2);
     assert!(
         err.starts_with(&format!("error: {} is not JSON: ", not_json.display())),
         "{err}"
@@ -171,7 +171,7 @@ fn check_says_when_a_file_is_not_json_or_declares_nothing() {
         )
     );
     let missing = dir.path().join("missing.json");
-    let err = run(&["check", missing.to_str().unwrap()]).failed();
+    let err = run(&["check", missing.to_str().unwrap()]).failed_with(2);
     assert!(err.contains("cannot read"), "{err}");
 }
 
@@ -275,7 +275,7 @@ fn an_unknown_collection_names_the_collections_there_are() {
         "--token",
         ALICE_TOKEN,
     ])
-    .failed();
+    .failed_with(2);
     assert_eq!(
         err,
         "error: the agent has no learnable `routing_rule`; it has: routing_rules, \
@@ -286,13 +286,13 @@ fn an_unknown_collection_names_the_collections_there_are() {
 #[test]
 fn a_set_of_no_field_names_the_fields() {
     let agent = Agent::start();
-    let err = teach(&agent, &["--set", "chapters=85"]).failed();
+    let err = teach(&agent, &["--set", "chapters=85"]).failed_with(2);
     assert_eq!(
         err,
         "error: --set chapters: there is no field `chapters`; the fields are: chapter, desk, \
          note\n"
     );
-    let err = teach(&agent, &["--set", "desk=urgent"]).failed();
+    let err = teach(&agent, &["--set", "desk=urgent"]).failed_with(2);
     assert!(err.contains("`urgent` is not one of the choices"), "{err}");
 }
 
@@ -366,7 +366,7 @@ fn a_value_the_learnable_refuses_names_its_field() {
 #[test]
 fn without_a_terminal_the_fields_left_are_named() {
     let agent = Agent::start();
-    let err = teach(&agent, &["--set", "chapter=85"]).failed();
+    let err = teach(&agent, &["--set", "chapter=85"]).failed_with(2);
     assert!(
         err.contains("no terminal for the form, and these fields have no value: desk, note;"),
         "{err}"
@@ -565,7 +565,7 @@ fn a_question_about_several_entries_needs_one_picked() {
         "chapter=86",
         "-y",
     ];
-    let err = run(&base).failed();
+    let err = run(&base).failed_with(2);
     assert!(
         err.contains("the question is about several entries (85, 86): pick one with --entry"),
         "{err}"
@@ -580,7 +580,7 @@ fn a_question_about_several_entries_needs_one_picked() {
         &["--entry", "86", "--collection", "clearance_limits"],
     ]
     .concat())
-    .failed();
+    .failed_with(2);
     assert!(
         err.contains("the question is about `routing_rules`"),
         "{err}"
@@ -602,7 +602,7 @@ fn a_file_that_is_no_question_says_so() {
         "--token",
         ALICE_TOKEN,
     ])
-    .failed();
+    .failed_with(2);
     assert!(err.contains("carries no teach block"), "{err}");
 }
 

@@ -260,7 +260,7 @@ fn escape_cancels_and_nothing_is_taught() {
     expect(&mut session, "> (leave empty)");
     press(&mut session, ESC);
     expect(&mut session, "cancelled: nothing was sent to the agent");
-    assert_eq!(finish(session), 1);
+    assert_eq!(finish(session), 130, "a cancelled form exits 130");
     let err = common::run(&[
         "show",
         &agent.url,
@@ -273,6 +273,46 @@ fn escape_cancels_and_nothing_is_taught() {
     ])
     .failed();
     assert!(err.contains("has no routing rule `85` yet"), "{err}");
+}
+
+#[test]
+fn ctrl_c_in_the_form_cancels_with_130_and_nothing_is_taught() {
+    let agent = Agent::start();
+    for (keys_before, at) in [("", "HS chapter"), ("85\r", "Desk")] {
+        let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85"]);
+        if keys_before.is_empty() {
+            input(&mut session, at, TEXT_READY);
+        } else {
+            answer(&mut session, "HS chapter", TEXT_READY, keys_before);
+            input(&mut session, at, LIST_READY);
+        }
+        press(&mut session, "\x03");
+        expect(&mut session, "cancelled: nothing was sent to the agent");
+        assert_eq!(finish(session), 130, "Ctrl-C at {at}");
+    }
+    let err = common::run(&[
+        "show",
+        &agent.url,
+        "-c",
+        "routing_rules",
+        "-e",
+        "85",
+        "--token",
+        ALICE_TOKEN,
+    ])
+    .failed();
+    assert!(err.contains("has no routing rule `85` yet"), "{err}");
+}
+
+#[test]
+fn with_json_no_form_is_shown_even_on_a_terminal() {
+    let agent = Agent::start();
+    let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85", "--json"]);
+    let drawn = session.exp_eof().expect("the binary ends without asking");
+    assert!(!drawn.contains("HS chapter"), "{drawn}");
+    assert!(drawn.contains("\"kind\": \"usage\""), "{drawn}");
+    assert!(drawn.contains("--json shows no form"), "{drawn}");
+    assert_eq!(finish(session), 2);
 }
 
 /// Whether `text` holds an SGR (colour or weight) escape sequence.

@@ -358,3 +358,55 @@ fn the_form_shows_a_hostile_card_escaped() {
         "the prefill, as it was shown"
     );
 }
+
+/// Every string in a JSON document.
+fn strings(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::String(text) => into.push(text.clone()),
+        Value::Array(items) => items.iter().for_each(|item| strings(item, into)),
+        Value::Object(map) => map.values().for_each(|item| strings(item, into)),
+        _ => {}
+    }
+}
+
+/// With `--json` the hostile text is data: the document holds it as the
+/// agent sent it (JSON's own escaping keeps every C0 control out of the
+/// bytes printed), and only an error's sentence shows it escaped, as on
+/// standard error.
+#[test]
+fn with_json_hostile_text_is_data() {
+    let (agent, _) = hostile_agent();
+    let dir = tempfile::tempdir().unwrap();
+    for (mut args, word, succeeds) in every_command(&agent.url, dir.path()) {
+        args.push("--json".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = Run::of(&mut learnables(&args));
+        let context = format!("{args:?}");
+        assert_eq!(run.code == 0, succeeds, "{context}: {}", run.stdout);
+        assert_eq!(run.stderr, "", "{context}");
+        assert!(
+            !run.stdout
+                .chars()
+                .any(|c| c != '\n' && c.is_ascii_control()),
+            "{context}: {:?}",
+            run.stdout
+        );
+        let document: Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+        let mut all = Vec::new();
+        strings(&document, &mut all);
+        if run.code == 2 {
+            // A usage error's sentence, built for a person.
+            let message = document["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains(&format!("{word}{SHOWN}")),
+                "{context}: {message}"
+            );
+        } else {
+            let raw = format!("{word}{ATTACK}");
+            assert!(
+                all.iter().any(|text| text.contains(&raw)),
+                "{context}: {document}"
+            );
+        }
+    }
+}

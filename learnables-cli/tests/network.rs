@@ -79,7 +79,7 @@ fn a_lesson_redirected_to_another_origin_is_not_followed() {
     let elsewhere = Stub::start(|_| Reply::result(lesson_result()));
     let target = elsewhere.url.clone();
     let agent = agent(card(), move |_| Reply::redirect(307, &target));
-    let err = run(&strs(&teach_args(&agent.url))).failed();
+    let err = run(&strs(&teach_args(&agent.url))).failed_with(4);
     assert!(
         err.contains(&format!(
             "answered `{TEACH_METHOD}` with a redirect to {} (HTTP 307 Temporary Redirect)",
@@ -105,7 +105,7 @@ fn a_show_back_follows_no_redirect_even_within_its_origin() {
             Reply::result(json!({}))
         }
     });
-    let err = run(&strs(&show_args(&agent.url))).failed();
+    let err = run(&strs(&show_args(&agent.url))).failed_with(4);
     assert!(
         err.contains(&format!(
             "answered `{SHOW_BACK_METHOD}` with a redirect to {}moved (HTTP 308",
@@ -126,7 +126,7 @@ fn a_card_redirected_to_another_origin_is_refused_naming_the_target() {
         let target = target.clone();
         Stub::start(move |_| Reply::redirect(302, &target))
     };
-    let err = run(&["card", &agent.url]).failed();
+    let err = run(&["card", &agent.url]).failed_with(4);
     assert!(
         err.contains(&format!(
             "redirects to {target} (HTTP 302 Found), another origin"
@@ -135,7 +135,7 @@ fn a_card_redirected_to_another_origin_is_refused_naming_the_target() {
     );
     assert!(elsewhere.requests().is_empty());
     // The same for the commands that go on to teach: nothing is sent.
-    let err = run(&strs(&teach_args(&agent.url))).failed();
+    let err = run(&strs(&teach_args(&agent.url))).failed_with(4);
     assert!(err.contains("another origin"), "{err}");
     assert!(elsewhere.requests().is_empty());
     assert!(posts(&agent).is_empty());
@@ -144,7 +144,7 @@ fn a_card_redirected_to_another_origin_is_refused_naming_the_target() {
 #[test]
 fn a_redirect_target_is_named_escaped() {
     let agent = Stub::start(|_| Reply::redirect(302, "http://127.0.0.2:9/\u{202e}gpj.exe"));
-    let err = run(&["card", &agent.url]).failed();
+    let err = run(&["card", &agent.url]).failed_with(4);
     assert!(
         err.contains("redirects to http://127.0.0.2:9/%E2%80%AEgpj.exe (HTTP 302 Found)"),
         "{err}"
@@ -166,7 +166,7 @@ fn a_card_may_be_redirected_within_its_origin_a_few_times() {
         "{out}"
     );
     let looping = Stub::start(|request| Reply::redirect(302, &format!("{}x", request.path)));
-    let err = run(&["card", &looping.url]).failed();
+    let err = run(&["card", &looping.url]).failed_with(4);
     assert!(err.contains("more than 5 redirects"), "{err}");
     assert_eq!(looping.requests().len(), 6);
 }
@@ -200,13 +200,13 @@ fn https_works_with_the_agents_authority_and_fails_clearly_without_it() {
     );
 
     let before = agent.requests().len();
-    let err = run(&["card", &agent.url]).failed();
+    let err = run(&["card", &agent.url]).failed_with(3);
     assert!(
         err.contains("has a TLS certificate this machine does not trust"),
         "{err}"
     );
     assert!(err.contains("--ca-cert FILE"), "{err}");
-    let err = run(&strs(&teach_args(&agent.url))).failed();
+    let err = run(&strs(&teach_args(&agent.url))).failed_with(3);
     assert!(err.contains("does not trust"), "{err}");
     assert_eq!(
         agent.requests().len(),
@@ -216,7 +216,7 @@ fn https_works_with_the_agents_authority_and_fails_clearly_without_it() {
 
     let not_pem = dir.path().join("not.pem");
     std::fs::write(&not_pem, "just text").unwrap();
-    let err = run(&["card", &agent.url, "--ca-cert", not_pem.to_str().unwrap()]).failed();
+    let err = run(&["card", &agent.url, "--ca-cert", not_pem.to_str().unwrap()]).failed_with(2);
     assert!(err.contains("holds no certificate"), "{err}");
 }
 
@@ -224,7 +224,7 @@ fn https_works_with_the_agents_authority_and_fails_clearly_without_it() {
 fn a_card_past_its_bound_is_refused_while_streaming() {
     // An endless body: the command can only finish by stopping at the bound.
     let endless = Stub::start(|_| Reply::streamed(Body::Endless));
-    let err = run(&["card", &endless.url]).failed();
+    let err = run(&["card", &endless.url]).failed_with(4);
     assert!(err.contains("the agent card from"), "{err}");
     assert!(
         err.contains("is larger than 4 MiB: learnables reads no more"),
@@ -232,38 +232,39 @@ fn a_card_past_its_bound_is_refused_while_streaming() {
     );
     // An announced length past the bound is refused before reading.
     let big = Stub::start(|_| Reply::streamed(Body::Bytes(vec![b' '; 4 * 1024 * 1024 + 1])));
-    let err = run(&["card", &big.url]).failed();
+    let err = run(&["card", &big.url]).failed_with(4);
     assert!(err.contains("is larger than 4 MiB"), "{err}");
     // A file, too.
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("card.json");
     std::fs::write(&file, vec![b' '; 4 * 1024 * 1024 + 1]).unwrap();
-    let err = run(&["check", file.to_str().unwrap()]).failed();
+    let err = run(&["check", file.to_str().unwrap()]).failed_with(2);
     assert!(err.contains("is larger than 4 MiB"), "{err}");
 }
 
 #[test]
 fn an_answer_past_its_bound_is_refused_while_streaming() {
     let agent = agent(card(), |_| Reply::streamed(Body::Endless));
-    let err = run(&strs(&teach_args(&agent.url))).failed();
+    let err = run(&strs(&teach_args(&agent.url))).failed_with(4);
     assert!(
         err.contains("its answer from") && err.contains("is larger than 1 MiB"),
         "{err}"
     );
-    let err = run(&strs(&show_args(&agent.url))).failed();
+    let err = run(&strs(&show_args(&agent.url))).failed_with(4);
     assert!(err.contains("is larger than 1 MiB"), "{err}");
 }
 
 #[test]
 fn an_agent_that_never_finishes_is_cut_off_by_the_timeout() {
     let dripping = Stub::start(|_| Reply::streamed(Body::Drip(Duration::from_millis(200))));
-    let err = run(&["card", &dripping.url, "--timeout", "2"]).failed();
+    let err = run(&["card", &dripping.url, "--timeout", "2"]).failed_with(3);
     assert!(err.contains("in time"), "{err}");
     let silent = agent(card(), |_| {
         std::thread::sleep(Duration::from_secs(8));
         Reply::result(lesson_result())
     });
-    let err = run(&[&strs(&teach_args(&silent.url))[..], &["--timeout", "2"]].concat()).failed();
+    let err =
+        run(&[&strs(&teach_args(&silent.url))[..], &["--timeout", "2"]].concat()).failed_with(3);
     assert!(err.contains("did not answer in time"), "{err}");
 }
 

@@ -175,14 +175,51 @@ impl Run {
         self.stdout
     }
 
-    /// Asserts exit status 1 and returns standard error.
+    /// Asserts exit status 1 (a refusal, a lint failure) and returns
+    /// standard error.
     pub fn failed(self) -> String {
+        self.failed_with(1)
+    }
+
+    /// Asserts exit status `code` and returns standard error.
+    pub fn failed_with(self, code: i32) -> String {
         assert_eq!(
-            self.code, 1,
-            "expected exit 1\nstdout:\n{}\nstderr:\n{}",
+            self.code, code,
+            "expected exit {code}\nstdout:\n{}\nstderr:\n{}",
             self.stdout, self.stderr
         );
         self.stderr
+    }
+
+    /// Asserts exit status `code` with `--json`: nothing on standard error,
+    /// and standard output one JSON document, returned.
+    pub fn json(self, code: i32) -> Value {
+        assert_eq!(
+            self.code, code,
+            "expected exit {code}\nstdout:\n{}\nstderr:\n{}",
+            self.stdout, self.stderr
+        );
+        assert_eq!(self.stderr, "", "nothing on standard error with --json");
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|error| panic!("not one JSON document ({error}):\n{}", self.stdout))
+    }
+
+    /// Asserts `--json`'s error document of `kind` and its exit status:
+    /// its message, returned.
+    pub fn json_error(self, kind: &str, code: i32) -> String {
+        let document = self.json(code);
+        let error = &document["error"];
+        assert_eq!(error["kind"], kind, "{document}");
+        assert_eq!(error["exitCode"], code, "{document}");
+        assert_eq!(
+            document.as_object().map(|object| object.len()),
+            Some(1),
+            "{document}"
+        );
+        error["message"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a message: {document}"))
+            .to_owned()
     }
 }
 

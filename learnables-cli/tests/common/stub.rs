@@ -307,3 +307,62 @@ pub fn teach_rules(url: &str, token: &str, extra: &[&str]) -> Vec<String> {
         .map(|arg| (*arg).to_owned())
         .collect()
 }
+
+/// A server on 127.0.0.1 that answers every connection with bytes that are
+/// not HTTP; stopped when dropped.
+pub struct NotHttp {
+    /// `http://127.0.0.1:PORT/`.
+    pub url: String,
+    stop: Arc<AtomicBool>,
+    port: u16,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl NotHttp {
+    /// Starts it on a free port.
+    pub fn start() -> NotHttp {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+        let port = listener.local_addr().expect("an address").port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let thread = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                for stream in listener.incoming() {
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let Ok(mut stream) = stream else { continue };
+                    let _ = stream.set_read_timeout(Some(Duration::from_secs(30)));
+                    let mut request = [0; 4096];
+                    let _ = stream.read(&mut request);
+                    let _ = stream.write_all(b"SSH-2.0-not-an-agent\r\n\x00\x01garbage\r\n\r\n");
+                }
+            })
+        };
+        NotHttp {
+            url: format!("http://127.0.0.1:{port}/"),
+            stop,
+            port,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for NotHttp {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The URL of a port on 127.0.0.1 that nothing listens on (bound, then
+/// closed).
+pub fn closed_port_url() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = listener.local_addr().expect("an address").port();
+    drop(listener);
+    format!("http://127.0.0.1:{port}/")
+}
