@@ -106,6 +106,11 @@ fn known_lesson() -> Value {
     })
 }
 
+/// The params of a show-back of the known lesson's entry.
+fn show_params() -> Value {
+    json!({"collection": "routing_rules", "entry": "85"})
+}
+
 /// The known lesson's entry taught a new desk, by `teacher`.
 fn new_desk_by(teacher: &str) -> Value {
     let mut lesson = lesson_with("/value/desk", json!("general"));
@@ -301,31 +306,57 @@ fn shows_85() -> Expect {
 
 // ---- the catalogue -----------------------------------------------------
 
+/// The catalogue: one table a topic, each case with the answer it must get.
 fn catalogue(version_id: &str) -> Vec<Case> {
-    let mut cases = Vec::new();
-    let mut add = |name: &str, request: Request, expect: Expect| {
-        cases.push(Case {
+    let known = known_lesson();
+    let mut table = Table::default();
+    sizes(&mut table, &known);
+    nesting(&mut table);
+    envelopes(&mut table, &known);
+    lesson_fields(&mut table, version_id);
+    huge_numbers(&mut table);
+    unicode_tricks(&mut table, version_id);
+    forged_teachers(&mut table, &known, version_id);
+    bearer_tokens(&mut table, &known);
+    unknown_collections_and_methods(&mut table, &known);
+    not_json_and_other_routes(&mut table);
+    keys_given_twice(&mut table, &known);
+    notifications(&mut table, &known);
+    replays(&mut table, &known, version_id);
+    table.cases
+}
+
+/// Cases, added in order.
+#[derive(Default)]
+struct Table {
+    cases: Vec<Case>,
+}
+
+impl Table {
+    fn add(&mut self, name: &str, request: Request, expect: Expect) {
+        self.cases.push(Case {
             name: name.to_owned(),
             request,
             expect,
         });
-    };
-    let known = known_lesson();
+    }
+}
 
-    // -- Size: refused before being read, with 413.
-    add(
+/// Size: refused before being read, with 413.
+fn sizes(table: &mut Table, known: &Value) {
+    table.add(
         "a body one byte over the limit",
         post(padded_show_back(LIMIT + 1)),
         too_large(),
     );
-    add(
+    table.add(
         "a body exactly at the limit is read",
         post(padded_show_back(LIMIT)),
         shows_85(),
     );
     // (Sent whole, the client would still be writing when the refusal
     // closes the connection: it sends the first 64 KiB and reads.)
-    add(
+    table.add(
         "a body of 4 MiB, refused at its Content-Length",
         raw(
             "POST / HTTP/1.1",
@@ -334,7 +365,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         too_large(),
     );
-    add(
+    table.add(
         "a Content-Length of 10 MB for a teach, its first bytes sent (answered without waiting for the rest)",
         raw(
             "POST / HTTP/1.1",
@@ -343,7 +374,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         too_large(),
     );
-    add(
+    table.add(
         "a Content-Length of 100 MB with Expect: 100-continue (the host decides: the SDK asks for the body)",
         raw(
             "POST / HTTP/1.1",
@@ -352,7 +383,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         Expect::Status(100),
     );
-    add(
+    table.add(
         "a Content-Length shorter than the body: only that much is read",
         raw(
             "POST / HTTP/1.1",
@@ -369,7 +400,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         chunked.extend_from_slice(format!("2000\r\n{}\r\n", " ".repeat(0x2000)).as_bytes());
     }
     chunked.extend_from_slice(b"0\r\n\r\n");
-    add(
+    table.add(
         "a chunked teach over the limit, without a Content-Length",
         raw(
             "POST / HTTP/1.1",
@@ -378,7 +409,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         too_large(),
     );
-    add(
+    table.add(
         "a broken chunked encoding",
         raw(
             "POST / HTTP/1.1",
@@ -391,12 +422,12 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         error(400, codes::INVALID_REQUEST, None, "body could not be read"),
     );
-    add(
+    table.add(
         "a Content-Length that is not a number",
         raw("POST / HTTP/1.1", "Content-Length: ten\r\n", b"{}"),
         Expect::Status(400),
     );
-    add(
+    table.add(
         "two different Content-Length headers",
         raw(
             "POST / HTTP/1.1",
@@ -413,7 +444,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
     let mut chunked_show_85 = format!("{:x}\r\n", show_85.len()).into_bytes();
     chunked_show_85.extend_from_slice(&show_85);
     chunked_show_85.extend_from_slice(b"\r\n0\r\n\r\n");
-    add(
+    table.add(
         "both Content-Length and chunked: the chunked encoding decides (RFC 9112 6.3)",
         raw(
             "POST / HTTP/1.1",
@@ -425,12 +456,12 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         shows_85(),
     );
-    add(
+    table.add(
         "a transfer encoding the server does not know",
         raw("POST / HTTP/1.1", "Transfer-Encoding: gzip\r\n", &show_85),
         Expect::Status(400),
     );
-    add(
+    table.add(
         "a header of 1 MB",
         raw(
             "POST / HTTP/1.1",
@@ -444,7 +475,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         Expect::Status(431),
     );
     let many: String = (0..200).map(|i| format!("X-Header-{i}: x\r\n")).collect();
-    add(
+    table.add(
         "200 headers",
         raw(
             "POST / HTTP/1.1",
@@ -453,8 +484,10 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         Expect::Status(431),
     );
+}
 
-    // -- Nesting: refused before parsing, wherever it is.
+/// Nesting: refused before parsing, wherever it is.
+fn nesting(table: &mut Table) {
     let deep = |what: &str, text: String| (what.to_owned(), text);
     for (name, text) in [
         deep(
@@ -494,32 +527,33 @@ fn catalogue(version_id: &str) -> Vec<Case> {
             ),
         ),
     ] {
-        add(
+        table.add(
             &format!("nesting: {name}"),
             post(text),
             invalid_request("nests arrays and objects 33 deep; the limit is 32"),
         );
     }
-    add(
+    table.add(
         "nesting exactly at the limit is read, and the lesson refused for its value",
         post(lesson_text_with_chapter(&nested_arrays(29))),
         invalid_params("value.chapter", "HS chapter"),
     );
-    add(
+    table.add(
         "brackets inside a string are not nesting",
         show_back(json!({"collection": "routing_rules", "entry": "[".repeat(1000)})),
         not_found("entry", "has no routing rule"),
     );
+}
 
-    // -- The envelope, each member with the wrong type.
-    let show_params = json!({"collection": "routing_rules", "entry": "85"});
+/// The envelope, each member with the wrong type.
+fn envelopes(table: &mut Table, known: &Value) {
     let with_member = |key: &str, value: Value| {
-        let mut request = envelope(SHOW_BACK, show_params.clone());
+        let mut request = envelope(SHOW_BACK, show_params());
         request[key] = value;
         body(&request)
     };
     let without_member = |key: &str| {
-        let mut request = envelope(SHOW_BACK, show_params.clone());
+        let mut request = envelope(SHOW_BACK, show_params());
         request.as_object_mut().unwrap().remove(key);
         body(&request)
     };
@@ -537,7 +571,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("`params` a boolean", with_member("params", json!(true)), "`params` must be"),
     ];
     for (name, request, says) in members {
-        add(
+        table.add(
             &format!("envelope: {name}"),
             post(request),
             invalid_request(says),
@@ -554,32 +588,34 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("the request a string", body(&json!("rsaxb.learnables.Teach")), "a JSON-RPC request is a JSON object"),
         ("the request null", b"null".to_vec(), "a JSON-RPC request is a JSON object"),
         ("the request a number", b"7".to_vec(), "a JSON-RPC request is a JSON object"),
-        ("a batch of one", body(&json!([envelope(SHOW_BACK, show_params.clone())])), "batch requests are not supported"),
+        ("a batch of one", body(&json!([envelope(SHOW_BACK, show_params())])), "batch requests are not supported"),
     ];
     for (name, request, _) in hosts {
-        add(
+        table.add(
             &format!("envelope: {name}"),
             post(request),
             sdk_error(codes::INVALID_REQUEST, "invalid request"),
         );
     }
-    add(
+    table.add(
         "teach params an array",
         post(body(&envelope(TEACH, json!([known.clone()])))),
         error(200, codes::INVALID_PARAMS, None, "a Lesson object"),
     );
-    add(
+    table.add(
         "teach without params",
         post(body(&json!({"jsonrpc": "2.0", "id": 7, "method": TEACH}))),
         error(200, codes::INVALID_PARAMS, None, "a Lesson object"),
     );
-    add(
+    table.add(
         "show-back params an array",
         post(body(&envelope(SHOW_BACK, json!(["routing_rules", "85"])))),
         error(200, codes::INVALID_PARAMS, None, "the show-back params are"),
     );
+}
 
-    // -- Every lesson field with the wrong type, or missing.
+/// Every lesson field with the wrong type, or missing.
+fn lesson_fields(table: &mut Table, version_id: &str) {
     #[rustfmt::skip]
     let lessons = [
         ("`collection` an array", lesson_with("/collection", json!(["routing_rules"])), "collection", "`collection` must be a string"),
@@ -603,13 +639,13 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("`value` empty", lesson_with("/value", json!({})), "value.chapter", "HS chapter"),
     ];
     // A key a lesson does not have is ignored (the spec's schema allows it).
-    add(
+    table.add(
         "lesson: an unknown key",
         teach(lesson_plus("taughtAt", json!("now"))),
         nothing_learned(version_id),
     );
     for (name, lesson, field, says) in lessons {
-        add(
+        table.add(
             &format!("lesson: {name}"),
             teach(lesson),
             invalid_params(field, says),
@@ -624,20 +660,22 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("an unknown key", json!({"collection": "routing_rules", "entry": "85", "asOf": "x"}), "asOf", "`asOf` is not one of them"),
     ];
     for (name, params, field, says) in show_backs {
-        add(
+        table.add(
             &format!("show-back: {name}"),
             show_back(params),
             invalid_params(field, says),
         );
     }
+}
 
-    // -- Huge numbers.
-    add(
+/// Huge numbers.
+fn huge_numbers(table: &mut Table) {
+    table.add(
         "a chapter of 1e400 (beyond any float)",
         post(lesson_text_with_chapter("1e400")),
         parse_error("number out of range"),
     );
-    add(
+    table.add(
         "a chapter of 60 000 digits",
         post(lesson_text_with_chapter(&"9".repeat(60_000))),
         parse_error("number out of range"),
@@ -648,13 +686,13 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("-1", "-1"),
         ("85.5", "85.5"),
     ] {
-        add(
+        table.add(
             &format!("a chapter of {name}"),
             post(lesson_text_with_chapter(chapter)),
             invalid_params("value.chapter", "HS chapter"),
         );
     }
-    add(
+    table.add(
         "a clearance limit of 2^32 euros",
         teach(json!({
             "collection": "clearance_limits", "entry": "broker-17",
@@ -662,15 +700,17 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         })),
         invalid_params("value.amountEur", "Limit in euros"),
     );
-    add(
+    table.add(
         "an id of 1e400",
         post(format!(
             r#"{{"jsonrpc":"2.0","id":1e400,"method":"{SHOW_BACK}","params":{{}}}}"#
         )),
         parse_error("number out of range"),
     );
+}
 
-    // -- Unicode tricks: each name is refused, and shown with what hides in it.
+/// Unicode tricks: each name is refused, and shown with what hides in it.
+fn unicode_tricks(table: &mut Table, version_id: &str) {
     #[rustfmt::skip]
     let collections = [
         ("an RTL override", "routing_rules\u{202E}", "routing_rules\\u{202e}"),
@@ -681,35 +721,35 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("fullwidth letters", "ｒｏｕｔｉｎｇ_rules", "has no learnable"),
     ];
     for (name, collection, says) in collections {
-        add(
+        table.add(
             &format!("a collection with {name}"),
             teach(lesson_with("/collection", json!(collection))),
             invalid_params("collection", says),
         );
     }
-    add(
+    table.add(
         "a show-back collection with an RTL override",
         show_back(json!({"collection": "routing_rules\u{202E}", "entry": "85"})),
         invalid_params("collection", "routing_rules\\u{202e}"),
     );
-    add(
+    table.add(
         "a show-back entry with an RTL override",
         show_back(json!({"collection": "routing_rules", "entry": "85\u{202E}"})),
         not_found("entry", "85\\u{202e}"),
     );
-    add(
+    table.add(
         "a show-back entry in fullwidth digits",
         show_back(json!({"collection": "routing_rules", "entry": "８５"})),
         not_found("entry", "has no routing rule `８５`"),
     );
-    add(
+    table.add(
         "a lone leading surrogate escape in the entry",
         post(format!(
             r#"{{"jsonrpc":"2.0","id":7,"method":"{TEACH}","params":{{"collection":"routing_rules","entry":"\ud800","value":{{}},"taughtBy":"alice@example.com"}}}}"#
         )),
         parse_error("hex escape"),
     );
-    add(
+    table.add(
         "a lone trailing surrogate escape in taughtBy",
         post(format!(
             r#"{{"jsonrpc":"2.0","id":7,"method":"{TEACH}","params":{{"collection":"routing_rules","entry":"85","value":{{}},"taughtBy":"alice\udc00@example.com"}}}}"#
@@ -717,12 +757,12 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         parse_error("surrogate"),
     );
     let long_key = "k".repeat(10_000);
-    add(
+    table.add(
         "a 10 000-character key",
         teach(lesson_plus(&long_key, json!(1))),
         nothing_learned(version_id),
     );
-    add(
+    table.add(
         "a 60 000-character collection",
         teach(lesson_with("/collection", json!("c".repeat(60_000)))),
         invalid_params(
@@ -730,13 +770,15 @@ fn catalogue(version_id: &str) -> Vec<Case> {
             &format!("`{}…[+59920 chars]`", "c".repeat(80)),
         ),
     );
-    add(
+    table.add(
         "a 60 000-character method",
         post(body(&envelope(&"m".repeat(60_000), json!({})))),
         sdk_error(codes::METHOD_NOT_FOUND, "method not found"),
     );
+}
 
-    // -- Forged taughtBy.
+/// Forged taughtBy.
+fn forged_teachers(table: &mut Table, known: &Value, version_id: &str) {
     for (name, taught_by) in [
         ("another person", "bob@example.com"),
         ("a trailing space", "alice@example.com "),
@@ -748,7 +790,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("nothing", ""),
         ("the service account", "deploy-bot@example.com"),
     ] {
-        add(
+        table.add(
             &format!("taughtBy: {name}"),
             teach(lesson_with("/taughtBy", json!(taught_by))),
             forbidden(
@@ -757,19 +799,19 @@ fn catalogue(version_id: &str) -> Vec<Case> {
             ),
         );
     }
-    add(
+    table.add(
         "taughtBy: in capitals, the same teacher (a replay: nothing learned)",
         teach(lesson_with("/taughtBy", json!("ALICE@EXAMPLE.COM"))),
         nothing_learned(version_id),
     );
     let mut by_bot = known.clone();
     by_bot["taughtBy"] = json!("deploy-bot@example.com");
-    add(
+    table.add(
         "taughtBy: a service account as itself",
         post_with(body(&envelope(TEACH, by_bot)), &[ACTIVATED, AS_BOT]),
         forbidden(None, "looks like a service account"),
     );
-    add(
+    table.add(
         "taughtBy: a service account claiming a person",
         post_with(body(&envelope(TEACH, known.clone())), &[ACTIVATED, AS_BOT]),
         forbidden(
@@ -777,10 +819,12 @@ fn catalogue(version_id: &str) -> Vec<Case> {
             "the authenticated teacher is `deploy-bot@example.com`",
         ),
     );
+}
 
-    // -- Bearer tokens and schemes.
+/// Bearer tokens and schemes.
+fn bearer_tokens(table: &mut Table, known: &Value) {
     let teach_body = body(&envelope(TEACH, known.clone()));
-    add(
+    table.add(
         "no Authorization header",
         post_with(teach_body.clone(), &[ACTIVATED]),
         unauthenticated("send `Authorization: Bearer <token>`"),
@@ -799,13 +843,13 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("the token without a scheme", "alice-token", "no teacher is authenticated"),
     ];
     for (name, value, says) in authorizations {
-        add(
+        table.add(
             &format!("Authorization: {name}"),
             post_with(teach_body.clone(), &[ACTIVATED, ("Authorization", value)]),
             unauthenticated(says),
         );
     }
-    add(
+    table.add(
         "two Authorization headers, alice's first",
         post_with(
             teach_body.clone(),
@@ -813,7 +857,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         unauthenticated("no teacher is authenticated"),
     );
-    add(
+    table.add(
         "two Authorization headers, both alice's",
         post_with(teach_body.clone(), &[ACTIVATED, AS_ALICE, AS_ALICE]),
         unauthenticated("no teacher is authenticated"),
@@ -826,26 +870,23 @@ fn catalogue(version_id: &str) -> Vec<Case> {
     .into_bytes();
     binary_token.extend_from_slice(b"\xff\xfe\r\n\r\n");
     binary_token.extend_from_slice(&teach_body);
-    add(
+    table.add(
         "an Authorization header that is not UTF-8",
         Request::Raw(binary_token),
         unauthenticated("no teacher is authenticated"),
     );
-    add(
+    table.add(
         "show-back without a token",
-        post_with(
-            body(&envelope(SHOW_BACK, show_params.clone())),
-            &[ACTIVATED],
-        ),
+        post_with(body(&envelope(SHOW_BACK, show_params())), &[ACTIVATED]),
         unauthenticated("no teacher is authenticated"),
     );
-    add(
+    table.add(
         "a valid token without activation",
         post_with(teach_body.clone(), &[AS_ALICE]),
         not_activated(),
     );
     let near_miss = format!("{EXTENSION_URI}/");
-    add(
+    table.add(
         "an activation URI with a trailing slash",
         post_with(
             teach_body.clone(),
@@ -858,7 +899,7 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         .chain([EXTENSION_URI.to_owned()])
         .collect::<Vec<_>>()
         .join(",");
-    add(
+    table.add(
         "the activation URI after 100 others (only 64 are read)",
         post_with(
             teach_body.clone(),
@@ -866,24 +907,26 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         not_activated(),
     );
+}
 
-    // -- Unknown collections and methods.
-    add(
+/// Unknown collections and methods.
+fn unknown_collections_and_methods(table: &mut Table, known: &Value) {
+    table.add(
         "teaching an unknown collection",
         teach(lesson_with("/collection", json!("tariffs"))),
         invalid_params("collection", "no learnable `tariffs`"),
     );
-    add(
+    table.add(
         "showing back an unknown collection",
         show_back(json!({"collection": "tariffs", "entry": "85"})),
         invalid_params("collection", "no learnable `tariffs`"),
     );
-    add(
+    table.add(
         "showing back an unknown entry",
         show_back(json!({"collection": "routing_rules", "entry": "99"})),
         not_found("entry", "has no routing rule `99`"),
     );
-    add(
+    table.add(
         "showing back an unknown version",
         show_back(json!({"collection": "routing_rules", "entry": "85", "versionId": "0"})),
         not_found("versionId", "no version has the id `0`"),
@@ -894,40 +937,42 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         " rsaxb.learnables.Teach",
         "rsaxb.learnables.Forget",
     ] {
-        add(
+        table.add(
             &format!("the method {method:?}"),
             post(body(&envelope(method, known.clone()))),
             sdk_error(codes::METHOD_NOT_FOUND, "method not found"),
         );
     }
-    add(
+    table.add(
         "the method \"\"",
         post(body(&envelope("", known.clone()))),
         sdk_error(codes::INVALID_REQUEST, "method is required"),
     );
+}
 
-    // -- Bodies that are not JSON, content types, HTTP methods and paths.
+/// Bodies that are not JSON, content types, HTTP methods and paths.
+fn not_json_and_other_routes(table: &mut Table) {
     #[rustfmt::skip]
     let bodies = [
         ("an empty body", b"".to_vec(), "EOF while parsing"),
         ("a body of spaces", b"   \n\t ".to_vec(), "EOF while parsing"),
         ("invalid UTF-8 in a string", [ b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"".as_slice(), b"\xff\xfe\"}", ] .concat(), "invalid unicode code point"),
         ("invalid UTF-8 outside strings", b"\xff{}".to_vec(), "expected value"),
-        ("a byte-order mark", [ b"\xef\xbb\xbf".as_slice(), &body(&envelope(SHOW_BACK, show_params.clone())), ] .concat(), "expected value"),
-        ("trailing characters", [ body(&envelope(SHOW_BACK, show_params.clone())), b" x".to_vec(), ] .concat(), "trailing characters"),
-        ("two requests in one body", [ body(&envelope(SHOW_BACK, show_params.clone())), body(&envelope(SHOW_BACK, show_params.clone())), ] .concat(), "trailing characters"),
+        ("a byte-order mark", [ b"\xef\xbb\xbf".as_slice(), &body(&envelope(SHOW_BACK, show_params())), ] .concat(), "expected value"),
+        ("trailing characters", [ body(&envelope(SHOW_BACK, show_params())), b" x".to_vec(), ] .concat(), "trailing characters"),
+        ("two requests in one body", [ body(&envelope(SHOW_BACK, show_params())), body(&envelope(SHOW_BACK, show_params())), ] .concat(), "trailing characters"),
         ("a form", b"jsonrpc=2.0&method=rsaxb.learnables.Teach".to_vec(), "expected value"),
     ];
     for (name, bytes, says) in bodies {
-        add(&format!("body: {name}"), post(bytes), parse_error(says));
+        table.add(&format!("body: {name}"), post(bytes), parse_error(says));
     }
     // Without a method to be found, these are the host's: the SDK's answers.
-    add(
+    table.add(
         "body: an overlong UTF-8 encoding",
         post(b"{\"a\":\"\xc0\xaf\"}".to_vec()),
         sdk_error(codes::INVALID_REQUEST, "missing field `jsonrpc`"),
     );
-    add(
+    table.add(
         "body: UTF-16",
         post(
             "{\"a\":1}"
@@ -937,18 +982,18 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         sdk_error(codes::PARSE_ERROR, "parse error"),
     );
-    let show_back_body = body(&envelope(SHOW_BACK, show_params.clone()));
-    add(
+    let show_back_body = body(&envelope(SHOW_BACK, show_params()));
+    table.add(
         "Content-Type text/plain: the body decides",
         raw_post("Content-Type: text/plain\r\n", &show_back_body),
         shows_85(),
     );
-    add(
+    table.add(
         "no Content-Type: the body decides",
         raw_post("", &show_back_body),
         shows_85(),
     );
-    add(
+    table.add(
         "Content-Type application/xml with XML",
         raw_post(
             "Content-Type: application/xml\r\n",
@@ -957,13 +1002,13 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         parse_error("expected value"),
     );
     for verb in ["GET", "PUT", "DELETE", "PATCH"] {
-        add(
+        table.add(
             &format!("{verb} on the JSON-RPC path"),
             raw(&format!("{verb} / HTTP/1.1"), "Content-Length: 0\r\n", b""),
             Expect::Status(405),
         );
     }
-    add(
+    table.add(
         "POST on another path",
         raw(
             "POST /rpc HTTP/1.1",
@@ -972,13 +1017,15 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ),
         Expect::Status(404),
     );
-    add(
+    table.add(
         "a request line that is not HTTP",
         Request::Raw(b"HELLO\r\n\r\n".to_vec()),
         Expect::Status(400),
     );
+}
 
-    // -- A key given twice: ambiguous, so refused.
+/// A key given twice: ambiguous, so refused.
+fn keys_given_twice(table: &mut Table, known: &Value) {
     for (name, text) in [
         (
             "`method`",
@@ -989,7 +1036,8 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         (
             "`id`",
             format!(
-                r#"{{"jsonrpc":"2.0","id":7,"id":8,"method":"{SHOW_BACK}","params":{show_params}}}"#
+                r#"{{"jsonrpc":"2.0","id":7,"id":8,"method":"{SHOW_BACK}","params":{}}}"#,
+                show_params()
             ),
         ),
         (
@@ -1011,22 +1059,24 @@ fn catalogue(version_id: &str) -> Vec<Case> {
             ),
         ),
     ] {
-        add(
+        table.add(
             &format!("a key twice: {name}"),
             post(text),
             invalid_request("appears twice in one object"),
         );
     }
 
-    add(
+    table.add(
         "a key twice: `method`, the host's first",
         post(format!(
             r#"{{"jsonrpc":"2.0","id":7,"method":"GetTask","method":"{TEACH}","params":{known}}}"#
         )),
         sdk_error(codes::INVALID_REQUEST, "duplicate field `method`"),
     );
+}
 
-    // -- Notifications: carried out, never answered (a refusal included).
+/// Notifications: carried out, never answered (a refusal included).
+fn notifications(table: &mut Table, known: &Value) {
     // Each carries a value the knowledge does not hold, so that a refusal
     // skipped (no token, a wrong one, no activation, a forged teacher)
     // would show: after its 204, the agent must know exactly what it knew.
@@ -1055,49 +1105,51 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         ("a desk that is not a choice, as alice", lesson_with("/value/desk", json!("nowhere")), vec![ACTIVATED, AS_ALICE]),
     ];
     for (name, lesson, list) in notifications {
-        add(
+        table.add(
             &format!("a notification teaching {name}"),
             post_with(notification(TEACH, lesson), &list),
             Expect::Unanswered,
         );
     }
-    add(
+    table.add(
         "a notification replaying the known lesson as alice (nothing new to learn)",
         post(notification(TEACH, known.clone())),
         Expect::Unanswered,
     );
-    add(
+    table.add(
         "a show-back notification",
-        post(notification(SHOW_BACK, show_params.clone())),
+        post(notification(SHOW_BACK, show_params())),
         Expect::Unanswered,
     );
-    add(
+    table.add(
         "a notification with params of the wrong type is answered (it is not a request)",
         post(body(
             &json!({"jsonrpc": "2.0", "method": TEACH, "params": "85"}),
         )),
         invalid_request("`params` must be an object or an array"),
     );
-    add(
+    table.add(
         "an id of null is a request, answered",
         post(body(
-            &json!({"jsonrpc": "2.0", "id": null, "method": SHOW_BACK, "params": show_params}),
+            &json!({"jsonrpc": "2.0", "id": null, "method": SHOW_BACK, "params": show_params()}),
         )),
         shows_85(),
     );
+}
 
-    // -- Replays: nothing learned, no new version.
-    add(
+/// Replays: nothing learned, no new version.
+fn replays(table: &mut Table, known: &Value, version_id: &str) {
+    table.add(
         "the known lesson again",
         teach(known.clone()),
         nothing_learned(version_id),
     );
-    add(
+    table.add(
         "the known lesson with the chapter as a number",
         teach(lesson_with("/value/chapter", json!(85))),
         nothing_learned(version_id),
     );
-    add(
+    table.add(
         "the known lesson with an explicit null note",
         teach(lesson_with(
             "/value",
@@ -1105,12 +1157,12 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         )),
         nothing_learned(version_id),
     );
-    add(
+    table.add(
         "the known lesson with a reason",
         teach(lesson_plus("reason", json!("again, to be sure"))),
         nothing_learned(version_id),
     );
-    add(
+    table.add(
         "the known lesson, reordered and spaced out",
         post(format!(
             "\n {{ \"params\" : {{ \"taughtBy\" : \"alice@example.com\", \"value\" : {{ \"desk\" : \
@@ -1120,8 +1172,6 @@ fn catalogue(version_id: &str) -> Vec<Case> {
         )),
         nothing_learned(version_id),
     );
-
-    cases
 }
 
 /// Sends a case's request and says what is wrong with the reply, if
