@@ -81,6 +81,29 @@ impl Activation {
     }
 }
 
+/// [`ACTIVATION_HEADER`](crate::ACTIVATION_HEADER) as a header name, read
+/// once: looked up by it, a header map need not check and lower-case the
+/// name on every request.
+#[cfg(feature = "server")]
+pub(crate) static ACTIVATION_HEADER_NAME: std::sync::LazyLock<axum::http::HeaderName> =
+    std::sync::LazyLock::new(|| {
+        axum::http::HeaderName::from_bytes(crate::ACTIVATION_HEADER.as_bytes())
+            .expect("a valid header name")
+    });
+
+#[cfg(feature = "server")]
+impl Activation {
+    /// The extensions a request's headers activate.
+    pub fn from_headers(headers: &axum::http::HeaderMap) -> Activation {
+        Activation::from_header_values(
+            headers
+                .get_all(&*ACTIVATION_HEADER_NAME)
+                .iter()
+                .filter_map(|value| value.to_str().ok()),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,12 +21,12 @@ use http_body::Frame;
 use serde_json::Value;
 use tower::{Layer, Service, ServiceExt};
 
+use super::activation::ACTIVATION_HEADER_NAME;
 use super::json_rpc::{self, RpcError, codes};
 use super::method_scan::{MethodScan, Verdict};
 use super::replay::Replay;
 use super::scrub::ResponseScrubber;
 use super::scrubbed_body::ScrubbedBody;
-use super::server::ACTIVATION_HEADER_NAME;
 use super::{Activation, CarriesNoTeachBlock, LearnablesService};
 use crate::EXTENSION_URI;
 

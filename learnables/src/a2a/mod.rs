@@ -60,8 +60,6 @@ mod scrubbed_events;
 mod sdk;
 #[cfg(feature = "server")]
 pub mod serve;
-#[cfg(feature = "server")]
-pub mod server;
 #[cfg(feature = "a2a-server")]
 mod task_pin;
 #[cfg(feature = "teaching-page")]
@@ -83,6 +81,8 @@ pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};
 pub use message::MessageError;
+#[cfg(feature = "server")]
+pub use service::CARD_PATH;
 pub use service::LearnablesService;
 pub use show_back::{ShowBack, ShowBackParams};
 pub use teach_block_builder::{TeachBlockBuilder, UnknownField, UntypedTeachBlockBuilder};

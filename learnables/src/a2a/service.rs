@@ -1,6 +1,6 @@
 //! The learnables methods, independent of any web framework: a JSON-RPC
-//! request in, a JSON-RPC response out. [`server`](super::server) mounts it
-//! on axum.
+//! request in, a JSON-RPC response out; with the feature `server`, a whole
+//! agent's axum router around them ([`LearnablesService::router`]).
 
 use std::sync::Arc;
 
@@ -657,6 +657,76 @@ fn store_error(error: &StoreError) -> RpcError {
         format!("the knowledge store failed: {reason}"),
     )
     .because(reasons::STORE_FAILED)
+}
+
+#[cfg(feature = "server")]
+/// The path of the agent card.
+pub const CARD_PATH: &str = "/.well-known/agent-card.json";
+
+#[cfg(feature = "server")]
+impl LearnablesService {
+    /// A router for a whole agent: `GET /.well-known/agent-card.json`
+    /// serves `card` with the declaration added, and everything else is
+    /// `inner` under a [`LearnablesLayer`].
+    ///
+    /// An agent that serves its own card (the official A2A server SDK's
+    /// `agent_card_router`, say) should keep its card route and apply
+    /// [`LearnablesLayer`] itself instead, putting the declaration on its
+    /// card where it makes it (with the feature `a2a-server`,
+    /// [`DeclaredCard`][card]): this router's card route
+    /// replaces the agent's own, with its headers.
+    ///
+    /// ```
+    /// use axum::Router;
+    /// use learnables::a2a::{LearnablesService, Tokens};
+    /// use learnables::{Declaration, Knowledge};
+    /// let service = LearnablesService::new(Knowledge::in_memory(), Declaration::new(), Tokens::new());
+    /// let card = serde_json::json!({"name": "Agent", "capabilities": {}, "skills": []});
+    /// let router: Router = service.router(card, Router::new()).unwrap();
+    /// ```
+    #[cfg_attr(feature = "a2a-server", doc = "[card]: super::DeclaredCard")]
+    #[cfg_attr(not(feature = "a2a-server"), doc = "[card]: crate#features")]
+    pub fn router(
+        self,
+        card: Value,
+        inner: axum::Router,
+    ) -> Result<axum::Router, super::CardError> {
+        self.router_at("/", card, inner)
+    }
+
+    /// [`LearnablesService::router`] with the JSON-RPC endpoint at `rpc_path`.
+    pub fn router_at(
+        self,
+        rpc_path: &str,
+        mut card: Value,
+        inner: axum::Router,
+    ) -> Result<axum::Router, super::CardError> {
+        self.declaration().add_to_card(&mut card)?;
+        let card: axum::body::Bytes = serde_json::to_vec(&card)
+            .map_err(|_| super::CardError::Shape("body", "object"))?
+            .into();
+        let serve_card = move || {
+            let card = card.clone();
+            async move { card_response(card) }
+        };
+        Ok(axum::Router::new()
+            .route(CARD_PATH, axum::routing::get(serve_card))
+            .fallback_service(inner)
+            .layer(super::LearnablesLayer::new(self).at(rpc_path)))
+    }
+}
+
+#[cfg(feature = "server")]
+fn card_response(card: axum::body::Bytes) -> axum::response::Response {
+    use axum::response::IntoResponse as _;
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        )],
+        card,
+    )
+        .into_response()
 }
 
 #[cfg(test)]
