@@ -1,3 +1,5 @@
+//! A teach block cannot suggest a field of another learnable.
+
 use learnables::{Learnable, TeachBlock};
 
 #[derive(Learnable)]

@@ -1,3 +1,5 @@
+//! A teach block cannot suggest a field its learnable does not have.
+
 use learnables::{Learnable, TeachBlock};
 
 #[derive(Learnable)]

@@ -1,3 +1,5 @@
+//! A teach block's suggestion must be of the field's type.
+
 use learnables::{Learnable, TeachBlock};
 
 #[derive(Learnable)]
