@@ -3,7 +3,7 @@
 //! 3 network or TLS, 4 an answer not understood (130, a cancelled form, is
 //! in `form.rs`: it needs a terminal).
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

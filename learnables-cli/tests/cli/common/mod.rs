@@ -1,8 +1,6 @@
 //! The example customs agent, started in-process on 127.0.0.1 for a test,
 //! and the `learnables` binary run against it.
 
-#![allow(dead_code)] // each test binary uses the part it needs
-
 pub mod stub;
 
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! for, answers typed, choices picked with the arrow keys, defaults
 //! accepted; then what the agent learned checked with `learnables show`.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -6,7 +6,7 @@
 //! screen raw: only the command's own colour (SGR) and the spinner's line
 //! clear are let through.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::sync::{Arc, Mutex};

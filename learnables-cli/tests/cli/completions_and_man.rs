@@ -2,7 +2,7 @@
 //! binary: a script for every shell that names every command, and manual
 //! pages that read as roff.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! their bound, answers that never end, and a card whose teachMethod is
 //! an A2A core method. Each agent is a scripted stub on 127.0.0.1.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 use std::time::Duration;

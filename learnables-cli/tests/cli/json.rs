@@ -3,7 +3,7 @@
 //! stays empty, and a failure is an error document with the same exit
 //! status as in text.
 
-mod common;
+use crate::common;
 
 use common::stub::{NotHttp, closed_port_url};
 use common::{ALICE, ALICE_TOKEN, Agent, run, write_json};

@@ -1,7 +1,7 @@
 //! Every non-interactive command, and every refusal, run through the built
 //! binary against the example customs agent.
 
-mod common;
+use crate::common;
 
 use common::{ALICE, ALICE_TOKEN, Agent, BOT, BOT_TOKEN, learnables, run, show, write_json};
 use learnables::TeachBlock;
