@@ -13,5 +13,16 @@ pub const TEACH_METHOD: &str = "rsaxb.learnables.Teach";
 /// The JSON-RPC method through which an agent shows back what it learned.
 pub const SHOW_BACK_METHOD: &str = "rsaxb.learnables.ShowBack";
 
+/// The JSON-RPC method through which a teacher's tool asks whom its bearer
+/// token names: `{"teacher": "alice@example.com"}`, under
+/// the same activation and token as the other learnables methods, with no
+/// params. The page signs in as that person and the command teaches in
+/// their name, so nobody types who they are.
+///
+/// ```
+/// assert_eq!(learnables::TEACHER_METHOD, "rsaxb.learnables.Teacher");
+/// ```
+pub const TEACHER_METHOD: &str = "rsaxb.learnables.Teacher";
+
 /// The HTTP header that activates extensions (A2A v1.0).
 pub const ACTIVATION_HEADER: &str = "A2A-Extensions";

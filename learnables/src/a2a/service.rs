@@ -163,9 +163,12 @@ impl LearnablesService {
     }
 
     /// Whether `method` is one of the learnables methods this agent serves:
-    /// the declaration's `teachMethod`, and show-back.
+    /// the declaration's `teachMethod`, show-back, and the teacher's
+    /// identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
     pub fn handles(&self, method: &str) -> bool {
-        method == SHOW_BACK_METHOD || self.teach_method() == Some(method)
+        method == SHOW_BACK_METHOD
+            || method == crate::TEACHER_METHOD
+            || self.teach_method() == Some(method)
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -280,7 +283,11 @@ impl LearnablesService {
             Ok(principal) => principal,
             Err(error) => return Next::Answered(Err(error)),
         };
-        if method == SHOW_BACK_METHOD {
+        if method == crate::TEACHER_METHOD {
+            Next::Answered(Ok(Reply::Teacher(TeacherIdentity {
+                teacher: principal.id().to_owned(),
+            })))
+        } else if method == SHOW_BACK_METHOD {
             Next::Answered(self.show_back(&params).map(Reply::Shown))
         } else {
             match self.lesson(params, &principal) {
@@ -450,6 +457,14 @@ pub(crate) enum Reply {
     Taught(LessonResult),
     /// Show-back's result.
     Shown(Value),
+    /// Whom the bearer token names.
+    Teacher(TeacherIdentity),
+}
+
+/// The answer of [`TEACHER_METHOD`](crate::TEACHER_METHOD).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub(crate) struct TeacherIdentity {
+    teacher: String,
 }
 
 impl Admitted {
