@@ -419,16 +419,10 @@ fn the_example_streams_and_its_streamed_question_carries_a_teach_block_only_when
 fn the_teacher_method_names_the_person_the_token_was_issued_to() {
     let (agent, _dir) = agent();
     let alice = agent.call(learnables::TEACHER_METHOD, json!({}));
-    assert_eq!(
-        alice.result(),
-        &json!({"teacher": "alice@example.com"})
-    );
+    assert_eq!(alice.result(), &json!({"teacher": "alice@example.com"}));
     assert_eq!(alice.echoed, [EXTENSION_URI]);
     let bot = agent.call_with(learnables::TEACHER_METHOD, json!({}), &[ACTIVATED, AS_BOT]);
-    assert_eq!(
-        bot.result(),
-        &json!({"teacher": "deploy-bot@example.com"})
-    );
+    assert_eq!(bot.result(), &json!({"teacher": "deploy-bot@example.com"}));
 
     // It says nothing without a valid token, or without activation.
     let nobody = agent.call_with(learnables::TEACHER_METHOD, json!({}), &[ACTIVATED]);

@@ -122,13 +122,33 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         );
         assert!(learnables.contains("rules"), "{learnables}");
         browser.screenshot("1-sign-in").await;
+        // Signed out, nothing says who is signed in, and no link hints at a
+        // question: none was opened.
+        assert_eq!(
+            browser
+                .eval("getComputedStyle(document.getElementById('who')).display")
+                .await,
+            json!("none")
+        );
+        assert!(!browser.text("body").await.contains("Signed in as"));
+        assert_eq!(
+            browser.eval("document.getElementById('question-waiting').hidden").await,
+            json!(true)
+        );
+        // Nobody types who they are: the form asks for the token alone.
+        assert_eq!(
+            browser
+                .eval("document.querySelectorAll('#sign-in-form input').length")
+                .await,
+            json!(1)
+        );
 
-        // Keyboard only: the email field has the focus; a wrong token is
-        // refused next to the token field.
-        let email = client.active_element().await.expect("a focused element");
-        assert_eq!(email.attr("type").await.unwrap().as_deref(), Some("email"));
-        email
-            .send_keys(&format!("alice@example.com{TAB}wrong-token{ENTER}"))
+        // Keyboard only: the token field has the focus; a wrong token is
+        // refused next to it.
+        let focused = client.active_element().await.expect("a focused element");
+        assert_eq!(focused.attr("type").await.unwrap().as_deref(), Some("password"));
+        focused
+            .send_keys(&format!("wrong-token{ENTER}"))
             .await
             .unwrap();
         let token = control(&browser, "sign-in-form", "Your token").await;
@@ -146,7 +166,13 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         browser
             .until("!document.getElementById('who').hidden", "signing in")
             .await;
+        // The agent says whom the token names.
         assert_eq!(browser.text("#who-name").await, "alice@example.com");
+        // The focus moves on to what can be taught, not to the page's body.
+        assert_eq!(
+            browser.eval("document.activeElement.id").await,
+            json!("learnables-title")
+        );
         // The token is kept in this tab's session storage only.
         assert_eq!(
             browser.eval("sessionStorage.getItem('learnables.token')").await,
@@ -401,6 +427,70 @@ const PAYLOAD: &str = "<img src=x onerror=\"window.__pwned=1;document.title='pwn
     <svg onload=\"window.__pwned=3\"></svg><a href=\"javascript:window.__pwned=4\">x</a>";
 const JS_LINK: &str = "javascript:window.__pwned=5;document.title='pwned'";
 
+#[test]
+fn a_question_opened_before_signing_in_waits_for_the_teacher_and_opens_after() {
+    if !browser_available(
+        "a_question_opened_before_signing_in_waits_for_the_teacher_and_opens_after",
+    ) {
+        return;
+    }
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let agent = Agent::start(data.path());
+    let task = agent.route(61, None, &[ACTIVATED]);
+    let task_id = task["id"].as_str().expect("a task id").to_owned();
+    let page = format!("{}learnables/", agent.base_url);
+
+    runtime().block_on(async {
+        let browser = Browser::start(1000, 1000).await;
+        let client = &browser.client;
+        client
+            .goto(&teaching_page::task_link(&page, &task_id))
+            .await
+            .expect("the page opens");
+        browser
+            .until("document.body.dataset.ready === 'true'", "the page starts")
+            .await;
+        // Signed out, the page says a question waits, without showing it.
+        assert_eq!(
+            browser.eval("document.getElementById('question-waiting').hidden").await,
+            json!(false)
+        );
+        assert!(
+            browser
+                .text("#sign-in")
+                .await
+                .contains("The agent has a question waiting for you")
+        );
+        assert_eq!(
+            browser.eval("document.getElementById('question').hidden").await,
+            json!(true)
+        );
+        browser.screenshot("0-question-waiting").await;
+
+        let focused = client.active_element().await.expect("a focused element");
+        focused.send_keys(&format!("alice-token{ENTER}")).await.unwrap();
+        browser
+            .until(
+                "!document.getElementById('question').hidden && document.getElementById('teach-form').elements.length > 0",
+                "the question opens once signed in",
+            )
+            .await;
+        assert!(browser.text("#question-text").await.contains("HS chapter 61"));
+        assert_eq!(
+            browser.eval("document.getElementById('question-waiting').hidden").await,
+            json!(true)
+        );
+        // The focus is in the form that answers the question.
+        assert_eq!(
+            browser
+                .eval("document.getElementById('teach').contains(document.activeElement)")
+                .await,
+            json!(true)
+        );
+        browser.close().await;
+    });
+}
+
 /// Lesson fields full of payloads, one of an unknown kind.
 fn hostile_fields() -> Value {
     json!([
@@ -444,6 +534,7 @@ async fn hostile_rpc(body: axum::body::Bytes) -> axum::Json<Value> {
     let id = request["id"].clone();
     let params = &request["params"];
     let answer = match request["method"].as_str().unwrap_or_default() {
+        "rsaxb.learnables.Teacher" => json!({"result": {"teacher": PAYLOAD}}),
         "rsaxb.learnables.ShowBack" if params["entry"] == "" => {
             json!({"error": {"code": codes::NOT_FOUND, "message": PAYLOAD, "data": [{
                 "@type": BAD_REQUEST_TYPE,
@@ -546,16 +637,14 @@ fn a_hostile_card_block_and_answers_run_no_script() {
         assert!(browser.text("#learnables").await.contains(PAYLOAD));
         assert_nothing_ran(&browser, &title).await;
 
-        type_into(
-            &control(&browser, "sign-in-form", "Your email").await,
-            PAYLOAD,
-        )
-        .await;
         let token = control(&browser, "sign-in-form", "Your token").await;
         type_into(&token, &format!("t0ken{ENTER}")).await;
         browser
             .until("!document.getElementById('who').hidden", "signing in")
             .await;
+        // The agent's word for whom the token names is shown as text.
+        assert_eq!(browser.text("#who-name").await, PAYLOAD);
+        assert_nothing_ran(&browser, &title).await;
 
         // A question whose text, block and fields are payloads.
         client.goto(&format!("{page}#task=t1")).await.unwrap();

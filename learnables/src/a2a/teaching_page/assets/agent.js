@@ -4,6 +4,7 @@
 export const EXTENSION_URI = "https://rsaxb.com/a2a/learnables/v1";
 export const ACTIVATION_HEADER = "A2A-Extensions";
 export const SHOW_BACK_METHOD = "rsaxb.learnables.ShowBack";
+export const TEACHER_METHOD = "rsaxb.learnables.Teacher";
 export const DEFAULT_TEACH_METHOD = "rsaxb.learnables.Teach";
 export const CODES = { unauthenticated: -31040, forbidden: -31041, notFound: -31042 };
 
@@ -25,9 +26,21 @@ export function signedIn() {
   return token && teacher ? { token, teacher } : null;
 }
 
-export function signIn(teacher, token) {
+// Signs in with `token`: the agent says whom it names (or why not), and
+// the page teaches as that person. Nothing is kept when it refuses.
+export async function signIn(rpc, token) {
   sessionStorage.setItem(TOKEN_KEY, token);
-  sessionStorage.setItem(TEACHER_KEY, teacher);
+  sessionStorage.removeItem(TEACHER_KEY);
+  try {
+    const answer = await call(rpc, TEACHER_METHOD, {});
+    const teacher = typeof answer?.teacher === "string" ? answer.teacher : "";
+    if (!teacher) throw new AgentError("the agent did not say whom the token names");
+    sessionStorage.setItem(TEACHER_KEY, teacher);
+    return teacher;
+  } catch (error) {
+    signOut();
+    throw error;
+  }
 }
 
 export function signOut() {
@@ -177,14 +190,15 @@ export function rpcPath(card) {
 
 let nextId = 1;
 
-// Calls `method` at `path`, with the extension activated and the signed-in
-// teacher's token; the result, or an AgentError.
+// Calls `method` at `path`, with the extension activated and the token of
+// this tab (while signing in, before the agent has named its teacher); the
+// result, or an AgentError.
 export async function call(path, method, params) {
-  const teacher = signedIn();
+  const token = sessionStorage.getItem(TOKEN_KEY);
   const id = nextId++;
   const response = await send(path, {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...headers(teacher?.token) },
+    headers: { "Content-Type": "application/json", ...headers(token) },
     body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
   });
   const answer = await boundedJson(response);

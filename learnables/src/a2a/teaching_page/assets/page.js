@@ -41,53 +41,45 @@ function renderSignIn() {
   if (teacher) return;
   const form = $("sign-in-form");
   form.replaceChildren();
-  const email = textInput("");
-  email.type = "email";
-  email.autocomplete = "username";
-  email.required = true;
-  const who = field(email, "Your email", "Who your lessons name: the person the token was issued to.");
   const secret = document.createElement("input");
   secret.type = "password";
   secret.autocomplete = "current-password";
   secret.required = true;
-  const token = field(secret, "Your token", "Kept in this tab only, and sent to the agent as a bearer token.");
+  const token = field(
+    secret,
+    "Your token",
+    "The agent knows whose it is. Kept in this tab only, and sent to the agent as a bearer token.",
+  );
   const submit = el("button", "Sign in");
   submit.type = "submit";
-  form.append(who.wrapper, token.wrapper, submit);
-  email.focus();
+  form.append(token.wrapper, submit);
+  secret.focus();
   form.onsubmit = async (event) => {
     event.preventDefault();
-    who.clearError();
     token.clearError();
-    if (!email.value.trim()) return who.showError("Enter your email."), email.focus();
     if (!secret.value.trim()) return token.showError("Enter your token."), secret.focus();
-    signIn(email.value.trim(), secret.value.trim());
-    const refused = await tokenRefused();
-    if (refused) {
-      signOut();
-      token.showError(refused);
+    try {
+      await signIn(state.rpc, secret.value.trim());
+    } catch (error) {
+      token.showError(error.message);
       secret.focus();
       return;
     }
+    pageError("");
     renderSignIn();
     renderLearnables();
     await openFromLink();
+    // The sign-in form is gone: focus goes to what the teacher came for,
+    // the question when a link opened one, else what can be taught.
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || $("sign-in").contains(focused)) {
+      $(isShown("question") ? "teach" : "learnables-title").focus();
+    }
   };
 }
 
-// Why the agent refuses the signed-in token, or null: a show-back of no
-// entry is authenticated before it is read, so it tells a bad token from a
-// good one without changing anything.
-async function tokenRefused() {
-  const first = state.declaration.learnables[0];
-  if (!first) return null;
-  try {
-    await call(state.rpc, SHOW_BACK_METHOD, { collection: first.collection, entry: "" });
-  } catch (error) {
-    if (error.code === CODES.unauthenticated) return error.message;
-    if (error.code === null) return error.message;
-  }
-  return null;
+function isShown(id) {
+  return !$(id).hidden;
 }
 
 // ---- what it can be taught ---------------------------------------------
@@ -337,6 +329,7 @@ async function openFromLink() {
   } catch (error) {
     return pageError(error.message);
   }
+  show("question-waiting", Boolean(asked) && !signedIn());
   if (!asked || !signedIn()) return;
   try {
     const question = asked.task
@@ -365,6 +358,7 @@ async function openFromLink() {
 async function start() {
   $("sign-out").onclick = () => {
     signOut();
+    pageError("");
     for (const id of ["teach", "show-back", "question"]) show(id, false);
     renderSignIn();
     renderLearnables();
