@@ -112,9 +112,10 @@ pub struct TeachArgs {
     /// The entry to teach: its key in the collection.
     #[arg(long, short, required_unless_present = "question")]
     pub entry: Option<String>,
-    /// Who teaches: the person the token belongs to (an email address, say).
+    /// Who teaches: the person the token belongs to (an email address,
+    /// say). Without it, the agent says whom the token names.
     #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
-    pub taught_by: String,
+    pub taught_by: Option<String>,
     /// The teacher's bearer token; prefer the environment variable, which
     /// other users of the machine cannot see.
     #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]

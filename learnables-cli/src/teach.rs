@@ -134,7 +134,11 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             values.insert(field.name.clone(), prefill.get(&field.name).cloned());
         }
     }
-    let mut lesson = Lesson::new(collection, entry, lesson_value(&values), &args.taught_by);
+    let taught_by = match &args.taught_by {
+        Some(who) => who.trim().to_owned(),
+        None => token_owner(&client, &args.token)?,
+    };
+    let mut lesson = Lesson::new(collection, entry, lesson_value(&values), taught_by);
     lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
     let params = serde_json::to_value(&lesson)
         .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
@@ -160,6 +164,24 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         render_result(&result, Style::for_stdout()),
         json,
     ))
+}
+
+/// Whom the agent says `token` names ([`learnables::TEACHER_METHOD`]): the
+/// lesson's `taughtBy` when `--taught-by` is not given.
+fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
+    let answer = client.call(
+        learnables::TEACHER_METHOD,
+        json!({}),
+        token,
+        "the token",
+        "asking whom the token names",
+    )?;
+    match answer["teacher"].as_str() {
+        Some(teacher) if !teacher.trim().is_empty() => Ok(teacher.to_owned()),
+        _ => Err(CliError::not_understood(
+            "the agent did not say whom the token names; give --taught-by",
+        )),
+    }
 }
 
 /// Reads the teach block of a question message in `file`, of at most

@@ -635,3 +635,49 @@ fn every_command_has_help_and_no_help_shows_the_token() {
         assert!(help.contains(option), "{option}: {help}");
     }
 }
+
+#[test]
+fn without_taught_by_the_lesson_names_the_person_the_agent_says_the_token_names() {
+    let agent = Agent::start();
+    let taught = run(&[
+        "--json",
+        "teach",
+        &agent.url,
+        "-c",
+        "routing_rules",
+        "-e",
+        "85",
+        "--token",
+        ALICE_TOKEN,
+        "--set",
+        "chapter=85",
+        "--set",
+        "desk=general",
+        "--set",
+        "note=",
+    ])
+    .json(0);
+    assert_eq!(taught["lesson"]["taughtBy"], ALICE);
+    assert_eq!(taught["result"]["learned"], true);
+
+    // A token the agent does not know names nobody: nothing is sent.
+    let err = run(&[
+        "teach",
+        &agent.url,
+        "-c",
+        "routing_rules",
+        "-e",
+        "85",
+        "--token",
+        "guessed-token-123",
+        "--set",
+        "chapter=85",
+        "--set",
+        "desk=cold chain",
+        "--set",
+        "note=",
+    ])
+    .failed();
+    assert!(err.contains("the bearer token is not valid"), "{err}");
+    assert!(!err.contains("guessed-token-123"));
+}
