@@ -136,7 +136,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
     }
     let taught_by = match &args.taught_by {
         Some(who) => who.trim().to_owned(),
-        None => token_owner(&client, &args.token)?,
+        None => token_owner(client, &args.token)?,
     };
     let mut lesson = Lesson::new(collection, entry, lesson_value(&values), taught_by);
     lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
