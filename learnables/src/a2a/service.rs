@@ -633,6 +633,24 @@ fn teach_error(error: &TeachError) -> RpcError {
                 refusal.at_field(&field, problem.to_string())
             })
         }
+        TeachError::UnknownEntry { collection, entry } => RpcError::invalid_params(
+            "entry",
+            format!(
+                "`{}` has never been taught the entry `{}`",
+                shown(collection),
+                shown(entry)
+            ),
+        ),
+        TeachError::UnknownVersion {
+            entry, version_id, ..
+        } => RpcError::invalid_params(
+            "versionId",
+            format!(
+                "the entry `{}` has no version `{}`",
+                shown(entry),
+                shown(version_id)
+            ),
+        ),
         TeachError::Store(store) => store_error(store),
     }
 }

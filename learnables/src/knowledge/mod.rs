@@ -14,15 +14,19 @@
 //! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
 //! each collection's entries indexed by key in `entry_index.rs`), what
 //! registering a type finds that does not read (`unreadable.rs`), and the
-//! back ends (`storage/`).
+//! back ends (`storage/`). One entry's history, newest first, is read in
+//! `entry_history.rs`, what each version changed in `change_between.rs`; reverting and retracting
+//! an entry in `revert.rs`.
 
 mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
 mod change;
+mod change_between;
 mod commit_thread;
 #[cfg(feature = "postgres")]
 mod connect;
+mod entry_history;
 mod entry_index;
 mod error;
 mod id_index;
@@ -31,6 +35,7 @@ mod id_index;
 mod knowledge;
 mod off_runtime;
 mod registry;
+mod revert;
 mod same_text;
 mod snapshot;
 mod state;
@@ -41,6 +46,8 @@ mod unreadable;
 mod version_record;
 mod writer;
 
+pub use change_between::{FieldChange, field_changes};
+pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{Disagreement, KnowledgeError, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
