@@ -10,12 +10,13 @@ use serde_json::Value;
 use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
 use super::show_back::{ShowBack, ShowBackParams};
+use super::show_back_history::history_page;
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{OnUnreadable, StoreError, TeachError};
 use crate::untrusted::Untrusted;
 use crate::{
-    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonResult, LessonValue,
-    SHOW_BACK_METHOD,
+    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonField, LessonResult,
+    LessonValue, SHOW_BACK_METHOD,
 };
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
@@ -379,8 +380,10 @@ impl LearnablesService {
             })?,
             None => self.inner.knowledge.pin(),
         };
+        let retraction = snapshot.retraction(&params.collection, &params.entry);
         let record = snapshot
             .entry_record(&params.collection, &params.entry)
+            .or(retraction.as_ref())
             .ok_or_else(|| {
                 let message = format!(
                     "`{}` has no {} `{}` yet",
@@ -396,6 +399,7 @@ impl LearnablesService {
             .inner
             .knowledge
             .lesson_fields_as_learned(&params.collection, &record.value)
+            .filter(|_| !record.retracted)
         {
             Some(Ok(fields)) => fields,
             Some(Err(error)) => {
@@ -404,9 +408,29 @@ impl LearnablesService {
                     format!("the stored entry no longer reads as its learnable: {error}"),
                 ));
             }
+            // A retraction has no values to show.
+            None if record.retracted => descriptor
+                .lesson_fields
+                .iter()
+                .map(|field| LessonField {
+                    default: None,
+                    ..field.clone()
+                })
+                .collect(),
             None => descriptor.lesson_fields.clone(),
         };
-        serde_json::to_value(ShowBack::of(fields, &snapshot, record))
+        let mut shown_back = ShowBack::of(fields, &snapshot, record);
+        if let Some(history) = &params.history {
+            shown_back.history = Some(history_page(
+                &self.inner.knowledge,
+                &snapshot,
+                &params.collection,
+                &params.entry,
+                history,
+                shown,
+            )?);
+        }
+        serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
 
@@ -568,7 +592,8 @@ fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
 
 /// Reads the params of a show-back, naming the field at fault.
 fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
-    const SHAPE: &str = "the show-back params are `{collection, entry, versionId?}`";
+    const SHAPE: &str =
+        "the show-back params are `{collection, entry, versionId?, history?: {limit?, from?}}`";
     let Value::Object(object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
@@ -587,9 +612,18 @@ fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
             }
         }
     }
+    match object.get("history") {
+        None | Some(Value::Null | Value::Object(_)) => {}
+        Some(_) => {
+            return Err(RpcError::invalid_params(
+                "history",
+                format!("{SHAPE}: `history` must be an object"),
+            ));
+        }
+    }
     if let Some(unknown) = object
         .keys()
-        .find(|key| !["collection", "entry", "versionId"].contains(&key.as_str()))
+        .find(|key| !["collection", "entry", "versionId", "history"].contains(&key.as_str()))
     {
         return Err(RpcError::invalid_params(
             &shown(unknown),
