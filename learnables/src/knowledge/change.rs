@@ -194,6 +194,23 @@ impl Change {
         &self.cache().typed
     }
 
+    /// When the version was taught, in milliseconds since the Unix epoch.
+    pub(crate) fn taught_at_ms(&self) -> u64 {
+        self.taught_at_ms
+    }
+
+    /// The version's parts as kept, borrowed: its reason, description and
+    /// value as compact JSON; `None` for a version kept whole (see
+    /// [`Change::kept_record`]).
+    pub(crate) fn parts(&self) -> Option<(Option<&str>, &str, &str)> {
+        let reason = self.part(2)?;
+        Some((
+            (self.flags & REASON != 0).then_some(reason),
+            self.part(3)?,
+            self.part(4)?,
+        ))
+    }
+
     /// The full record, if it was made already.
     pub(crate) fn kept_record(&self) -> Option<&VersionRecord> {
         self.kept()

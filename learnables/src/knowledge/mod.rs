@@ -16,7 +16,8 @@
 //! registering a type finds that does not read (`unreadable.rs`), and the
 //! back ends (`storage/`). One entry's history, newest first, is read in
 //! `entry_history.rs`, what each version changed in `change_between.rs`; reverting and retracting
-//! an entry in `revert.rs`.
+//! an entry in `revert.rs`; a knowledge leaves its store as JSON Lines
+//! (`export.rs`) and enters another (`import.rs`).
 
 mod append_log;
 #[cfg(feature = "tokio")]
@@ -29,7 +30,9 @@ mod connect;
 mod entry_history;
 mod entry_index;
 mod error;
+mod export;
 mod id_index;
+mod import;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;
@@ -49,6 +52,7 @@ mod writer;
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{Disagreement, KnowledgeError, TeachError};
+pub use import::ImportError;
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]

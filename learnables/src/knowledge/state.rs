@@ -277,20 +277,28 @@ impl State {
         }
     }
 
-    /// What `change` needs to make its full record.
-    fn names(&self, change: &Change) -> Names {
-        let collection = match self.store.collections.get(change.collection as usize) {
-            Some(published) => published.name.to_string(),
+    /// The name of `change`'s collection.
+    pub(crate) fn collection_name(&self, change: &Change) -> &str {
+        match self.store.collections.get(change.collection as usize) {
+            Some(published) => &published.name,
             None => self
                 .collections
                 .iter()
                 .find(|collection| collection.number == change.collection)
-                .map(|collection| collection.name.to_string())
-                .unwrap_or_default(),
-        };
+                .map_or("", |collection| &collection.name),
+        }
+    }
+
+    /// Who taught `change`.
+    pub(crate) fn teacher_name(&self, change: &Change) -> &str {
+        self.store.teacher(change.teacher)
+    }
+
+    /// What `change` needs to make its full record.
+    fn names(&self, change: &Change) -> Names {
         Names {
-            collection,
-            taught_by: self.store.teacher(change.teacher).to_owned(),
+            collection: self.collection_name(change).to_owned(),
+            taught_by: self.teacher_name(change).to_owned(),
             previous_version_id: self.previous_version_id(change),
         }
     }

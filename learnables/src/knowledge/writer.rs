@@ -109,6 +109,24 @@ impl Writer {
         Ok(())
     }
 
+    /// Stores `records` (checked to follow on from an empty knowledge, and
+    /// applied to `state`, which starts empty) in one append, and publishes
+    /// `state`, if the knowledge is empty: `Ok(false)`, storing nothing,
+    /// when it is not.
+    pub(crate) fn import(
+        &self,
+        state: State,
+        records: &[VersionRecord],
+    ) -> Result<bool, StoreError> {
+        let writer = self.lock();
+        if self.current().position != 0 {
+            return Ok(false);
+        }
+        self.storage.append(records)?;
+        self.publish(&writer, state);
+        Ok(true)
+    }
+
     /// Commits a batch: decides each lesson's version against the state as
     /// the batch's earlier lessons leave it, has the back end store the new
     /// versions in one append, and only then publishes the new state. If
