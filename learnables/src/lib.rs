@@ -207,7 +207,9 @@ mod validation;
 mod wire;
 
 pub use choice::{Choice, ChoiceError};
-pub use constants::{ACTIVATION_HEADER, EXTENSION_URI, SHOW_BACK_METHOD, TEACH_METHOD};
+pub use constants::{
+    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, SHOW_BACK_METHOD, TEACH_METHOD,
+};
 pub use declaration::{AgentExtension, Declaration};
 pub use field_ref::FieldRef;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};

@@ -51,6 +51,7 @@ mod method_scan;
 mod push;
 #[cfg(feature = "server")]
 mod replay;
+mod retraction;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]

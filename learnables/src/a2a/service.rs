@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
+use super::retraction;
 use super::show_back::{ShowBack, ShowBackParams};
 use super::show_back_history::history_page;
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
@@ -163,10 +164,17 @@ impl LearnablesService {
         self.inner.declaration.params().teach_method.as_deref()
     }
 
+    /// The retract method the declaration names, if it names one.
+    pub fn retract_method(&self) -> Option<&str> {
+        self.inner.declaration.params().retract_method.as_deref()
+    }
+
     /// Whether `method` is one of the learnables methods this agent serves:
-    /// the declaration's `teachMethod`, and show-back.
+    /// the declaration's `teachMethod` and `retractMethod`, and show-back.
     pub fn handles(&self, method: &str) -> bool {
-        method == SHOW_BACK_METHOD || self.teach_method() == Some(method)
+        method == SHOW_BACK_METHOD
+            || self.teach_method() == Some(method)
+            || self.retract_method() == Some(method)
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -185,6 +193,7 @@ impl LearnablesService {
         let outcome = match next {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
+            Next::Retract(lesson) => self.taught(&lesson, retract(&self.inner.knowledge, &lesson)),
         };
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -236,6 +245,18 @@ impl LearnablesService {
                 let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
                 self.taught(&lesson, result)
             }
+            Next::Retract(lesson) => {
+                let knowledge = self.inner.knowledge.clone();
+                let retracting = lesson.clone();
+                let result =
+                    tokio::task::spawn_blocking(move || retract(&knowledge, &retracting)).await;
+                let result = result.unwrap_or_else(|error| {
+                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+                        "the retraction did not finish: {error}"
+                    ))))
+                });
+                self.taught(&lesson, result)
+            }
             Next::Answered(outcome) => outcome,
         })
     }
@@ -283,6 +304,13 @@ impl LearnablesService {
         };
         if method == SHOW_BACK_METHOD {
             Next::Answered(self.show_back(&params).map(Reply::Shown))
+        } else if self.retract_method() == Some(method) {
+            match retraction::as_lesson_params(params)
+                .and_then(|params| self.lesson(params, &principal))
+            {
+                Ok(lesson) => Next::Retract(lesson),
+                Err(error) => Next::Answered(Err(error)),
+            }
         } else {
             match self.lesson(params, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
@@ -464,6 +492,18 @@ enum Next {
     Answered(Result<Reply, RpcError>),
     /// A lesson to teach.
     Teach(Lesson),
+    /// An entry to retract: the lesson names it, its teacher and reason.
+    Retract(Lesson),
+}
+
+/// Retracts the entry `lesson` names.
+fn retract(knowledge: &Knowledge, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+    knowledge.retract(
+        &lesson.collection,
+        &lesson.entry,
+        &lesson.taught_by,
+        lesson.reason.as_deref(),
+    )
 }
 
 /// The result of a learnables method, before it is written.
