@@ -35,6 +35,10 @@ pub enum Command {
     Teach(TeachArgs),
     /// Show what an agent learned for an entry (show-back).
     Show(ShowArgs),
+    /// Show an entry's history: version, when, who, why, what changed.
+    History(crate::history::HistoryArgs),
+    /// Teach an entry an earlier version's value again (asks first).
+    Revert(crate::revert::RevertArgs),
 }
 
 /// `learnables card`.

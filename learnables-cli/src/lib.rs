@@ -6,7 +6,9 @@
 //! - `learnables check FILE`: the same lint on an agent card file;
 //! - `learnables teach URL ...`: a lesson from a form in the terminal (or
 //!   from `--set` alone), sent through the agent's teach method;
-//! - `learnables show URL ...`: what the agent learned, through show-back.
+//! - `learnables show URL ...`: what the agent learned, through show-back;
+//! - `learnables history URL ...`: an entry's versions and what each changed;
+//! - `learnables revert URL ... --to VERSION_ID`: an earlier value taught again.
 //!
 //! The lint is the library's own ([`learnables::a2a::CardDeclaration::read`]):
 //! one set of rules for agents and for their teachers. The binary is thin;
@@ -19,7 +21,9 @@ pub mod cli;
 pub mod client;
 pub mod error;
 pub mod form;
+pub mod history;
 pub mod render;
+pub mod revert;
 pub mod show;
 pub mod spinner;
 pub mod style;
@@ -67,6 +71,8 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
         Command::Check(args) => check::run(&args.file),
         Command::Teach(args) => teach::run(args, &AgentClient::new(&args.url, &connection)?),
         Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?),
+        Command::History(args) => history::run(args, &AgentClient::new(&args.url, &connection)?),
+        Command::Revert(args) => revert::run(args, &AgentClient::new(&args.url, &connection)?),
     }
 }
 
