@@ -39,6 +39,8 @@ pub enum Command {
     History(crate::history::HistoryArgs),
     /// Teach an entry an earlier version's value again (asks first).
     Revert(crate::revert::RevertArgs),
+    /// Retract an entry: new tasks no longer know it (asks first).
+    Retract(crate::retract::RetractArgs),
 }
 
 /// `learnables card`.

@@ -8,7 +8,8 @@
 //!   from `--set` alone), sent through the agent's teach method;
 //! - `learnables show URL ...`: what the agent learned, through show-back;
 //! - `learnables history URL ...`: an entry's versions and what each changed;
-//! - `learnables revert URL ... --to VERSION_ID`: an earlier value taught again.
+//! - `learnables revert URL ... --to VERSION_ID`: an earlier value taught again;
+//! - `learnables retract URL ...`: an entry made absent.
 //!
 //! The lint is the library's own ([`learnables::a2a::CardDeclaration::read`]):
 //! one set of rules for agents and for their teachers. The binary is thin;
@@ -23,6 +24,7 @@ pub mod error;
 pub mod form;
 pub mod history;
 pub mod render;
+pub mod retract;
 pub mod revert;
 pub mod show;
 pub mod spinner;
@@ -73,6 +75,7 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
         Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?),
         Command::History(args) => history::run(args, &AgentClient::new(&args.url, &connection)?),
         Command::Revert(args) => revert::run(args, &AgentClient::new(&args.url, &connection)?),
+        Command::Retract(args) => retract::run(args, &AgentClient::new(&args.url, &connection)?),
     }
 }
 

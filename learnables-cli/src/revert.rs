@@ -151,7 +151,7 @@ pub fn run(args: &RevertArgs, client: &AgentClient) -> Result<Outcome, CliError>
 
 /// Asks on standard error and reads the answer from standard input: yes
 /// only for `y` or `yes`.
-fn confirmed() -> Result<bool, CliError> {
+pub fn confirmed() -> Result<bool, CliError> {
     eprint!("Teach this? [y/N] ");
     let mut answer = String::new();
     std::io::stdin()

@@ -141,3 +141,44 @@ fn revert_shows_the_change_and_teaches_only_when_confirmed() {
     let err = run(&[&revert_args(&agent, "no-such-version")[..], &["--yes"]].concat()).failed();
     assert!(err.contains("no-such-version"), "{err}");
 }
+
+#[test]
+fn retract_asks_then_makes_the_entry_absent_and_history_shows_who_and_why() {
+    let agent = Agent::start();
+    teach(&agent, "general", "first rule");
+    let args = [
+        "retract",
+        agent.url.as_str(),
+        "--collection",
+        "routing_rules",
+        "--entry",
+        "85",
+        "--taught-by",
+        ALICE,
+        "--token",
+        ALICE_TOKEN,
+        "--reason",
+        "no such rule",
+    ];
+    let refused = run(&args).failed();
+    assert!(refused.contains("not confirmed"), "{refused}");
+    let retracted = run(&[&args[..], &["--yes"]].concat()).ok();
+    assert!(
+        retracted.starts_with("Learned: The routing rule 85 is retracted"),
+        "{retracted}"
+    );
+    let out = history(&agent, &[]).ok();
+    let newest = out.lines().nth(3).unwrap();
+    assert!(newest.contains("no such rule"), "{out}");
+    assert!(newest.ends_with("retracted"), "{out}");
+    // Reverting to the first version teaches it again.
+    let first = out
+        .lines()
+        .nth(4)
+        .and_then(|line| line.split_once('(')?.1.split_once(')'))
+        .map(|(id, _)| id.to_owned())
+        .unwrap();
+    let taught = run(&[&revert_args(&agent, &first)[..], &["--yes"]].concat()).ok();
+    assert!(taught.starts_with("Learned:"), "{taught}");
+    assert!(show(&agent, "routing_rules", "85").contains("Desk                 general"));
+}
