@@ -330,3 +330,38 @@ fn postgres_marks_a_retraction_in_its_own_column() {
         .collect();
     assert_eq!(rows, [(1, false), (2, true)]);
 }
+
+#[test]
+fn postgres_migrates_a_table_of_versions_written_before_retractions() {
+    let Some(database) = postgres_harness::fresh_database() else {
+        return;
+    };
+    {
+        let knowledge = registered(Knowledge::connect(database.url()).unwrap());
+        teach(&knowledge, "84", "general", "alice@example.com", "new");
+        knowledge
+            .retract("routing_rules", "84", "bob@example.com", None)
+            .unwrap();
+    }
+    // The schema as version 2 left it: no retracted column.
+    database
+        .client()
+        .batch_execute(
+            "ALTER TABLE learnables_versions DROP COLUMN retracted;
+             DELETE FROM learnables_schema WHERE version = 3;",
+        )
+        .unwrap();
+    let knowledge = registered(Knowledge::connect(database.url()).unwrap());
+    assert_eq!(desk(&knowledge, "84"), None);
+    let rows: Vec<bool> = database
+        .client()
+        .query(
+            "SELECT retracted FROM learnables_versions ORDER BY position",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    assert_eq!(rows, [false, true], "the column is filled from each record");
+}
