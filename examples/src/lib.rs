@@ -34,4 +34,5 @@ pub fn customs_declaration() -> learnables::Declaration {
         .learnable::<RoutingRule>()
         .learnable::<ClearanceLimit>()
         .teach_method(learnables::TEACH_METHOD)
+        .retract_method(learnables::RETRACT_METHOD)
 }

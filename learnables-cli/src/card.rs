@@ -222,6 +222,7 @@ mod tests {
         let params = DeclarationParams {
             learnables: vec![descriptor()],
             teach_method: Some("rsaxb.learnables.Teach".into()),
+            retract_method: None,
         };
         let text = render_card(&card(), &params, Style::plain());
         assert!(text.starts_with(
@@ -246,6 +247,7 @@ mod tests {
         let params = DeclarationParams {
             learnables: vec![descriptor],
             teach_method: Some(hostile.into()),
+            retract_method: None,
         };
         let text = render_card(&card, &params, Style::plain());
         assert!(

@@ -46,6 +46,12 @@ pub enum Command {
     /// Show what an agent learned for an entry (show-back).
     #[command(after_help = EXIT_STATUS_HELP)]
     Show(ShowArgs),
+    /// Show an entry's history: version, when, who, why, what changed.
+    History(crate::history::HistoryArgs),
+    /// Teach an entry an earlier version's value again (asks first).
+    Revert(crate::revert::RevertArgs),
+    /// Retract an entry: new tasks no longer know it (asks first).
+    Retract(crate::retract::RetractArgs),
     /// Print a completion script for a shell.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),

@@ -7,6 +7,9 @@
 //! - `learnables teach URL ...`: a lesson from a form in the terminal (or
 //!   from `--set` alone), sent through the agent's teach method;
 //! - `learnables show URL ...`: what the agent learned, through show-back;
+//! - `learnables history URL ...`: an entry's versions and what each changed;
+//! - `learnables revert URL ... --to VERSION_ID`: an earlier value taught again;
+//! - `learnables retract URL ...`: an entry made absent;
 //! - `learnables completions SHELL` and `learnables man`: a completion
 //!   script and the manual page, made from the command line itself.
 //!
@@ -28,9 +31,12 @@ pub mod completions;
 pub mod error;
 pub mod error_kind;
 pub mod form;
+pub mod history;
 pub mod man;
 pub mod outcome;
 pub mod render;
+pub mod retract;
+pub mod revert;
 pub mod show;
 pub mod spinner;
 pub mod style;
@@ -64,6 +70,15 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
         Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?, format),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
+        Command::History(args) => {
+            history::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
+        Command::Revert(args) => {
+            revert::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
+        Command::Retract(args) => {
+            retract::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
     }
 }
 

@@ -27,6 +27,7 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
         collection: args.collection.clone(),
         entry: args.entry.clone(),
         version_id: args.version.clone(),
+        history: None,
     };
     let params = serde_json::to_value(params)
         .map_err(|error| CliError::usage(format!("cannot write the request: {error}")))?;
@@ -126,6 +127,8 @@ mod tests {
             taught_by: "alice@example.com".into(),
             reason: Some("Batteries ship cold".into()),
             taught_at: "2026-08-17T10:00:00.000Z".into(),
+            retracted: false,
+            history: None,
         };
         assert_eq!(
             render_show_back(&shown, Style::plain()),
@@ -161,6 +164,8 @@ mod tests {
             taught_by: hostile.into(),
             reason: Some(hostile.into()),
             taught_at: hostile.into(),
+            retracted: false,
+            history: None,
         };
         let text = render_show_back(&show_back, Style::plain());
         assert!(

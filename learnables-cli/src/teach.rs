@@ -168,7 +168,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
 
 /// Whom the agent says `token` names ([`learnables::TEACHER_METHOD`]): the
 /// lesson's `taughtBy` when `--taught-by` is not given.
-fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
+pub(crate) fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
     let answer = client.call(
         learnables::TEACHER_METHOD,
         json!({}),

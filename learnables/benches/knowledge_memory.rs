@@ -49,6 +49,7 @@ fn record(i: u64) -> VersionRecord {
         taught_by: taught_by.into(),
         reason: None,
         taught_at_ms: 0,
+        retracted: false,
     }
 }
 

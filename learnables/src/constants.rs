@@ -10,6 +10,10 @@ pub const EXTENSION_URI: &str = "https://rsaxb.com/a2a/learnables/v1";
 /// The JSON-RPC method through which a lesson is taught.
 pub const TEACH_METHOD: &str = "rsaxb.learnables.Teach";
 
+/// The JSON-RPC method through which an entry is retracted, when the
+/// declaration names it as its `retractMethod` (our addition to the spec).
+pub const RETRACT_METHOD: &str = "rsaxb.learnables.Retract";
+
 /// The JSON-RPC method through which an agent shows back what it learned.
 pub const SHOW_BACK_METHOD: &str = "rsaxb.learnables.ShowBack";
 

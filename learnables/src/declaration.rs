@@ -100,6 +100,20 @@ impl Declaration {
         self
     }
 
+    /// Names the RPC method that retracts an entry (usually
+    /// [`RETRACT_METHOD`](crate::RETRACT_METHOD)), served beside the teach
+    /// method under the same activation, token and teacher policy.
+    ///
+    /// ```
+    /// use learnables::{Declaration, RETRACT_METHOD, TEACH_METHOD};
+    /// let declaration = Declaration::new().teach_method(TEACH_METHOD).retract_method(RETRACT_METHOD);
+    /// assert_eq!(declaration.params().retract_method.as_deref(), Some("rsaxb.learnables.Retract"));
+    /// ```
+    pub fn retract_method(mut self, method: impl Into<String>) -> Declaration {
+        self.params.retract_method = Some(method.into());
+        self
+    }
+
     /// How each type declared with [`Declaration::learnable`] is
     /// registered, in the order declared.
     pub(crate) fn registrations(&self) -> impl Iterator<Item = RegisterFn> + '_ {

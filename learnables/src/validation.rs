@@ -221,7 +221,11 @@ impl DeclarationParams {
     /// ```
     /// use learnables::{DeclarationParams, LearnableDescriptor};
     /// let ok = LearnableDescriptor::new("a", "a", "What a is", "A table kept by the team", "rules");
-    /// let params = DeclarationParams { learnables: vec![ok.clone(), ok], teach_method: None };
+    /// let params = DeclarationParams {
+    ///     learnables: vec![ok.clone(), ok],
+    ///     teach_method: None,
+    ///     retract_method: None,
+    /// };
     /// assert_eq!(
     ///     params.validate().unwrap_err().to_string(),
     ///     "learnables[1].collection: the collection `a` is declared twice"
@@ -251,6 +255,16 @@ impl DeclarationParams {
             && let Some(problem) = learnables_rules::teach_method_problem(method)
         {
             report.at("teachMethod", problem.to_string());
+        }
+        if let Some(method) = &self.retract_method {
+            if let Some(problem) = learnables_rules::teach_method_problem(method) {
+                report.at("retractMethod", problem.to_string());
+            } else if self.teach_method.as_ref() == Some(method) {
+                report.at(
+                    "retractMethod",
+                    "it must not be the `teachMethod`".to_owned(),
+                );
+            }
         }
         Violations::from_list(list)
     }

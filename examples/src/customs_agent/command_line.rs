@@ -34,6 +34,25 @@ pub struct Args {
     /// JSON); the oldest finished tasks make room first.
     #[arg(long, value_name = "BYTES", default_value_t = super::DEFAULT_MAX_TASK_BYTES)]
     max_task_bytes: usize,
+    /// Instead of serving: move the knowledge at --data out or in.
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// What the agent does instead of serving.
+#[derive(clap::Subcommand, Debug)]
+enum Command {
+    /// Writes every version of the knowledge to FILE as JSON Lines.
+    Export {
+        /// The file to write.
+        file: PathBuf,
+    },
+    /// Reads FILE, written by `export`, into the knowledge, which must be
+    /// empty (from any back end into any other).
+    Import {
+        /// The file to read.
+        file: PathBuf,
+    },
 }
 
 /// Runs the agent as its command line says, until `SIGTERM` or Ctrl-C:
@@ -50,6 +69,20 @@ pub fn main() {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let args = Args::parse();
+    if let Some(command) = &args.command {
+        let location = DataLocation::parse(&args.data);
+        let done = match command {
+            Command::Export { file } => super::moving_house::export(&location, file)
+                .map(|count| format!("exported {count} versions to {}", file.display())),
+            Command::Import { file } => super::moving_house::import(&location, file)
+                .map(|count| format!("imported {count} versions from {}", file.display())),
+        };
+        match done {
+            Ok(message) => println!("{message}"),
+            Err(error) => fail(&error),
+        }
+        return;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

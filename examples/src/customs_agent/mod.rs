@@ -9,6 +9,7 @@
 
 mod card;
 pub mod command_line;
+pub mod moving_house;
 mod task_store;
 mod tasks;
 

@@ -8,6 +8,7 @@ mod commands;
 mod completions_and_man;
 mod exit_codes;
 mod form;
+mod history_and_revert;
 mod hostile;
 mod json;
 mod network;

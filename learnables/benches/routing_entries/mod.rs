@@ -87,6 +87,7 @@ pub fn entries(
                 describes: rule.describes(&entry),
                 entry: entry.clone(),
                 taught_at_ms: 0,
+                retracted: false,
             };
             map.insert(entry, rule);
             record

@@ -31,6 +31,7 @@ mod message;
 mod rpc_error;
 mod service;
 mod show_back;
+mod show_back_history;
 mod teach_block_builder;
 mod teachers;
 
@@ -50,6 +51,7 @@ mod method_scan;
 mod push;
 #[cfg(feature = "server")]
 mod replay;
+mod retraction;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
@@ -85,6 +87,7 @@ pub use message::MessageError;
 pub use service::CARD_PATH;
 pub use service::LearnablesService;
 pub use show_back::{ShowBack, ShowBackParams};
+pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use teach_block_builder::{TeachBlockBuilder, UnknownField, UntypedTeachBlockBuilder};
 pub use teachers::{
     Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens,

@@ -9,13 +9,15 @@ use serde_json::Value;
 
 use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
+use super::retraction;
 use super::show_back::{ShowBack, ShowBackParams};
+use super::show_back_history::history_page;
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::knowledge::{OnUnreadable, StoreError, TeachError};
 use crate::untrusted::Untrusted;
 use crate::{
-    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonResult, LessonValue,
-    SHOW_BACK_METHOD,
+    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonField, LessonResult,
+    LessonValue, SHOW_BACK_METHOD,
 };
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
@@ -162,13 +164,19 @@ impl LearnablesService {
         self.inner.declaration.params().teach_method.as_deref()
     }
 
+    /// The retract method the declaration names, if it names one.
+    pub fn retract_method(&self) -> Option<&str> {
+        self.inner.declaration.params().retract_method.as_deref()
+    }
+
     /// Whether `method` is one of the learnables methods this agent serves:
-    /// the declaration's `teachMethod`, show-back, and the teacher's
-    /// identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
+    /// the declaration's `teachMethod` and `retractMethod`, show-back, and
+    /// the teacher's identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
     pub fn handles(&self, method: &str) -> bool {
         method == SHOW_BACK_METHOD
             || method == crate::TEACHER_METHOD
             || self.teach_method() == Some(method)
+            || self.retract_method() == Some(method)
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -187,6 +195,7 @@ impl LearnablesService {
         let outcome = match next {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
+            Next::Retract(lesson) => self.taught(&lesson, retract(&self.inner.knowledge, &lesson)),
         };
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -236,6 +245,18 @@ impl LearnablesService {
         admitted.respond(match next {
             Next::Teach(lesson) => {
                 let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
+                self.taught(&lesson, result)
+            }
+            Next::Retract(lesson) => {
+                let knowledge = self.inner.knowledge.clone();
+                let retracting = lesson.clone();
+                let result =
+                    tokio::task::spawn_blocking(move || retract(&knowledge, &retracting)).await;
+                let result = result.unwrap_or_else(|error| {
+                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
+                        "the retraction did not finish: {error}"
+                    ))))
+                });
                 self.taught(&lesson, result)
             }
             Next::Answered(outcome) => outcome,
@@ -289,6 +310,13 @@ impl LearnablesService {
             })))
         } else if method == SHOW_BACK_METHOD {
             Next::Answered(self.show_back(&params).map(Reply::Shown))
+        } else if self.retract_method() == Some(method) {
+            match retraction::as_lesson_params(params)
+                .and_then(|params| self.lesson(params, &principal))
+            {
+                Ok(lesson) => Next::Retract(lesson),
+                Err(error) => Next::Answered(Err(error)),
+            }
         } else {
             match self.lesson(params, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
@@ -386,8 +414,10 @@ impl LearnablesService {
             })?,
             None => self.inner.knowledge.pin(),
         };
+        let retraction = snapshot.retraction(&params.collection, &params.entry);
         let record = snapshot
             .entry_record(&params.collection, &params.entry)
+            .or(retraction.as_ref())
             .ok_or_else(|| {
                 let message = format!(
                     "`{}` has no {} `{}` yet",
@@ -403,6 +433,7 @@ impl LearnablesService {
             .inner
             .knowledge
             .lesson_fields_as_learned(&params.collection, &record.value)
+            .filter(|_| !record.retracted)
         {
             Some(Ok(fields)) => fields,
             Some(Err(error)) => {
@@ -411,9 +442,29 @@ impl LearnablesService {
                     format!("the stored entry no longer reads as its learnable: {error}"),
                 ));
             }
+            // A retraction has no values to show.
+            None if record.retracted => descriptor
+                .lesson_fields
+                .iter()
+                .map(|field| LessonField {
+                    default: None,
+                    ..field.clone()
+                })
+                .collect(),
             None => descriptor.lesson_fields.clone(),
         };
-        serde_json::to_value(ShowBack::of(fields, &snapshot, record))
+        let mut shown_back = ShowBack::of(fields, &snapshot, record);
+        if let Some(history) = &params.history {
+            shown_back.history = Some(history_page(
+                &self.inner.knowledge,
+                &snapshot,
+                &params.collection,
+                &params.entry,
+                history,
+                shown,
+            )?);
+        }
+        serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
 
@@ -447,6 +498,18 @@ enum Next {
     Answered(Result<Reply, RpcError>),
     /// A lesson to teach.
     Teach(Lesson),
+    /// An entry to retract: the lesson names it, its teacher and reason.
+    Retract(Lesson),
+}
+
+/// Retracts the entry `lesson` names.
+fn retract(knowledge: &Knowledge, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+    knowledge.retract(
+        &lesson.collection,
+        &lesson.entry,
+        &lesson.taught_by,
+        lesson.reason.as_deref(),
+    )
 }
 
 /// The result of a learnables method, before it is written.
@@ -583,7 +646,8 @@ fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
 
 /// Reads the params of a show-back, naming the field at fault.
 fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
-    const SHAPE: &str = "the show-back params are `{collection, entry, versionId?}`";
+    const SHAPE: &str =
+        "the show-back params are `{collection, entry, versionId?, history?: {limit?, from?}}`";
     let Value::Object(object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
@@ -602,9 +666,18 @@ fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
             }
         }
     }
+    match object.get("history") {
+        None | Some(Value::Null | Value::Object(_)) => {}
+        Some(_) => {
+            return Err(RpcError::invalid_params(
+                "history",
+                format!("{SHAPE}: `history` must be an object"),
+            ));
+        }
+    }
     if let Some(unknown) = object
         .keys()
-        .find(|key| !["collection", "entry", "versionId"].contains(&key.as_str()))
+        .find(|key| !["collection", "entry", "versionId", "history"].contains(&key.as_str()))
     {
         return Err(RpcError::invalid_params(
             &shown(unknown),
@@ -648,6 +721,24 @@ fn teach_error(error: &TeachError) -> RpcError {
                 refusal.at_field(&field, problem.to_string())
             })
         }
+        TeachError::UnknownEntry { collection, entry } => RpcError::invalid_params(
+            "entry",
+            format!(
+                "`{}` has never been taught the entry `{}`",
+                shown(collection),
+                shown(entry)
+            ),
+        ),
+        TeachError::UnknownVersion {
+            entry, version_id, ..
+        } => RpcError::invalid_params(
+            "versionId",
+            format!(
+                "the entry `{}` has no version `{}`",
+                shown(entry),
+                shown(version_id)
+            ),
+        ),
         TeachError::Store(store) => store_error(store),
     }
 }

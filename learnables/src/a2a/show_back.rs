@@ -5,9 +5,13 @@
 //! `default` the learned value (the form that would teach it again, as the
 //! learnable renders it, so that no client reads the opaque lesson value),
 //! its `describes` phrasing, and the ids of the version that taught it.
+//! An entry retracted is shown by its retraction (`retracted: true`), and
+//! `history` in the params adds a page of the entry's history
+//! (`show_back_history.rs`).
 
 use serde::{Deserialize, Serialize};
 
+use super::show_back_history::{HistoryPage, HistoryParams};
 use crate::LessonField;
 use crate::knowledge::{Snapshot, VersionRecord};
 use crate::timestamp::rfc3339;
@@ -23,6 +27,9 @@ pub struct ShowBackParams {
     /// Show the entry as of this version rather than now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version_id: Option<String>,
+    /// Also return a page of the entry's history (see [`HistoryParams`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryParams>,
 }
 
 /// An entry as learned.
@@ -54,6 +61,14 @@ pub struct ShowBack {
     pub reason: Option<String>,
     /// When, as an RFC 3339 UTC timestamp.
     pub taught_at: String,
+    /// Whether the version shown retracted the entry: the entry is absent,
+    /// `lessonFields` have no values, and `taughtBy`, `reason` and
+    /// `taughtAt` say who retracted it, why and when.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
+    /// The page of the entry's history the params asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<HistoryPage>,
 }
 
 impl ShowBack {
@@ -80,6 +95,8 @@ impl ShowBack {
             taught_by: record.taught_by.clone(),
             reason: record.reason.clone(),
             taught_at: rfc3339(record.taught_at_ms),
+            retracted: record.retracted,
+            history: None,
         }
     }
 }

@@ -46,6 +46,8 @@ const REASON: u8 = 1;
 /// A flag: the record is too large or its value too deep to be kept as
 /// text: `full` holds it, `text` is empty.
 const KEPT: u8 = 2;
+/// A flag: the version retracts its entry.
+const RETRACTED: u8 = 4;
 
 /// What a [`Change`] needs from its knowledge to make its full record.
 pub(crate) struct Names {
@@ -129,7 +131,8 @@ impl Change {
                 None => KEY_IN_TEXT,
             },
             ends: [0; 4],
-            flags: if record.reason.is_some() { REASON } else { 0 },
+            flags: if record.reason.is_some() { REASON } else { 0 }
+                | if record.retracted { RETRACTED } else { 0 },
             collection,
             teacher,
             position: record.position,
@@ -180,9 +183,37 @@ impl Change {
         self.cache.get_or_init(Box::default)
     }
 
+    /// Whether the version retracts its entry: from it on, the entry is
+    /// absent.
+    pub(crate) fn is_retracted(&self) -> bool {
+        self.flags & RETRACTED != 0
+    }
+
     /// The value as its learnable's type, once read.
     pub(crate) fn typed(&self) -> &OnceLock<Typed> {
         &self.cache().typed
+    }
+
+    /// When the version was taught, in milliseconds since the Unix epoch.
+    pub(crate) fn taught_at_ms(&self) -> u64 {
+        self.taught_at_ms
+    }
+
+    /// The version's parts as kept, borrowed: its reason, description and
+    /// value as compact JSON; `None` for a version kept whole (see
+    /// [`Change::kept_record`]).
+    pub(crate) fn parts(&self) -> Option<(Option<&str>, &str, &str)> {
+        let reason = self.part(2)?;
+        Some((
+            (self.flags & REASON != 0).then_some(reason),
+            self.part(3)?,
+            self.part(4)?,
+        ))
+    }
+
+    /// The full record, if it was made already.
+    pub(crate) fn kept_record(&self) -> Option<&VersionRecord> {
+        self.kept()
     }
 
     fn kept(&self) -> Option<&VersionRecord> {
@@ -270,6 +301,7 @@ impl Change {
             reason: (self.flags & REASON != 0).then(|| part(2)),
             describes: part(3),
             taught_at_ms: self.taught_at_ms,
+            retracted: self.is_retracted(),
         }
     }
 }
@@ -346,6 +378,7 @@ mod tests {
             reason: reason.map(str::to_owned),
             describes: "Chapter 85 goes to the général desk".to_owned(),
             taught_at_ms: 1_700_000_000_000,
+            retracted: false,
         }
     }
 

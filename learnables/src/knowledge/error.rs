@@ -105,6 +105,25 @@ pub enum TeachError {
     /// The learnable refused the value.
     #[error(transparent)]
     Lesson(#[from] LessonError),
+    /// A retraction or a revert names an entry the collection has never
+    /// been taught.
+    #[error("`{collection}` has never been taught the entry `{entry}`")]
+    UnknownEntry {
+        /// The collection.
+        collection: String,
+        /// The entry.
+        entry: String,
+    },
+    /// A revert names a version that is not one of the entry's.
+    #[error("the entry `{entry}` of `{collection}` has no version `{version_id}`")]
+    UnknownVersion {
+        /// The collection.
+        collection: String,
+        /// The entry.
+        entry: String,
+        /// The version asked for.
+        version_id: String,
+    },
     /// The lesson could not be made durable: it was not absorbed, except
     /// when the error is [`StoreError::OutcomeUnknown`], whose lesson may
     /// have been absorbed (its message says so; a show-back tells).

@@ -229,7 +229,7 @@ impl Knowledge {
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.writer.current();
                 let mut report = UnreadableReport::default();
-                for stored in state.versions(&collection) {
+                for stored in state.versions(&collection).filter(|v| !v.is_retracted()) {
                     if let Err(error) = T::from_stored_value(&stored.value()) {
                         report.add(&collection, stored.entry(), &error);
                     }
@@ -395,7 +395,12 @@ impl Knowledge {
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
-        let pending = self.absorb(lesson)?;
+        self.commit(self.absorb(lesson)?)
+    }
+
+    /// Commits a lesson absorbed: in place for a back end that does not
+    /// wait, else on the commit thread.
+    pub(super) fn commit(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
         match &self.shared.commit_thread {
             None => self.commit_in_place(pending),
             Some(thread) => thread.submit(pending.into_owned(), self.commit_timeout()),
@@ -411,20 +416,7 @@ impl Knowledge {
         if lesson.taught_by.trim().is_empty() {
             return Err(TeachError::NoTeacher);
         }
-        let registration = {
-            let registry = self.shared.registry.load();
-            match registry.get(&lesson.collection) {
-                Some(registration) => *registration,
-                None => {
-                    let mut known: Vec<String> = registry.keys().cloned().collect();
-                    known.sort_unstable();
-                    return Err(TeachError::UnknownCollection {
-                        collection: crate::lesson_error::shortened(&lesson.collection),
-                        known,
-                    });
-                }
-            }
-        };
+        let registration = self.registration(&lesson.collection)?;
         let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
         Ok(Pending {
             collection: Cow::Borrowed(&lesson.collection),
@@ -432,7 +424,29 @@ impl Knowledge {
             taught_by: Cow::Borrowed(&lesson.taught_by),
             reason: lesson.reason.as_deref().map(Cow::Borrowed),
             absorbed,
+            retract: false,
         })
+    }
+
+    /// The learnable registered for `collection`.
+    pub(super) fn registration(&self, collection: &str) -> Result<Registration, TeachError> {
+        let registry = self.shared.registry.load();
+        match registry.get(collection) {
+            Some(registration) => Ok(*registration),
+            None => {
+                let mut known: Vec<String> = registry.keys().cloned().collect();
+                known.sort_unstable();
+                Err(TeachError::UnknownCollection {
+                    collection: crate::lesson_error::shortened(collection),
+                    known,
+                })
+            }
+        }
+    }
+
+    /// The knowledge's current state.
+    pub(super) fn current(&self) -> Arc<State> {
+        self.shared.writer.current()
     }
 
     /// Commits one lesson on the caller's thread, for a back end that

@@ -14,23 +14,31 @@
 //! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
 //! each collection's entries indexed by key in `entry_index.rs`), what
 //! registering a type finds that does not read (`unreadable.rs`), and the
-//! back ends (`storage/`).
+//! back ends (`storage/`). One entry's history, newest first, is read in
+//! `entry_history.rs`, what each version changed in `change_between.rs`; reverting and retracting
+//! an entry in `revert.rs`; a knowledge leaves its store as JSON Lines
+//! (`export.rs`) and enters another (`import.rs`).
 
 mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
 mod change;
+mod change_between;
 mod commit_thread;
 #[cfg(feature = "postgres")]
 mod connect;
+mod entry_history;
 mod entry_index;
 mod error;
+mod export;
 mod id_index;
+mod import;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
 mod registry;
+mod revert;
 mod same_text;
 mod snapshot;
 mod state;
@@ -41,7 +49,10 @@ mod unreadable;
 mod version_record;
 mod writer;
 
+pub use change_between::{FieldChange, field_changes};
+pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{Disagreement, KnowledgeError, TeachError};
+pub use import::ImportError;
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]

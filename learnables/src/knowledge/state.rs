@@ -168,13 +168,27 @@ impl State {
     }
 
     /// The version that gave `key` of `collection` its value at this
-    /// state's position.
+    /// state's position: `None` when the entry is absent, never taught or
+    /// retracted.
     pub(crate) fn entry(&self, collection: &str, key: &str) -> Option<&Change> {
-        self.entry_in(self.collection(collection)?, key)
+        self.latest(collection, key)
+            .filter(|change| !change.is_retracted())
     }
 
-    /// [`State::entry`] of a collection of this state.
-    pub(crate) fn entry_in(&self, collection: &CollectionState, key: &str) -> Option<&Change> {
+    /// The latest version of `key` of `collection` at this state's
+    /// position, a retraction included.
+    pub(crate) fn latest(&self, collection: &str, key: &str) -> Option<&Change> {
+        self.latest_in(self.collection(collection)?, key)
+    }
+
+    /// The version before `change` of its entry, if any.
+    pub(crate) fn entry_previous(&self, change: &Change) -> Option<&Change> {
+        let previous = change.link().previous;
+        (previous != 0).then(|| self.change(previous)).flatten()
+    }
+
+    /// [`State::latest`] of a collection of this state.
+    fn latest_in(&self, collection: &CollectionState, key: &str) -> Option<&Change> {
         if let Some(tail) = &self.tail
             && let Some(position) = tail.latest(&self.store, collection.number, key)
         {
@@ -197,6 +211,7 @@ impl State {
             .entries
             .positions()
             .filter_map(|latest| self.change(self.at_or_before(latest, self.position)?))
+            .filter(|change| !change.is_retracted())
     }
 
     /// The position of the version of the entry whose version is at
@@ -253,20 +268,37 @@ impl State {
         change.record(|| self.names(change))
     }
 
-    /// What `change` needs to make its full record.
-    fn names(&self, change: &Change) -> Names {
-        let collection = match self.store.collections.get(change.collection as usize) {
-            Some(published) => published.name.to_string(),
+    /// A copy of the record of a version of this state, made without
+    /// keeping it (for reading many old versions once).
+    pub(crate) fn record_copy(&self, change: &Change) -> VersionRecord {
+        match change.kept_record() {
+            Some(kept) => kept.clone(),
+            None => change.to_record(self.names(change)),
+        }
+    }
+
+    /// The name of `change`'s collection.
+    pub(crate) fn collection_name(&self, change: &Change) -> &str {
+        match self.store.collections.get(change.collection as usize) {
+            Some(published) => &published.name,
             None => self
                 .collections
                 .iter()
                 .find(|collection| collection.number == change.collection)
-                .map(|collection| collection.name.to_string())
-                .unwrap_or_default(),
-        };
+                .map_or("", |collection| &collection.name),
+        }
+    }
+
+    /// Who taught `change`.
+    pub(crate) fn teacher_name(&self, change: &Change) -> &str {
+        self.store.teacher(change.teacher)
+    }
+
+    /// What `change` needs to make its full record.
+    fn names(&self, change: &Change) -> Names {
         Names {
-            collection,
-            taught_by: self.store.teacher(change.teacher).to_owned(),
+            collection: self.collection_name(change).to_owned(),
+            taught_by: self.teacher_name(change).to_owned(),
             previous_version_id: self.previous_version_id(change),
         }
     }
@@ -323,7 +355,7 @@ impl State {
         };
         let number = self.collections[index].number;
         let previous = self
-            .entry_in(&self.collections[index], record.entry)
+            .latest_in(&self.collections[index], record.entry)
             .map_or(0, |change| change.position);
         let link = self.link_after(previous);
         let position = record.position;
@@ -525,6 +557,7 @@ mod tests {
                 .then(|| format!("reason {position}")),
             describes: String::new(),
             taught_at_ms: position,
+            retracted: false,
         }
     }
 
@@ -767,6 +800,7 @@ mod concurrency_tests {
             reason: None,
             describes: String::new(),
             taught_at_ms: 0,
+            retracted: false,
         }
     }
 

@@ -57,6 +57,10 @@ pub struct VersionRecord {
     pub describes: String,
     /// When the lesson was absorbed, in milliseconds since the Unix epoch.
     pub taught_at_ms: u64,
+    /// Whether this version retracts the entry: from it on the entry is
+    /// absent (its `value` is empty) until a later lesson teaches it again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub retracted: bool,
 }
 
 impl VersionRecord {
@@ -79,6 +83,7 @@ impl VersionRecord {
             reason: self.reason.as_deref(),
             describes: &self.describes,
             taught_at_ms: self.taught_at_ms,
+            retracted: self.retracted,
         }
     }
 }
@@ -98,6 +103,7 @@ pub(crate) struct RecordView<'a> {
     pub(crate) reason: Option<&'a str>,
     pub(crate) describes: &'a str,
     pub(crate) taught_at_ms: u64,
+    pub(crate) retracted: bool,
 }
 
 impl RecordView<'_> {
@@ -115,6 +121,7 @@ impl RecordView<'_> {
             reason: self.reason.map(str::to_owned),
             describes: self.describes.to_owned(),
             taught_at_ms: self.taught_at_ms,
+            retracted: self.retracted,
         }
     }
 }

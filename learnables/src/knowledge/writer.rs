@@ -31,6 +31,9 @@ pub(crate) struct Pending<'l> {
     pub(crate) taught_by: Cow<'l, str>,
     pub(crate) reason: Option<Cow<'l, str>>,
     pub(crate) absorbed: Absorbed,
+    /// Whether the lesson retracts the entry (its `absorbed` value is
+    /// empty): the new version makes the entry absent.
+    pub(crate) retract: bool,
 }
 
 impl Pending<'_> {
@@ -42,6 +45,7 @@ impl Pending<'_> {
             taught_by: Cow::Owned(self.taught_by.into_owned()),
             reason: self.reason.map(|reason| Cow::Owned(reason.into_owned())),
             absorbed: self.absorbed,
+            retract: self.retract,
         }
     }
 }
@@ -103,6 +107,24 @@ impl Writer {
         extend(&mut state, records)?;
         self.publish(&writer, state);
         Ok(())
+    }
+
+    /// Stores `records` (checked to follow on from an empty knowledge, and
+    /// applied to `state`, which starts empty) in one append, and publishes
+    /// `state`, if the knowledge is empty: `Ok(false)`, storing nothing,
+    /// when it is not.
+    pub(crate) fn import(
+        &self,
+        state: State,
+        records: &[VersionRecord],
+    ) -> Result<bool, StoreError> {
+        let writer = self.lock();
+        if self.current().position != 0 {
+            return Ok(false);
+        }
+        self.storage.append(records)?;
+        self.publish(&writer, state);
+        Ok(true)
     }
 
     /// Commits a batch: decides each lesson's version against the state as
@@ -170,9 +192,25 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
         let json = pending.absorbed.json.as_deref();
         // A lesson repeating the entry's value reports the version that
         // holds that value, not the collection's latest.
-        let unchanged = seen
-            .entry(&pending.collection, &pending.entry)
-            .filter(|stored| stored.value_is(&pending.absorbed.value, json));
+        // A retraction of an entry already absent reports the version
+        // that made it absent.
+        let latest = seen.latest(&pending.collection, &pending.entry);
+        let unchanged = if pending.retract {
+            match latest {
+                None => {
+                    results.push(Err(TeachError::UnknownEntry {
+                        collection: pending.collection.to_string(),
+                        entry: pending.entry.to_string(),
+                    }));
+                    continue;
+                }
+                Some(stored) => Some(stored).filter(|stored| stored.is_retracted()),
+            }
+        } else {
+            latest.filter(|stored| {
+                !stored.is_retracted() && stored.value_is(&pending.absorbed.value, json)
+            })
+        };
         if let Some(stored) = unchanged {
             results.push(Ok(LessonResult {
                 learned: false,
@@ -203,6 +241,7 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             reason: pending.reason.as_deref(),
             describes: &pending.absorbed.describes,
             taught_at_ms: version_record::now_ms(),
+            retracted: pending.retract,
         };
         working
             .get_or_insert_with(|| current.clone())

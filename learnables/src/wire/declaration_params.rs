@@ -8,7 +8,7 @@ use super::LearnableDescriptor;
 ///
 /// ```
 /// use learnables::DeclarationParams;
-/// let params = DeclarationParams { learnables: vec![], teach_method: None };
+/// let params = DeclarationParams { learnables: vec![], teach_method: None, retract_method: None };
 /// assert_eq!(serde_json::to_string(&params).unwrap(), r#"{"learnables":[]}"#);
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,4 +20,10 @@ pub struct DeclarationParams {
     /// knowledge.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub teach_method: Option<String>,
+    /// The RPC method that retracts an entry (`{collection, entry,
+    /// taughtBy, reason?}`), served beside `teachMethod` under the same
+    /// activation, token and teacher policy; our addition to the spec,
+    /// which clients that do not know it ignore.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retract_method: Option<String>,
 }

@@ -1,8 +1,11 @@
 //! The example agent over HTTP on 127.0.0.1: activation, teaching, shutdown, the hostile catalogue, the layer over the official SDK, scrubbed responses.
 
+mod agent_export_import;
 mod agent_over_http;
 mod agent_shutdown;
 mod hostile_requests;
 mod layer_over_sdk;
+mod retract_over_http;
 mod scrubbed_bodies;
 mod scrubbed_over_sdk;
+mod show_back_history;

@@ -312,6 +312,7 @@ mod tests {
             reason: None,
             describes: "Chapter 84".into(),
             taught_at_ms: 1,
+            retracted: false,
         }
     }
 

@@ -62,6 +62,13 @@ pub(super) const MIGRATIONS: &[&str] = &[
         'Appends a group of versions of a learnables knowledge if its first position is one \
          past the last stored, holding the table''s EXCLUSIVE lock; returns the last position \
          stored before (the group was stored if and only if it is one before the first).';",
+    // 3: retractions, queryable: a version that retracts its entry says so
+    // in its record; this column copies it (false for every version
+    // written before).
+    "ALTER TABLE learnables_versions ADD COLUMN retracted boolean NOT NULL
+        GENERATED ALWAYS AS (coalesce((record ->> 'retracted')::boolean, false)) STORED;
+    COMMENT ON COLUMN learnables_versions.retracted IS
+        'Whether the version retracts its entry (copied from the record).';",
 ];
 
 /// Why migrating failed.

@@ -1,0 +1,242 @@
+//! `learnables history`: an entry's history through show-back, a table of
+//! its versions newest first (version, when, who, why, what changed), every
+//! text from the agent escaped ([`crate::render::line`]).
+
+use clap::Args;
+use learnables::SHOW_BACK_METHOD;
+use learnables::a2a::{HistoryPage, HistoryParams, HistoryVersion, ShowBack, ShowBackParams};
+use learnables::knowledge::FieldChange;
+
+use crate::check::params_for_teaching;
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::outcome::{Format, Outcome, warn};
+use crate::render::line;
+use crate::style::Style;
+
+/// `learnables history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The agent's URL (http://host:port or https://host:port).
+    pub url: String,
+    /// The collection.
+    #[arg(long, short)]
+    pub collection: String,
+    /// The entry.
+    #[arg(long, short)]
+    pub entry: String,
+    /// The teacher's bearer token; prefer the environment variable.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// How many versions to show (1 to 100).
+    #[arg(long, default_value_t = 20)]
+    pub limit: u32,
+    /// Start from this version (the `--from` the last page names).
+    #[arg(long, value_name = "VERSION_ID")]
+    pub from: Option<String>,
+}
+
+/// Runs `history`. With `--json`: `{"collection", "entry", "history": the
+/// agent's page (versions newest first, `next`), "warnings": [...]}`.
+pub fn run(args: &HistoryArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
+    let (_, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
+    let warnings: Vec<String> = warning.into_iter().collect();
+    for warning in &warnings {
+        warn(format, warning);
+    }
+    let page = fetch_page(
+        client,
+        &args.collection,
+        &args.entry,
+        &args.token,
+        args.limit,
+        args.from.clone(),
+    )?;
+    let json = serde_json::json!({
+        "collection": args.collection,
+        "entry": args.entry,
+        "history": serde_json::to_value(&page).unwrap_or_default(),
+        "warnings": warnings,
+    });
+    Ok(Outcome::ok(
+        render_history(&args.entry, &args.collection, &page, Style::for_stdout()),
+        json,
+    ))
+}
+
+/// A page of an entry's history, through show-back.
+pub fn fetch_page(
+    client: &AgentClient,
+    collection: &str,
+    entry: &str,
+    token: &str,
+    limit: u32,
+    from: Option<String>,
+) -> Result<HistoryPage, CliError> {
+    let params = ShowBackParams {
+        collection: collection.to_owned(),
+        entry: entry.to_owned(),
+        version_id: None,
+        history: Some(HistoryParams {
+            limit: Some(limit),
+            from,
+        }),
+    };
+    let params = serde_json::to_value(params)
+        .map_err(|error| CliError::usage(format!("cannot write the request: {error}")))?;
+    let result = client.call(
+        SHOW_BACK_METHOD,
+        params,
+        token,
+        "the history",
+        "asking the agent",
+    )?;
+    let shown: ShowBack = serde_json::from_value(result).map_err(|error| {
+        CliError::not_understood(format!(
+            "the agent's show-back does not read as one: {}",
+            line(&error.to_string())
+        ))
+    })?;
+    shown.history.ok_or_else(|| {
+        CliError::not_understood(
+            "the agent's show-back has no history: it does not serve histories",
+        )
+    })
+}
+
+/// What a version changed, for one cell: `Label: before → after`, one
+/// change after another; "retracted" for a retraction.
+pub fn changes_text(version: &HistoryVersion) -> String {
+    if version.retracted {
+        return "retracted".to_owned();
+    }
+    if version.changes.is_empty() {
+        return "nothing".to_owned();
+    }
+    version
+        .changes
+        .iter()
+        .map(change_text)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One field's change: `Label: before → after`, `(empty)` where a side has
+/// no value.
+pub fn change_text(change: &FieldChange) -> String {
+    let side = |value: &Option<String>| value.as_deref().map_or("(empty)".to_owned(), line);
+    format!(
+        "{}: {} → {}",
+        line(&change.label),
+        side(&change.before),
+        side(&change.after)
+    )
+}
+
+/// The history as a table: one row per version, newest first.
+pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: Style) -> String {
+    let mut text = format!(
+        "{} of `{}` in {}\n\n",
+        style.bold("History"),
+        line(entry),
+        line(collection)
+    );
+    let header = ["Version", "When", "Who", "Why", "What changed"].map(str::to_owned);
+    let rows: Vec<[String; 5]> = page
+        .versions
+        .iter()
+        .map(|version| {
+            [
+                format!(
+                    "{} ({})",
+                    version.definition_version,
+                    line(&version.version_id)
+                ),
+                line(&version.taught_at),
+                line(&version.taught_by),
+                version.reason.as_deref().map_or_else(String::new, line),
+                changes_text(version),
+            ]
+        })
+        .collect();
+    let widths: Vec<usize> = (0..5)
+        .map(|column| {
+            std::iter::once(&header)
+                .chain(&rows)
+                .map(|row| row[column].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let render_row = |row: &[String; 5]| {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(column, (cell, width))| {
+                if column == 4 {
+                    cell.clone()
+                } else {
+                    format!("{cell}{}", " ".repeat(width - cell.chars().count()))
+                }
+            })
+            .collect();
+        format!("  {}\n", cells.join("  ").trim_end())
+    };
+    text.push_str(&style.bold(render_row(&header).trim_end()));
+    text.push('\n');
+    for row in &rows {
+        text.push_str(&render_row(row));
+    }
+    if page.versions.is_empty() {
+        text.push_str("  (no versions)\n");
+    }
+    if let Some(next) = &page.next {
+        text.push_str(&format!("\nOlder versions: add --from {}\n", line(next)));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn version(number: u64, changes: Vec<FieldChange>, retracted: bool) -> HistoryVersion {
+        HistoryVersion {
+            definition_version: number,
+            version_id: format!("v{number}"),
+            taught_by: "alice@example.com".into(),
+            reason: Some("because\x1b[2J".into()),
+            taught_at: "2026-08-17T10:00:00.000Z".into(),
+            describes: String::new(),
+            retracted,
+            lesson_fields: None,
+            changes,
+        }
+    }
+
+    #[test]
+    fn the_table_has_a_row_per_version_with_its_changes_escaped() {
+        let desk = FieldChange {
+            name: "desk".into(),
+            label: "Desk".into(),
+            before: Some("general".into()),
+            after: Some("cold\u{202e} chain".into()),
+        };
+        let page = HistoryPage {
+            versions: vec![version(2, vec![], true), version(1, vec![desk], false)],
+            next: Some("v0".into()),
+        };
+        let text = render_history("85", "routing_rules", &page, Style::plain());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "History of `85` in routing_rules");
+        assert!(lines[2].starts_with("  Version  When"), "{text}");
+        assert!(lines[3].ends_with("retracted"), "{text}");
+        assert!(
+            lines[4].ends_with(r"Desk: general → cold\u{202e} chain"),
+            "{text}"
+        );
+        assert!(lines[4].contains(r"because\u{1b}[2J"), "{text}");
+        assert_eq!(lines[6], "Older versions: add --from v0");
+    }
+}

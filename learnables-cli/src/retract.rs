@@ -1,0 +1,105 @@
+//! `learnables retract`: makes an entry absent through the card's
+//! `retractMethod`, after saying what it retracts and asking (`--yes` for
+//! scripts). Earlier versions stay in the history; a later lesson teaches
+//! the entry again.
+
+use clap::Args;
+use learnables::LessonResult;
+
+use crate::check::params_for_teaching;
+use crate::client::AgentClient;
+use crate::error::CliError;
+use crate::error_kind::ErrorKind;
+use crate::outcome::{Format, Outcome, warn};
+use crate::render::line;
+use crate::revert::confirmed;
+use crate::style::Style;
+use crate::teach::{find_descriptor, render_result, token_owner};
+
+/// `learnables retract`.
+#[derive(Debug, Args)]
+pub struct RetractArgs {
+    /// The agent's URL (http://host:port or https://host:port).
+    pub url: String,
+    /// The collection.
+    #[arg(long, short)]
+    pub collection: String,
+    /// The entry to retract.
+    #[arg(long, short)]
+    pub entry: String,
+    /// Who retracts it: the person the token belongs to (without it, the
+    /// agent says whom the token names).
+    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
+    pub taught_by: Option<String>,
+    /// The teacher's bearer token; prefer the environment variable.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// Why, in your words; kept with the retraction.
+    #[arg(long, short)]
+    pub reason: Option<String>,
+    /// Retract without asking (for scripts).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// Runs `retract`. With `--json` it asks nothing (`--yes` is required) and
+/// prints `{"result": the agent's LessonResult, "warnings": [...]}`.
+pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
+    if format.is_json() && !args.yes {
+        return Err(CliError::usage(
+            "--json asks nothing: pass --yes to retract",
+        ));
+    }
+    let (params, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
+    let warnings: Vec<String> = warning.into_iter().collect();
+    for warning in &warnings {
+        warn(format, warning);
+    }
+    let descriptor = find_descriptor(&params, &args.collection)?;
+    let method = params.retract_method.clone().ok_or_else(|| {
+        CliError::new(
+            ErrorKind::Refused,
+            "the agent's card names no retractMethod: it takes no retractions",
+        )
+    })?;
+    if !format.is_json() {
+        eprintln!(
+            "{} the {} `{}` of {}: new tasks will not know it.",
+            Style::for_stderr().bold("Retract"),
+            line(&descriptor.entry),
+            line(&args.entry),
+            line(&args.collection)
+        );
+    }
+    if !args.yes && !confirmed()? {
+        return Err(CliError::new(
+            ErrorKind::Cancelled,
+            "not retracted: the retraction was not confirmed (answer y, or pass --yes)",
+        ));
+    }
+    let taught_by = match &args.taught_by {
+        Some(who) => who.trim().to_owned(),
+        None => token_owner(client, &args.token)?,
+    };
+    let params = serde_json::json!({
+        "collection": args.collection,
+        "entry": args.entry,
+        "taughtBy": taught_by,
+        "reason": args.reason,
+    });
+    let result = client.call(&method, params, &args.token, "the retraction", "retracting")?;
+    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
+        CliError::not_understood(format!(
+            "the agent's answer is not a LessonResult: {}",
+            line(&error.to_string())
+        ))
+    })?;
+    let json = serde_json::json!({
+        "result": serde_json::to_value(&result).unwrap_or_default(),
+        "warnings": warnings,
+    });
+    Ok(Outcome::ok(
+        render_result(&result, Style::for_stdout()),
+        json,
+    ))
+}

@@ -1,0 +1,134 @@
+//! [`Knowledge::export`]: every version of a knowledge as JSON Lines, to
+//! back it up or move it to another back end ([`Knowledge::import`]).
+//!
+//! ```text
+//! {"format":"learnables-knowledge","version":1}
+//! {"crc32":3735928559,"position":1,"collection":"routing_rules","definitionVersion":1,...}
+//! ...
+//! {"end":"learnables-knowledge","versions":2}
+//! ```
+//!
+//! The first line names the format and its version; then one line per
+//! version, in position order: the version's record (`position`,
+//! `collection`, `definitionVersion`, `versionId`, `previousVersionId`,
+//! `entry`, `value`, `taughtBy`, `reason`, `describes`, `taughtAtMs`,
+//! `retracted`, as the embedded store writes them) preceded by `crc32`, the
+//! CRC-32 of the line's bytes after the `,` that ends it; the last line
+//! says the file ends, and how many versions it holds. A file cut short
+//! has no last line; a line edited fails its checksum.
+
+use std::io::Write;
+
+use super::Knowledge;
+use super::change::Change;
+use super::state::State;
+
+/// The format's name, in the first and last lines.
+pub(crate) const FORMAT: &str = "learnables-knowledge";
+/// The format's version, in the first line.
+pub(crate) const FORMAT_VERSION: u64 = 1;
+/// How a version's line starts, before its checksum.
+pub(crate) const VERSION_LINE: &[u8] = b"{\"crc32\":";
+
+impl Knowledge {
+    /// Writes every version of the knowledge as it is now (a pin of it:
+    /// lessons taught meanwhile are not in it) to `out` as JSON Lines: a
+    /// first line naming the format, one line per version in position order
+    /// (ids, positions, teachers, times, reasons, values and retractions,
+    /// each with a checksum), and a last line with the count of versions.
+    /// Returns that count. [`Knowledge::import`] reads it into an empty
+    /// knowledge on any back end.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
+    /// let mut file = Vec::new();
+    /// assert_eq!(knowledge.export(&mut file)?, 1);
+    /// let text = String::from_utf8(file.clone())?;
+    /// assert_eq!(text.lines().count(), 3);
+    /// assert!(text.starts_with(r#"{"format":"learnables-knowledge","version":1}"#));
+    ///
+    /// let moved = Knowledge::in_memory();
+    /// assert_eq!(moved.import(&file[..])?, 1);
+    /// assert_eq!(moved.history("routing_rules"), knowledge.history("routing_rules"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn export(&self, out: impl Write) -> std::io::Result<u64> {
+        let state = self.current();
+        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+        writeln!(
+            out,
+            "{{\"format\":\"{FORMAT}\",\"version\":{FORMAT_VERSION}}}"
+        )?;
+        let mut line = Vec::with_capacity(1024);
+        let mut digits = itoa::Buffer::new();
+        for position in 1..=state.position {
+            let change = state.change(position).ok_or_else(|| {
+                std::io::Error::other(format!("the version at position {position} is missing"))
+            })?;
+            line.clear();
+            write_body(&state, change, &mut line)?;
+            out.write_all(VERSION_LINE)?;
+            out.write_all(digits.format(crc32fast::hash(&line)).as_bytes())?;
+            out.write_all(b",")?;
+            out.write_all(&line)?;
+            out.write_all(b"\n")?;
+        }
+        writeln!(
+            out,
+            "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
+            state.position
+        )?;
+        out.flush()?;
+        Ok(state.position)
+    }
+}
+
+/// The record of `change` as JSON without its opening `{`, from the parts
+/// the knowledge keeps: its value written as kept, never parsed back.
+fn write_body(state: &State, change: &Change, out: &mut Vec<u8>) -> std::io::Result<()> {
+    let Some((reason, describes, value)) = change.parts() else {
+        // Kept whole (too large or too deep to keep as text).
+        let record = state.record_copy(change);
+        serde_json::to_writer(&mut *out, &record)?;
+        out.remove(0);
+        return Ok(());
+    };
+    let mut digits = itoa::Buffer::new();
+    let text = |out: &mut Vec<u8>, key: &[u8], value: &str| -> std::io::Result<()> {
+        out.extend_from_slice(key);
+        serde_json::to_writer(&mut *out, value)?;
+        Ok(())
+    };
+    out.extend_from_slice(b"\"position\":");
+    out.extend_from_slice(digits.format(change.position).as_bytes());
+    text(out, b",\"collection\":", state.collection_name(change))?;
+    out.extend_from_slice(b",\"definitionVersion\":");
+    out.extend_from_slice(digits.format(change.definition_version).as_bytes());
+    text(out, b",\"versionId\":", change.version_id())?;
+    if let Some(previous) = state.previous_version_id(change) {
+        text(out, b",\"previousVersionId\":", &previous)?;
+    }
+    text(out, b",\"entry\":", change.entry())?;
+    out.extend_from_slice(b",\"value\":");
+    out.extend_from_slice(value.as_bytes());
+    text(out, b",\"taughtBy\":", state.teacher_name(change))?;
+    if let Some(reason) = reason {
+        text(out, b",\"reason\":", reason)?;
+    }
+    text(out, b",\"describes\":", describes)?;
+    out.extend_from_slice(b",\"taughtAtMs\":");
+    out.extend_from_slice(digits.format(change.taught_at_ms()).as_bytes());
+    if change.is_retracted() {
+        out.extend_from_slice(b",\"retracted\":true");
+    }
+    out.push(b'}');
+    Ok(())
+}

@@ -1,0 +1,204 @@
+//! [`Knowledge::import`]: a file [`Knowledge::export`] wrote, loaded into
+//! an empty knowledge on any back end, every id kept; and [`ImportError`],
+//! why a file is refused, with the line at fault.
+
+use std::io::BufRead;
+
+use serde::Deserialize;
+
+use super::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
+use super::off_runtime::off_runtime;
+use super::state::State;
+use super::{Knowledge, StoreError, VersionRecord};
+
+/// Why [`Knowledge::import`] refused a file. Nothing of a refused file is
+/// stored.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// The file does not read as a whole export: the line at fault, and why.
+    #[error("line {line} of the export: {reason}; nothing was imported")]
+    Refused {
+        /// The line, 1 for the first.
+        line: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The knowledge holds versions already: an export is imported into
+    /// an empty one only.
+    #[error(
+        "the knowledge is not empty (it holds {versions} versions); import into an empty \
+         store; nothing was imported"
+    )]
+    NotEmpty {
+        /// How many versions it holds.
+        versions: u64,
+    },
+    /// The file could not be read.
+    #[error("the export could not be read: {0}; nothing was imported")]
+    Io(#[from] std::io::Error),
+    /// The back end could not store the versions.
+    #[error("the versions could not be stored: {0}")]
+    Store(#[from] StoreError),
+}
+
+/// The first line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: String,
+    version: u64,
+}
+
+/// The last line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct End {
+    end: String,
+    versions: u64,
+}
+
+impl Knowledge {
+    /// Loads a file [`Knowledge::export`] wrote into this knowledge, which
+    /// must be empty (on any back end), keeping every version's id,
+    /// position, teacher, time and reason; returns how many versions it
+    /// loaded. The whole file is checked before anything is stored, and
+    /// stored in one append, all or none: a file that is not whole (its
+    /// last line missing, a line cut short), that does not follow on
+    /// (positions or versions out of order, a version naming the wrong one
+    /// before it), that was edited (a line failing its checksum), or of
+    /// another format is refused with the line at fault
+    /// ([`ImportError::Refused`]).
+    ///
+    /// ```
+    /// use learnables::Knowledge;
+    /// use learnables::knowledge::ImportError;
+    /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";
+    /// let Err(ImportError::Refused { line, reason }) = Knowledge::in_memory().import(&file[..])
+    /// else { panic!() };
+    /// assert_eq!(line, 2);
+    /// assert!(reason.contains("ends without its last line"), "{reason}");
+    /// ```
+    pub fn import(&self, input: impl std::io::Read) -> Result<u64, ImportError> {
+        let versions = self.current().position;
+        if versions != 0 {
+            return Err(ImportError::NotEmpty { versions });
+        }
+        let (state, records) = read(std::io::BufReader::with_capacity(1 << 16, input))?;
+        let count = records.len() as u64;
+        let writer = &self.shared.writer;
+        match off_runtime(|| writer.import(state, &records))? {
+            true => Ok(count),
+            false => Err(ImportError::NotEmpty {
+                versions: self.current().position,
+            }),
+        }
+    }
+}
+
+/// Reads and checks a whole export: the state its versions make, and the
+/// versions.
+fn read(mut input: impl BufRead) -> Result<(State, Vec<VersionRecord>), ImportError> {
+    let refused = |line: u64, reason: String| ImportError::Refused { line, reason };
+    let mut line = Vec::with_capacity(1024);
+    let mut number = 0;
+    let mut next_line = |line: &mut Vec<u8>, number: &mut u64| -> Result<bool, ImportError> {
+        line.clear();
+        if input.read_until(b'\n', line)? == 0 {
+            return Ok(false);
+        }
+        *number += 1;
+        if line.pop() != Some(b'\n') {
+            return Err(refused(
+                *number,
+                "the line is cut short (it has no line end): the file is not whole".to_owned(),
+            ));
+        }
+        Ok(true)
+    };
+    if !next_line(&mut line, &mut number)? {
+        return Err(refused(1, "the file is empty, not an export".to_owned()));
+    }
+    match serde_json::from_slice::<Header>(&line) {
+        Ok(header) if header.format == FORMAT && header.version == FORMAT_VERSION => {}
+        Ok(header) if header.format == FORMAT => {
+            return Err(refused(
+                1,
+                format!(
+                    "the export is of version {} of the format; this release reads version \
+                     {FORMAT_VERSION}",
+                    header.version
+                ),
+            ));
+        }
+        _ => {
+            return Err(refused(
+                1,
+                format!(
+                    "it does not start as a learnables export (`{{\"format\":\"{FORMAT}\"...`)"
+                ),
+            ));
+        }
+    }
+    let mut state = State::default();
+    let mut records = Vec::new();
+    loop {
+        if !next_line(&mut line, &mut number)? {
+            return Err(refused(
+                number + 1,
+                format!(
+                    "the file ends without its last line (after {} versions): it is not whole",
+                    records.len()
+                ),
+            ));
+        }
+        if !line.starts_with(VERSION_LINE) {
+            let end: End = serde_json::from_slice(&line).map_err(|_| {
+                refused(
+                    number,
+                    "it is neither a version nor the last line".to_owned(),
+                )
+            })?;
+            if end.end != FORMAT || end.versions != records.len() as u64 {
+                return Err(refused(
+                    number,
+                    format!(
+                        "the last line says {} versions, the file holds {}",
+                        end.versions,
+                        records.len()
+                    ),
+                ));
+            }
+            break;
+        }
+        let record = version(&line).map_err(|reason| refused(number, reason))?;
+        state
+            .follows_on(&record)
+            .map_err(|reason| refused(number, format!("it does not follow on: {reason}")))?;
+        state.apply(&record);
+        records.push(record);
+    }
+    if next_line(&mut line, &mut number)? {
+        return Err(refused(number, "lines follow the last line".to_owned()));
+    }
+    Ok((state, records))
+}
+
+/// The version a version line holds, its checksum checked.
+fn version(line: &[u8]) -> Result<VersionRecord, String> {
+    let after = &line[VERSION_LINE.len()..];
+    let digits = after
+        .iter()
+        .take_while(|byte| byte.is_ascii_digit())
+        .count();
+    let checksum = std::str::from_utf8(&after[..digits])
+        .ok()
+        .and_then(|digits| digits.parse::<u32>().ok());
+    let (Some(checksum), Some(b',')) = (checksum, after.get(digits)) else {
+        return Err("its checksum cannot be read".to_owned());
+    };
+    if crc32fast::hash(&after[digits + 1..]) != checksum {
+        return Err("it fails its checksum: it was changed after it was exported".to_owned());
+    }
+    serde_json::from_slice(line).map_err(|error| format!("it does not read as a version: {error}"))
+}
