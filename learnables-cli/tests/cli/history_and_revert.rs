@@ -111,8 +111,8 @@ fn revert_shows_the_change_and_teaches_only_when_confirmed() {
     let agent = Agent::start();
     let first = version_id(&teach(&agent, "general", "first rule"));
     teach(&agent, "cold chain", "oops");
-    // No answer: nothing taught.
-    let refused = run(&revert_args(&agent, &first)).failed();
+    // No answer: nothing taught, and the command says it was cancelled.
+    let refused = run(&revert_args(&agent, &first)).failed_with(130);
     assert!(refused.contains("Desk: cold chain → general"), "{refused}");
     assert!(refused.contains("not confirmed"), "{refused}");
     assert!(show(&agent, "routing_rules", "85").contains("Desk                 cold chain"));
@@ -160,7 +160,7 @@ fn retract_asks_then_makes_the_entry_absent_and_history_shows_who_and_why() {
         "--reason",
         "no such rule",
     ];
-    let refused = run(&args).failed();
+    let refused = run(&args).failed_with(130);
     assert!(refused.contains("not confirmed"), "{refused}");
     let retracted = run(&[&args[..], &["--yes"]].concat()).ok();
     assert!(
