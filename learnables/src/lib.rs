@@ -189,8 +189,16 @@
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: #features")]
 #![cfg_attr(feature = "a2a-server", doc = "[pin]: a2a::TaskPin::of")]
 #![cfg_attr(not(feature = "a2a-server"), doc = "[pin]: #features")]
+// On docs.rs (nightly, `--cfg docsrs`), each item behind a feature shows the
+// feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate self as learnables;
+
+/// The crate README's example, compiled and run as a doc-test.
+#[cfg(all(doctest, feature = "derive"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 pub mod a2a;
 mod choice;
