@@ -20,7 +20,6 @@ use std::net::SocketAddr;
 use std::process::Command;
 use std::time::Instant;
 
-#[path = "../../learnables/benches/cachegrind/mod.rs"]
 mod cachegrind;
 
 use axum::Router;

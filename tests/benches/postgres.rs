@@ -18,7 +18,6 @@
 
 #[path = "../tests/postgres_harness/mod.rs"]
 mod postgres_harness;
-#[path = "../../learnables/benches/routing_entries/mod.rs"]
 mod routing_entries;
 
 use std::sync::Arc;
