@@ -26,7 +26,8 @@ pub(super) struct Endpoint {
     pub(super) config: Config,
     /// TLS as the connection string's `sslmode` asks (the client's own
     /// mode, in `config`, says whether it is used).
-    pub(super) tls: MakeRustlsConnect,
+    /// `None` for `sslmode=disable`.
+    pub(super) tls: Option<MakeRustlsConnect>,
 }
 
 /// The database and the connection appends and reads share.
@@ -149,7 +150,10 @@ impl Connection {
 
 /// Opens a connection with the session settings every connection has.
 pub(super) fn open_client(endpoint: &Endpoint) -> Result<Client, postgres::Error> {
-    let mut client = endpoint.config.connect(endpoint.tls.clone())?;
+    let mut client = match &endpoint.tls {
+        Some(tls) => endpoint.config.connect(tls.clone())?,
+        None => endpoint.config.connect(postgres::NoTls)?,
+    };
     client.batch_execute(SESSION_SETTINGS)?;
     Ok(client)
 }
