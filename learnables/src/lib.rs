@@ -193,6 +193,7 @@
 // On docs.rs (nightly, `--cfg docsrs`), each item behind a feature shows the
 // feature it needs.
 #![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_debug_implementations)]
 
 extern crate self as learnables;
 
@@ -205,6 +206,7 @@ pub mod a2a;
 mod choice;
 mod constants;
 mod declaration;
+#[allow(missing_debug_implementations)] // generated code's helpers, never printed
 mod derive_support;
 mod field_ref;
 pub mod knowledge;

@@ -45,6 +45,18 @@ pub struct LearnablesService {
     inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for LearnablesService {
+    /// The declaration and the limits (the knowledge shows its own; the
+    /// authenticator and the policy are the application's, and not shown).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnablesService")
+            .field("knowledge", &self.inner.knowledge)
+            .field("declaration", &self.inner.declaration)
+            .field("limits", &self.inner.limits)
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Clone)]
 struct Inner {
     knowledge: Knowledge,
