@@ -253,8 +253,11 @@ mod tests {
 
     #[test]
     fn an_unreachable_server_is_reported_without_the_password() {
-        // Port 1 on the loopback: nothing listens there.
-        let error = PostgresStorage::connect("postgres://agent:s3cret@127.0.0.1:1/k").unwrap_err();
+        // Port 1 on the loopback: nothing listens there. Without TLS, so
+        // that the connection is tried whatever crypto provider is installed.
+        let error =
+            PostgresStorage::connect("postgres://agent:s3cret@127.0.0.1:1/k?sslmode=disable")
+                .unwrap_err();
         let message = error.to_string();
         assert!(!message.contains("s3cret"), "{message}");
         assert!(
@@ -263,5 +266,15 @@ mod tests {
             ),
             "{message}"
         );
+        // The driver's error is the source, and the refused connection's
+        // I/O error is its own.
+        let source = std::error::Error::source(&error).expect("a source");
+        let postgres = source
+            .downcast_ref::<postgres::Error>()
+            .expect("a postgres::Error");
+        let io = std::error::Error::source(postgres)
+            .and_then(|cause| cause.downcast_ref::<std::io::Error>())
+            .expect("an I/O error under it");
+        assert_eq!(io.kind(), std::io::ErrorKind::ConnectionRefused);
     }
 }
