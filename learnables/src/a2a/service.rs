@@ -671,7 +671,7 @@ fn store_error(error: &StoreError) -> RpcError {
     .because(reasons::STORE_FAILED)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::shown;
     use super::*;
