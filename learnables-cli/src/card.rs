@@ -219,11 +219,8 @@ mod tests {
 
     #[test]
     fn the_card_names_the_agent_and_its_teach_method() {
-        let params = DeclarationParams {
-            learnables: vec![descriptor()],
-            teach_method: Some("rsaxb.learnables.Teach".into()),
-            retract_method: None,
-        };
+        let params =
+            DeclarationParams::new(vec![descriptor()]).with_teach_method("rsaxb.learnables.Teach");
         let text = render_card(&card(), &params, Style::plain());
         assert!(text.starts_with(
             "Customs agent can be taught 1 collection.\n\
@@ -244,11 +241,7 @@ mod tests {
             )
             .with_field(LessonField::new("d", hostile, FieldKind::CHOICE).with_choices([hostile]));
         let card = json!({"name": hostile, "skills": [{"id": hostile, "name": hostile}]});
-        let params = DeclarationParams {
-            learnables: vec![descriptor],
-            teach_method: Some(hostile.into()),
-            retract_method: None,
-        };
+        let params = DeclarationParams::new(vec![descriptor]).with_teach_method(hostile);
         let text = render_card(&card, &params, Style::plain());
         assert!(
             !text

@@ -383,13 +383,13 @@ mod tests {
 
     #[test]
     fn results_say_what_was_learned_or_that_nothing_was() {
-        let mut result = LessonResult {
-            learned: true,
-            describes: "Chapter 85 declarations now go to the general desk".into(),
-            definition_version: 2,
-            version_id: Some("v2".into()),
-            previous_version_id: Some("v1".into()),
-        };
+        let mut result = LessonResult::new(
+            true,
+            "Chapter 85 declarations now go to the general desk",
+            2,
+        )
+        .with_version_id("v2")
+        .with_previous_version_id("v1");
         assert_eq!(
             render_result(&result, Style::plain()),
             "Learned: Chapter 85 declarations now go to the general desk\nVersion 2 (v2), after v1\n"
@@ -404,13 +404,13 @@ mod tests {
 
     #[test]
     fn a_hostile_result_is_shown_escaped() {
-        let result = LessonResult {
-            learned: true,
-            describes: "ok\x1b]0;owned\x07\r\x1b[1A\u{9b}2J\nline two \u{2067}".into(),
-            definition_version: 2,
-            version_id: Some("v\x1b[2J".into()),
-            previous_version_id: Some("\u{200b}v1".into()),
-        };
+        let result = LessonResult::new(
+            true,
+            "ok\x1b]0;owned\x07\r\x1b[1A\u{9b}2J\nline two \u{2067}",
+            2,
+        )
+        .with_version_id("v\x1b[2J")
+        .with_previous_version_id("\u{200b}v1");
         assert_eq!(
             render_result(&result, Style::plain()),
             "Learned: ok\\u{1b}]0;owned\\u{7}\\r\\u{1b}[1A\\u{9b}2J\nline two \\u{2067}\n\

@@ -14,6 +14,9 @@
 //! assert_eq!(how_problem("按照HS章节查表决定窗口", "Which desk"), None);
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_debug_implementations)]
+
 mod doc;
 mod placeholder;
 mod rules;
@@ -28,3 +31,8 @@ pub use rules::{
 };
 pub use suggest::closest;
 pub use words::word_count;
+
+/// The crate README's example, compiled and run as a doc-test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;

@@ -173,8 +173,9 @@
 //! | `postgres` | no | `Knowledge::connect`: knowledge in PostgreSQL, shared by replicas |
 //! | `tokio` | no | `Knowledge::teach_async` (the task waits for the store, not its thread), `catch_up_async` |
 //! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`][layer] and `LearnablesService::router` (axum, tower) |
-//! | `a2a-lf` | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
-//! | `a2a-server` | no | `server` and `a2a-lf`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, `TaskPin`, and teach blocks attached from an `AgentExecutor` only with activation |
+//! | `a2a-types` (formerly `a2a-lf`) | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
+//! | `rustls-ring`, `rustls-aws-lc-rs` | no | TLS (of `postgres`) uses the process's installed rustls crypto provider; these install `ring`'s or `aws-lc-rs`'s (preferred when both are on) if none is; without them and with none installed, a TLS connection is refused saying so |
+//! | `a2a-server` | no | `server` and `a2a-types`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, `TaskPin`, and teach blocks attached from an `AgentExecutor` only with activation |
 //!
 // Links to items behind features: to the items when they are built, to
 // the table of features when they are not.
@@ -189,13 +190,23 @@
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: #features")]
 #![cfg_attr(feature = "a2a-server", doc = "[pin]: a2a::TaskPin::of")]
 #![cfg_attr(not(feature = "a2a-server"), doc = "[pin]: #features")]
+// On docs.rs (nightly, `--cfg docsrs`), each item behind a feature shows the
+// feature it needs.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+#![warn(missing_debug_implementations)]
 
 extern crate self as learnables;
+
+/// The crate README's example, compiled and run as a doc-test.
+#[cfg(all(doctest, feature = "derive"))]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 pub mod a2a;
 mod choice;
 mod constants;
 mod declaration;
+#[allow(missing_debug_implementations)] // generated code's helpers, never printed
 mod derive_support;
 mod field_ref;
 pub mod knowledge;

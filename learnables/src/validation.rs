@@ -221,11 +221,7 @@ impl DeclarationParams {
     /// ```
     /// use learnables::{DeclarationParams, LearnableDescriptor};
     /// let ok = LearnableDescriptor::new("a", "a", "What a is", "A table kept by the team", "rules");
-    /// let params = DeclarationParams {
-    ///     learnables: vec![ok.clone(), ok],
-    ///     teach_method: None,
-    ///     retract_method: None,
-    /// };
+    /// let params = DeclarationParams::new(vec![ok.clone(), ok]);
     /// assert_eq!(
     ///     params.validate().unwrap_err().to_string(),
     ///     "learnables[1].collection: the collection `a` is declared twice"

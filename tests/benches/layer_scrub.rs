@@ -22,7 +22,6 @@ use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-#[path = "../../learnables/benches/cachegrind/mod.rs"]
 mod cachegrind;
 
 use axum::Router;

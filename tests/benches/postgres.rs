@@ -16,7 +16,6 @@
 //! Uses `DATABASE_URL`, or starts a throwaway server like the tests do.
 //! `cargo bench -p learnables-tests --bench postgres`
 
-#[path = "../../learnables/benches/routing_entries/mod.rs"]
 mod routing_entries;
 
 use std::sync::Arc;

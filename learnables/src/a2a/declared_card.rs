@@ -29,6 +29,15 @@ pub struct DeclaredCard<P> {
     declaration: Declaration,
 }
 
+impl<P> std::fmt::Debug for DeclaredCard<P> {
+    /// The declaration (the inner producer need not be `Debug`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeclaredCard")
+            .field("declaration", &self.declaration)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<P: AgentCardProducer> DeclaredCard<P> {
     /// `inner` with `declaration` added, once it is checked against the
     /// card `inner` produces now (its skills).

@@ -90,6 +90,15 @@ pub struct LearnablesLayer {
     shared: Arc<Shared>,
 }
 
+impl std::fmt::Debug for LearnablesLayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnablesLayer")
+            .field("service", &self.shared.service)
+            .field("rpc_path", &self.shared.rpc_path)
+            .finish_non_exhaustive()
+    }
+}
+
 struct Shared {
     service: LearnablesService,
     rpc_path: String,
@@ -138,6 +147,16 @@ impl<S> Layer<S> for LearnablesLayer {
 pub struct LearnablesMiddleware<S> {
     inner: Arc<Mutex<S>>,
     shared: Arc<Shared>,
+}
+
+impl<S> std::fmt::Debug for LearnablesMiddleware<S> {
+    /// The learnables side (the agent's service need not be `Debug`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnablesMiddleware")
+            .field("service", &self.shared.service)
+            .field("rpc_path", &self.shared.rpc_path)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<S> Clone for LearnablesMiddleware<S> {

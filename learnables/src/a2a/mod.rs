@@ -58,7 +58,7 @@ mod scrub;
 mod scrubbed_body;
 #[cfg(feature = "server")]
 mod scrubbed_events;
-#[cfg(feature = "a2a-lf")]
+#[cfg(feature = "a2a-types")]
 mod sdk;
 #[cfg(feature = "server")]
 pub mod serve;

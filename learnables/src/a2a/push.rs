@@ -50,6 +50,7 @@ use crate::EXTENSION_URI;
 /// `DefaultRequestHandler::new(executor, task_store).with_push_config_store(ActivatedPushConfigs::new(InMemoryPushConfigStore::new()))`.
 ///
 /// [`LearnablesLayer`]: super::LearnablesLayer
+#[derive(Debug)]
 pub struct ActivatedPushConfigs<S> {
     inner: S,
 }

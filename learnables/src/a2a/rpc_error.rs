@@ -300,7 +300,7 @@ mod tests {
 
     /// Our details are the SDK's own: its types read them back as the
     /// `BadRequest` and `ErrorInfo` its constructors make.
-    #[cfg(feature = "a2a-lf")]
+    #[cfg(feature = "a2a-types")]
     #[test]
     fn the_sdk_reads_our_details_as_its_own() {
         use std::collections::HashMap;

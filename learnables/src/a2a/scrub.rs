@@ -92,6 +92,15 @@ pub struct ResponseScrubber {
     fell_back: Option<(u64, JsonFault)>,
 }
 
+impl std::fmt::Debug for ResponseScrubber {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResponseScrubber")
+            .field("decoding", &self.decoder.is_some())
+            .field("read", &self.read)
+            .finish_non_exhaustive()
+    }
+}
+
 /// The longest event of an event stream the scrubber reads whole; a longer
 /// one ends the stream with an error.
 ///

@@ -1,5 +1,5 @@
 //! The declaration and teach blocks on the types of the A2A v1.0 SDK
-//! `a2a-lf` (imported as `a2a`), with the feature `a2a-lf`.
+//! `a2a-lf` (imported as `a2a`), with the feature `a2a-types`.
 //!
 //! Each conversion hands the part of the typed card or message it touches
 //! to the JSON functions ([`Declaration::add_to_card`],

@@ -47,6 +47,18 @@ pub struct LearnablesService {
     inner: Arc<Inner>,
 }
 
+impl std::fmt::Debug for LearnablesService {
+    /// The declaration and the limits (the knowledge shows its own; the
+    /// authenticator and the policy are the application's, and not shown).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LearnablesService")
+            .field("knowledge", &self.inner.knowledge)
+            .field("declaration", &self.inner.declaration)
+            .field("limits", &self.inner.limits)
+            .finish_non_exhaustive()
+    }
+}
+
 #[derive(Clone)]
 struct Inner {
     knowledge: Knowledge,
@@ -253,9 +265,9 @@ impl LearnablesService {
                 let result =
                     tokio::task::spawn_blocking(move || retract(&knowledge, &retracting)).await;
                 let result = result.unwrap_or_else(|error| {
-                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                        "the retraction did not finish: {error}"
-                    ))))
+                    Err(TeachError::Store(StoreError::OutcomeUnknown(
+                        format!("the retraction did not finish: {error}").into(),
+                    )))
                 });
                 self.taught(&lesson, result)
             }
@@ -835,7 +847,7 @@ fn card_response(card: axum::body::Bytes) -> axum::response::Response {
         .into_response()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::shown;
     use super::*;

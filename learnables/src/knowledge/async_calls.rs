@@ -61,9 +61,9 @@ impl Knowledge {
         tokio::task::spawn_blocking(move || knowledge.catch_up())
             .await
             .unwrap_or_else(|joined| {
-                Err(KnowledgeError::Store(StoreError::Failed(format!(
-                    "catching up was cut short: {joined}"
-                ))))
+                Err(KnowledgeError::Store(StoreError::Failed(
+                    format!("catching up was cut short: {joined}").into(),
+                )))
             })
     }
 
@@ -81,9 +81,9 @@ impl Knowledge {
         tokio::task::spawn_blocking(move || Knowledge::connect(&url))
             .await
             .unwrap_or_else(|joined| {
-                Err(KnowledgeError::Store(StoreError::Failed(format!(
-                    "connecting was cut short: {joined}"
-                ))))
+                Err(KnowledgeError::Store(StoreError::Failed(
+                    format!("connecting was cut short: {joined}").into(),
+                )))
             })
     }
 }

@@ -97,7 +97,7 @@ impl CommitThread {
         std::thread::Builder::new()
             .name("learnables-commit".into())
             .spawn(move || run(&running, &writer))
-            .map_err(|error| StoreError::Failed(format!("no commit thread: {error}")))?;
+            .map_err(|error| StoreError::Failed(format!("no commit thread: {error}").into()))?;
         Ok(CommitThread { queue })
     }
 
@@ -164,14 +164,17 @@ impl CommitThread {
         match waiting.lessons.iter().position(|q| q.ticket == ticket) {
             Some(index) => {
                 waiting.lessons.remove(index);
-                Err(TeachError::Store(StoreError::Failed(format!(
-                    "the knowledge's back end did not take the lesson within {timeout:?}: an \
+                Err(TeachError::Store(StoreError::Failed(
+                    format!(
+                        "the knowledge's back end did not take the lesson within {timeout:?}: an \
                      earlier write has not finished; nothing was stored"
-                ))))
+                    )
+                    .into(),
+                )))
             }
-            None => Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                "the knowledge's back end did not answer within {timeout:?}"
-            )))),
+            None => Err(TeachError::Store(StoreError::OutcomeUnknown(
+                format!("the knowledge's back end did not answer within {timeout:?}").into(),
+            ))),
         }
     }
 }
@@ -250,9 +253,12 @@ fn commit(writer: &Writer, lessons: &[Pending<'static>]) -> Results {
             let message = crate::lesson_error::shortened(&message);
             (0..lessons.len())
                 .map(|_| {
-                    Err(TeachError::Store(StoreError::OutcomeUnknown(format!(
-                        "the knowledge's back end panicked while storing the lesson ({message})"
-                    ))))
+                    Err(TeachError::Store(StoreError::OutcomeUnknown(
+                        format!(
+                            "the knowledge's back end panicked while storing the lesson ({message})"
+                        )
+                        .into(),
+                    )))
                 })
                 .collect()
         }

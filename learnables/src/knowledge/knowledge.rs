@@ -458,7 +458,7 @@ impl Knowledge {
             .pop()
             .unwrap_or_else(|| {
                 Err(TeachError::Store(StoreError::OutcomeUnknown(
-                    "the commit gave no result".to_owned(),
+                    "the commit gave no result".to_owned().into(),
                 )))
             })
     }

@@ -59,6 +59,6 @@ pub use snapshot::{CollectionVersion, Snapshot};
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-pub use storage::{MemoryStorage, Redecide, Storage, StoreError, Wake};
+pub use storage::{MemoryStorage, Redecide, Storage, StoreError, StoreReason, Wake};
 pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

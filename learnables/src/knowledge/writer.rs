@@ -171,7 +171,9 @@ impl Writer {
 /// Applies stored records after `state`'s position, each checked to follow on.
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
     for record in records {
-        state.follows_on(&record).map_err(StoreError::Damaged)?;
+        state
+            .follows_on(&record)
+            .map_err(|reason| StoreError::Damaged(reason.into()))?;
         state.apply(&record);
     }
     Ok(())

@@ -24,8 +24,13 @@ use super::LessonField;
 /// assert_eq!(json["decidedBy"], "rules");
 /// assert!(json.get("skills").is_none());
 /// ```
+///
+/// It is `#[non_exhaustive]`, so that a field the spec adds is not a
+/// breaking change: build one with [`LearnableDescriptor::new`] and its `with_`
+/// methods; its fields stay public to read and to set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct LearnableDescriptor {
     /// The collection's name in the agent's knowledge.
     pub collection: String,

@@ -34,8 +34,13 @@ use crate::{Learnable, LessonError};
 /// })).unwrap();
 /// assert!(!serde_json::to_string(&with_extra).unwrap().contains("x-client"));
 /// ```
+///
+/// It is `#[non_exhaustive]`, so that a field the spec adds is not a
+/// breaking change: build one with [`Lesson::new`] and its `with_`
+/// methods; its fields stay public to read and to set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct Lesson {
     /// The collection taught.
     pub collection: String,

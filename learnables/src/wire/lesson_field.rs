@@ -17,8 +17,13 @@ use super::FieldKind;
 ///                        "choices": ["general", "dangerous-goods"], "default": "general"})
 /// );
 /// ```
+///
+/// It is `#[non_exhaustive]`, so that a field the spec adds is not a
+/// breaking change: build one with [`LessonField::new`] and its `with_`
+/// methods; its fields stay public to read and to set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct LessonField {
     /// Key this field occupies in a lesson value.
     pub name: String,

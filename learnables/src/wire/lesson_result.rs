@@ -10,19 +10,19 @@ use serde::{Deserialize, Serialize};
 ///
 /// ```
 /// use learnables::LessonResult;
-/// let result = LessonResult {
-///     learned: true,
-///     describes: "Chapter 85 declarations now go to the general desk".into(),
-///     definition_version: 1,
-///     version_id: Some("v1".into()),
-///     previous_version_id: None,
-/// };
+/// let result = LessonResult::new(true, "Chapter 85 declarations now go to the general desk", 1)
+///     .with_version_id("v1");
 /// let json = serde_json::to_value(&result).unwrap();
 /// assert_eq!(json["definitionVersion"], 1);
 /// assert!(json.get("previousVersionId").is_none());
 /// ```
+///
+/// It is `#[non_exhaustive]`, so that a field the spec adds is not a
+/// breaking change: build one with [`LessonResult::new`] and the `with_`
+/// methods (its fields stay public to read and to set).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct LessonResult {
     /// Whether anything changed.
     pub learned: bool,
@@ -36,4 +36,54 @@ pub struct LessonResult {
     /// The id of the version it replaced; absent for the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_version_id: Option<String>,
+}
+
+impl LessonResult {
+    /// A result that `learned` (or not), phrased `describes`, at the
+    /// collection's `definition_version`, without version ids.
+    ///
+    /// ```
+    /// use learnables::LessonResult;
+    /// let result = LessonResult::new(false, "Chapter 85 already goes to the general desk", 3);
+    /// assert!(!result.learned);
+    /// assert_eq!(result.definition_version, 3);
+    /// assert_eq!(result.version_id, None);
+    /// ```
+    pub fn new(
+        learned: bool,
+        describes: impl Into<String>,
+        definition_version: u64,
+    ) -> LessonResult {
+        LessonResult {
+            learned,
+            describes: describes.into(),
+            definition_version,
+            version_id: None,
+            previous_version_id: None,
+        }
+    }
+
+    /// The same, with the id of its version.
+    ///
+    /// ```
+    /// let result = learnables::LessonResult::new(true, "learned", 1).with_version_id("v1");
+    /// assert_eq!(result.version_id.as_deref(), Some("v1"));
+    /// ```
+    pub fn with_version_id(mut self, version_id: impl Into<String>) -> LessonResult {
+        self.version_id = Some(version_id.into());
+        self
+    }
+
+    /// The same, with the id of the version it replaced.
+    ///
+    /// ```
+    /// let result = learnables::LessonResult::new(true, "learned", 2)
+    ///     .with_version_id("v2")
+    ///     .with_previous_version_id("v1");
+    /// assert_eq!(result.previous_version_id.as_deref(), Some("v1"));
+    /// ```
+    pub fn with_previous_version_id(mut self, previous: impl Into<String>) -> LessonResult {
+        self.previous_version_id = Some(previous.into());
+        self
+    }
 }

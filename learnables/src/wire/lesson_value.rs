@@ -25,6 +25,7 @@ pub struct LessonValue(Map<String, Value>);
 /// The error of a lesson value that is not a JSON object.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("a lesson value must be a JSON object, not {found}")]
+#[non_exhaustive]
 pub struct NotAnObject {
     /// What the value was instead ("an array", "a string", ...).
     pub found: &'static str,

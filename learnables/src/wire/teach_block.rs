@@ -17,8 +17,13 @@ use super::LessonField;
 ///     serde_json::json!({"collection": "routing_rules", "entries": ["85"]})
 /// );
 /// ```
+///
+/// It is `#[non_exhaustive]`, so that a field the spec adds is not a
+/// breaking change: build one with [`TeachBlock::new`], then set its
+/// optional fields; its fields stay public to read and to set.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct TeachBlock {
     /// The collection a lesson would teach.
     pub collection: String,

@@ -85,18 +85,20 @@ impl LineFile {
 
 impl Storage for LineFile {
     fn load(&self) -> Result<Vec<VersionRecord>, StoreError> {
-        let file = File::open(&self.path).map_err(|error| StoreError::Failed(error.to_string()))?;
+        let file =
+            File::open(&self.path).map_err(|error| StoreError::Failed(error.to_string().into()))?;
         BufReader::new(file)
             .lines()
             .map(|line| {
-                let line = line.map_err(|error| StoreError::Failed(error.to_string()))?;
-                serde_json::from_str(&line).map_err(|error| StoreError::Damaged(error.to_string()))
+                let line = line.map_err(|error| StoreError::Failed(error.to_string().into()))?;
+                serde_json::from_str(&line)
+                    .map_err(|error| StoreError::Damaged(error.to_string().into()))
             })
             .collect()
     }
 
     fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError> {
-        let failed = |error: std::io::Error| StoreError::Failed(error.to_string());
+        let failed = |error: std::io::Error| StoreError::Failed(error.to_string().into());
         let mut lines = String::new();
         for record in records {
             lines.push_str(&serde_json::to_string(record).expect("a version serializes"));

@@ -6,6 +6,7 @@ mod knowledge_crash;
 mod knowledge_embedded;
 mod knowledge_export;
 mod knowledge_failed_writes;
+mod knowledge_footprint;
 mod knowledge_history;
 mod knowledge_in_memory;
 mod knowledge_shared_store;

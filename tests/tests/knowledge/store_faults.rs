@@ -152,6 +152,12 @@ fn store_error(error: TeachError) -> StoreError {
     }
 }
 
+/// The kind of the I/O error that is `error`'s source, if it has one.
+fn io_kind(error: &dyn std::error::Error) -> Option<std::io::ErrorKind> {
+    let source = error.source()?;
+    Some(source.downcast_ref::<std::io::Error>()?.kind())
+}
+
 #[test]
 fn a_read_only_directory_is_refused_at_opening_with_where_and_why() {
     let Some(tmpfs) = tmpfs_or_skip("read-only directory", "ro,size=1m") else {
@@ -166,6 +172,13 @@ fn a_read_only_directory_is_refused_at_opening_with_where_and_why() {
         };
         assert_eq!(location, &dir.display().to_string());
         assert!(reason.contains("Read-only file system"), "{reason}");
+        // The I/O error itself is the error's source, through the
+        // KnowledgeError too.
+        assert_eq!(
+            io_kind(&refused),
+            Some(std::io::ErrorKind::ReadOnlyFilesystem),
+            "{refused:?}"
+        );
         assert_eq!(
             refused.to_string(),
             format!(
@@ -250,6 +263,11 @@ fn a_store_file_made_unwritable_while_open_refuses_lessons_then_recovers() {
         "{message}"
     );
     assert!(message.contains("Operation not permitted"), "{message}");
+    assert_eq!(
+        io_kind(&refused),
+        Some(std::io::ErrorKind::PermissionDenied),
+        "{refused:?}"
+    );
     assert!(
         message.ends_with("nothing of this write was stored"),
         "{message}"
@@ -315,6 +333,11 @@ fn a_full_disk_refuses_the_lesson_keeps_every_acknowledged_one_and_recovers() {
         acknowledged.len() > 10,
         "{} lessons fitted",
         acknowledged.len()
+    );
+    assert_eq!(
+        io_kind(&store_error(error.clone())),
+        Some(std::io::ErrorKind::StorageFull),
+        "{error:?}"
     );
     let message = error.to_string();
     assert_eq!(

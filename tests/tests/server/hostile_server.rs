@@ -118,9 +118,9 @@ impl Storage for FailingStorage {
     }
 
     fn append(&self, _records: &[VersionRecord]) -> Result<(), StoreError> {
-        Err(StoreError::Failed(format!(
-            "{SECRET_PATH}: Permission denied (os error 13)\nLOGMARK3"
-        )))
+        Err(StoreError::Failed(
+            format!("{SECRET_PATH}: Permission denied (os error 13)\nLOGMARK3").into(),
+        ))
     }
 }
 

@@ -40,13 +40,7 @@ fn lessons_results_and_teach_blocks_match_the_schema() {
     )
     .with_reason("A new chapter");
     assert_valid(&def("Lesson"), &serde_json::to_value(&lesson).unwrap());
-    let result = LessonResult {
-        learned: true,
-        describes: rule.describes("85"),
-        definition_version: 1,
-        version_id: Some("v1".into()),
-        previous_version_id: None,
-    };
+    let result = LessonResult::new(true, rule.describes("85"), 1).with_version_id("v1");
     assert_valid(
         &def("LessonResult"),
         &serde_json::to_value(&result).unwrap(),

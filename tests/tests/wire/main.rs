@@ -4,6 +4,7 @@ mod card_and_teach_blocks;
 mod conformance;
 mod conformance_on_the_wire;
 mod descriptor;
+mod descriptor_allocations;
 mod lesson_parsing;
 mod round_trip_properties;
 mod rules;

@@ -42,13 +42,12 @@ fn field() -> impl Strategy<Value = LessonField> {
         proptest::option::of(text()),
         proptest::option::of(text()),
     )
-        .prop_map(|(name, label, kind, choices, default, help)| LessonField {
-            name,
-            label,
-            kind,
-            choices,
-            default,
-            help,
+        .prop_map(|(name, label, kind, choices, default, help)| {
+            let mut field = LessonField::new(name, label, kind);
+            field.choices = choices;
+            field.default = default;
+            field.help = help;
+            field
         })
 }
 
@@ -60,15 +59,11 @@ fn descriptor() -> impl Strategy<Value = LearnableDescriptor> {
     )
         .prop_map(
             |((collection, entry, teaches, how, decided_by), skills, lesson_fields)| {
-                LearnableDescriptor {
-                    collection,
-                    entry,
-                    skills,
-                    teaches,
-                    how,
-                    decided_by,
-                    lesson_fields,
-                }
+                let mut descriptor =
+                    LearnableDescriptor::new(collection, entry, teaches, how, decided_by);
+                descriptor.skills = skills;
+                descriptor.lesson_fields = lesson_fields;
+                descriptor
             },
         )
 }
@@ -111,15 +106,10 @@ proptest! {
         version in any::<u64>(),
         fields in proptest::option::of(proptest::collection::vec(field(), 0..3)),
     ) {
-        let lesson = Lesson { collection: collection.clone(), entry: entry.clone(), value: value.clone(), taught_by, reason };
+        let mut lesson = Lesson::new(collection.clone(), entry.clone(), value.clone(), taught_by);
+        lesson.reason = reason;
         round_trips(&lesson);
-        let result = LessonResult {
-            learned,
-            describes: entry.clone(),
-            definition_version: version,
-            version_id: Some(collection.clone()),
-            previous_version_id: None,
-        };
+        let result = LessonResult::new(learned, entry.clone(), version).with_version_id(collection.clone());
         round_trips(&result);
         let mut block = TeachBlock::new(collection, [entry]);
         block.lesson_fields = fields;

@@ -25,10 +25,9 @@ fn good() -> LearnableDescriptor {
 }
 
 fn with_how(how: &str) -> LearnableDescriptor {
-    LearnableDescriptor {
-        how: how.into(),
-        ..good()
-    }
+    let mut descriptor = good();
+    descriptor.how = how.into();
+    descriptor
 }
 
 fn with_field(field: LessonField) -> LearnableDescriptor {
@@ -105,27 +104,30 @@ const CASES: &[Case] = &[
     Case {
         rule: Rule::TextsNotBlank,
         derive_case: "learnable/blank_strings.rs",
-        descriptor: || LearnableDescriptor {
-            collection: String::new(),
-            ..good()
+        descriptor: || {
+            let mut descriptor = good();
+            descriptor.collection = String::new();
+            descriptor
         },
         violation: Some("collection"),
     },
     Case {
         rule: Rule::TextsNotBlank,
         derive_case: "learnable/blank_strings.rs",
-        descriptor: || LearnableDescriptor {
-            entry: " ".into(),
-            ..good()
+        descriptor: || {
+            let mut descriptor = good();
+            descriptor.entry = " ".into();
+            descriptor
         },
         violation: Some("entry"),
     },
     Case {
         rule: Rule::TextsNotBlank,
         derive_case: "learnable/blank_strings.rs",
-        descriptor: || LearnableDescriptor {
-            decided_by: "\t".into(),
-            ..good()
+        descriptor: || {
+            let mut descriptor = good();
+            descriptor.decided_by = "\t".into();
+            descriptor
         },
         violation: Some("decidedBy"),
     },

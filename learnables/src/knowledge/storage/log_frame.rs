@@ -116,12 +116,13 @@ pub(super) struct Scanned {
 /// then nothing intact. That group was never acknowledged (its write did
 /// not complete) and belongs to the tail.
 pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
-    let damaged = |offset: usize, what: &str| {
-        StoreError::Damaged(format!(
+    let damaged =
+        |offset: usize, what: &str| {
+            StoreError::Damaged(format!(
             "{name} {what} at byte {offset} (it was changed outside this program, or the disk \
              lost data); restore it from a backup"
-        ))
-    };
+        ).into())
+        };
     if bytes.len() < MAGIC.len() {
         // A file whose creation was cut short holds part of the header.
         if MAGIC.starts_with(bytes) {

@@ -7,6 +7,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use super::log_frame::{self, MAGIC};
 use super::private_files;
+use super::store_reason::StoreReason;
 use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
 use crate::knowledge::version_record::now_ms;
@@ -88,7 +89,7 @@ impl LogStorage {
     /// before this returns.
     pub fn open(dir: impl AsRef<Path>) -> Result<LogStorage, StoreError> {
         let dir = dir.as_ref();
-        let open_error = |reason: String| private_files::cannot_open(dir, reason);
+        let open_error = |reason: StoreReason| private_files::cannot_open(dir, reason);
         private_files::create_dir(dir)?;
         let path = dir.join(FILE_NAME);
         let mut file = private_files::file_options()
@@ -97,20 +98,31 @@ impl LogStorage {
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|error| open_error(format!("{}: {error}", path.display())))?;
+            .map_err(|error| {
+                open_error(StoreReason::with_source(
+                    format!("{}: {error}", path.display()),
+                    error,
+                ))
+            })?;
         file.try_lock().map_err(|error| {
             open_error(match error {
                 std::fs::TryLockError::WouldBlock => format!(
                     "{} is open already, in this process or another; one process at a time \
                      opens a store",
                     path.display()
-                ),
-                std::fs::TryLockError::Error(error) => format!("{}: {error}", path.display()),
+                )
+                .into(),
+                std::fs::TryLockError::Error(error) => {
+                    StoreReason::with_source(format!("{}: {error}", path.display()), error)
+                }
             })
         })?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(|error| {
-            open_error(format!("{} could not be read: {error}", path.display()))
+            open_error(StoreReason::with_source(
+                format!("{} could not be read: {error}", path.display()),
+                error,
+            ))
         })?;
         let scanned = log_frame::scan(&bytes, &path.display().to_string())?;
         let mut tail = Tail {
@@ -132,28 +144,37 @@ impl LogStorage {
                 .and_then(|()| tail.file.sync_data())
                 .and_then(|()| private_files::sync_directory(dir));
             created.map_err(|error| {
-                open_error(format!("{} could not be created: {error}", path.display()))
+                open_error(StoreReason::with_source(
+                    format!("{} could not be created: {error}", path.display()),
+                    error,
+                ))
             })?;
             tail.end = MAGIC.len() as u64;
             tail.allocated = tail.end;
         } else if tail.allocated > tail.end {
             let cut = &bytes[usize::try_from(tail.end).unwrap_or(usize::MAX)..];
             keep_aside(&path, tail.end, cut).map_err(|error| {
-                open_error(format!(
-                    "{} ends in {} bytes that were never acknowledged (from byte {}), which \
-                     could not be kept aside before they are cut off: {error}",
-                    path.display(),
-                    cut.len(),
-                    tail.end
+                open_error(StoreReason::with_source(
+                    format!(
+                        "{} ends in {} bytes that were never acknowledged (from byte {}), which \
+                         could not be kept aside before they are cut off: {error}",
+                        path.display(),
+                        cut.len(),
+                        tail.end
+                    ),
+                    error,
                 ))
             })?;
         }
         drop(bytes);
         if tail.allocated > tail.end || tail.unsealed.is_some() {
             tail.close().map_err(|error| {
-                open_error(format!(
-                    "{} could not be sealed after the last lesson it holds: {error}",
-                    path.display()
+                open_error(StoreReason::with_source(
+                    format!(
+                        "{} could not be sealed after the last lesson it holds: {error}",
+                        path.display()
+                    ),
+                    error,
                 ))
             })?;
         }
@@ -174,12 +195,20 @@ impl LogStorage {
         self.file.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// A failure to write, naming the file.
-    fn unwritable(&self, error: impl std::fmt::Display) -> StoreError {
-        StoreError::Failed(format!(
+    /// A failure to write, naming the file, caused by `error`.
+    fn unwritable(&self, error: std::io::Error) -> StoreError {
+        StoreError::Failed(StoreReason::with_source(
+            self.unwritable_text(&error),
+            error,
+        ))
+    }
+
+    /// Why a write failed, naming the file.
+    fn unwritable_text(&self, error: &dyn std::fmt::Display) -> String {
+        format!(
             "{} could not be written: {error}; nothing of this write was stored",
             self.path.display()
-        ))
+        )
     }
 
     /// Every version in the file, read again.
@@ -190,9 +219,9 @@ impl LogStorage {
             .seek(SeekFrom::Start(0))
             .and_then(|_| file.read_exact(&mut bytes));
         read.map_err(|error| {
-            StoreError::Failed(format!(
-                "{} could not be read: {error}",
-                self.path.display()
+            StoreError::Failed(StoreReason::with_source(
+                format!("{} could not be read: {error}", self.path.display()),
+                error,
             ))
         })?;
         Ok(log_frame::scan(&bytes, &self.path.display().to_string())?.records)
@@ -286,8 +315,8 @@ impl Storage for LogStorage {
         if tail.cut_pending {
             tail.cut_back().map_err(|error| self.unwritable(error))?;
         }
-        let (frame, payload_crc) =
-            log_frame::group(tail.unsealed, records).map_err(|error| self.unwritable(error))?;
+        let (frame, payload_crc) = log_frame::group(tail.unsealed, records)
+            .map_err(|error| StoreError::Failed(self.unwritable_text(&error).into()))?;
         if let Err(error) = tail.write_frame(&frame) {
             // Whether the cut succeeds or is left for the next write, the
             // group is not in the file the store reads.

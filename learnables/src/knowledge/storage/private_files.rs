@@ -6,6 +6,7 @@ use std::fs::{DirBuilder, OpenOptions};
 use std::path::Path;
 
 use super::StoreError;
+use super::store_reason::StoreReason;
 
 /// Creates the store directory `dir` and its parents if they do not
 /// exist, the owner's alone, each made durable in its parent: every
@@ -23,30 +24,35 @@ pub(super) fn create_dir(dir: &Path) -> Result<(), StoreError> {
         match builder.create(created) {
             // Made meanwhile by someone else: its entry is theirs to sync.
             Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            made => made.map_err(|error| cannot_open(dir, error))?,
+            made => made.map_err(|error| cannot_open_io(dir, error))?,
         }
         let parent = created
             .parent()
             .filter(|parent| !parent.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        sync_directory(parent).map_err(|error| cannot_open(dir, error))?;
+        sync_directory(parent).map_err(|error| cannot_open_io(dir, error))?;
     }
     if !dir.is_dir() {
         // Names a file, or a dangling link: say what opening it says.
         builder
             .recursive(true)
             .create(dir)
-            .map_err(|error| cannot_open(dir, error))?;
+            .map_err(|error| cannot_open_io(dir, error))?;
     }
     Ok(())
 }
 
 /// The store in `dir` could not be opened, for `reason`.
-pub(super) fn cannot_open(dir: &Path, reason: impl std::fmt::Display) -> StoreError {
+pub(super) fn cannot_open(dir: &Path, reason: impl Into<StoreReason>) -> StoreError {
     StoreError::Open {
         location: dir.display().to_string(),
-        reason: reason.to_string(),
+        reason: reason.into(),
     }
+}
+
+/// The store in `dir` could not be opened, for `error`, kept as the source.
+pub(super) fn cannot_open_io(dir: &Path, error: std::io::Error) -> StoreError {
+    cannot_open(dir, StoreReason::with_source(error.to_string(), error))
 }
 
 /// Options that create a file the owner's alone (set the access wanted).

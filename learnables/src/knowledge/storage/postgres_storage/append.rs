@@ -12,6 +12,7 @@ use std::time::{Duration, UNIX_EPOCH};
 use postgres::GenericClient;
 use postgres::types::Type;
 
+use super::super::store_reason::StoreReason;
 use super::super::{Redecide, StoreError};
 use super::connection::{Connection, Failure, explain};
 use super::listener::Signals;
@@ -100,11 +101,14 @@ pub(super) fn append_decided(
                 let found = call_append(&mut transaction, &rows, &signals.writer)?;
                 if found + 1 != rows.position[0] {
                     // The lock is held: only a table edited by hand gets here.
-                    return Ok(Err(StoreError::Damaged(format!(
-                        "{what} in {}: the table moved to position {found} while its write \
+                    return Ok(Err(StoreError::Damaged(
+                        format!(
+                            "{what} in {}: the table moved to position {found} while its write \
                          lock was held; nothing was stored",
-                        connection.location
-                    ))));
+                            connection.location
+                        )
+                        .into(),
+                    )));
                 }
                 transaction.commit()?;
                 Ok(Ok(()))
@@ -168,23 +172,32 @@ fn describe_group(records: &[VersionRecord]) -> String {
 fn failed(connection: &Connection, signals: &Signals, what: &str, failure: Failure) -> StoreError {
     let location = &connection.location;
     match failure {
-        Failure::Refused(error) => StoreError::Failed(format!(
-            "{what} in {location} failed: {}; nothing was stored",
-            explain(&error)
+        Failure::Refused(error) => StoreError::Failed(StoreReason::with_source(
+            format!(
+                "{what} in {location} failed: {}; nothing was stored",
+                explain(&error)
+            ),
+            error,
         )),
-        Failure::Lost(error) => StoreError::Failed(format!(
-            "{what} in {location} failed: the connection was lost ({}); nothing was stored",
-            explain(&error)
+        Failure::Lost(error) => StoreError::Failed(StoreReason::with_source(
+            format!(
+                "{what} in {location} failed: the connection was lost ({}); nothing was stored",
+                explain(&error)
+            ),
+            error,
         )),
         Failure::Unknown(why, error) => {
             // Its notification, if it was stored, was taken for this
             // storage's own: have the listeners look instead.
             signals.wake_soon.store(true, Ordering::Release);
-            StoreError::OutcomeUnknown(format!(
-                "{what} in {location}: the connection was lost while committing ({}), and \
+            StoreError::OutcomeUnknown(StoreReason::with_source(
+                format!(
+                    "{what} in {location}: the connection was lost while committing ({}), and \
                  whether the versions were stored could not be checked ({why}); if they were, \
                  the knowledge picks them up from the database",
-                explain(&error)
+                    explain(&error)
+                ),
+                error,
             ))
         }
     }
@@ -218,18 +231,22 @@ impl Rows {
         };
         for pair in records.windows(2) {
             if pair[1].position != pair[0].position + 1 {
-                return Err(StoreError::Failed(format!(
-                    "a group of versions must hold consecutive positions, and position {} is \
+                return Err(StoreError::Failed(
+                    format!(
+                        "a group of versions must hold consecutive positions, and position {} is \
                      followed by {}; nothing was stored",
-                    pair[0].position, pair[1].position
-                )));
+                        pair[0].position, pair[1].position
+                    )
+                    .into(),
+                ));
             }
         }
         for record in records {
             let too_large = |what: &str, value: u64| {
-                StoreError::Failed(format!(
-                    "the {what} {value} is too large for PostgreSQL; nothing was stored"
-                ))
+                StoreError::Failed(
+                    format!("the {what} {value} is too large for PostgreSQL; nothing was stored")
+                        .into(),
+                )
             };
             let identifiers = [
                 Some(&record.collection),
@@ -241,11 +258,14 @@ impl Rows {
                 .flatten()
                 .any(|id| id.contains('\0'))
             {
-                return Err(StoreError::Failed(format!(
-                    "the version at position {} names a collection or version id that holds \
+                return Err(StoreError::Failed(
+                    format!(
+                        "the version at position {} names a collection or version id that holds \
                      the NUL character, which PostgreSQL text cannot hold; nothing was stored",
-                    record.position
-                )));
+                        record.position
+                    )
+                    .into(),
+                ));
             }
             rows.position.push(
                 i64::try_from(record.position)
@@ -275,7 +295,7 @@ impl Rows {
                         "the version at position {} cannot be written as JSON: {error}; nothing \
                      was stored",
                         record.position
-                    ))
+                    ).into())
                 })?);
         }
         Ok(rows)

@@ -26,7 +26,8 @@ pub(super) struct Endpoint {
     pub(super) config: Config,
     /// TLS as the connection string's `sslmode` asks (the client's own
     /// mode, in `config`, says whether it is used).
-    pub(super) tls: MakeRustlsConnect,
+    /// `None` for `sslmode=disable`.
+    pub(super) tls: Option<MakeRustlsConnect>,
 }
 
 /// The database and the connection appends and reads share.
@@ -149,7 +150,10 @@ impl Connection {
 
 /// Opens a connection with the session settings every connection has.
 pub(super) fn open_client(endpoint: &Endpoint) -> Result<Client, postgres::Error> {
-    let mut client = endpoint.config.connect(endpoint.tls.clone())?;
+    let mut client = match &endpoint.tls {
+        Some(tls) => endpoint.config.connect(tls.clone())?,
+        None => endpoint.config.connect(postgres::NoTls)?,
+    };
     client.batch_execute(SESSION_SETTINGS)?;
     Ok(client)
 }
@@ -249,8 +253,11 @@ mod tests {
 
     #[test]
     fn an_unreachable_server_is_reported_without_the_password() {
-        // Port 1 on the loopback: nothing listens there.
-        let error = PostgresStorage::connect("postgres://agent:s3cret@127.0.0.1:1/k").unwrap_err();
+        // Port 1 on the loopback: nothing listens there. Without TLS, so
+        // that the connection is tried whatever crypto provider is installed.
+        let error =
+            PostgresStorage::connect("postgres://agent:s3cret@127.0.0.1:1/k?sslmode=disable")
+                .unwrap_err();
         let message = error.to_string();
         assert!(!message.contains("s3cret"), "{message}");
         assert!(
@@ -259,5 +266,15 @@ mod tests {
             ),
             "{message}"
         );
+        // The driver's error is the source, and the refused connection's
+        // I/O error is its own.
+        let source = std::error::Error::source(&error).expect("a source");
+        let postgres = source
+            .downcast_ref::<postgres::Error>()
+            .expect("a postgres::Error");
+        let io = std::error::Error::source(postgres)
+            .and_then(|cause| cause.downcast_ref::<std::io::Error>())
+            .expect("an I/O error under it");
+        assert_eq!(io.kind(), std::io::ErrorKind::ConnectionRefused);
     }
 }

@@ -24,6 +24,7 @@ use self::append::Appended;
 use self::connection::{Connection, Endpoint, Failure, describe, explain, open_client};
 use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
+use super::store_reason::StoreReason;
 use super::{Redecide, Storage, StoreError, Wake};
 use crate::knowledge::VersionRecord;
 use crate::knowledge::off_runtime::off_runtime;
@@ -119,12 +120,20 @@ impl PostgresStorage {
     }
 
     fn connect_here(url: &str) -> Result<PostgresStorage, StoreError> {
-        let unreadable = |reason: String| StoreError::Open {
+        let unreadable = |reason: StoreReason| StoreError::Open {
             location: "the PostgreSQL connection string".into(),
-            reason: format!("it cannot be read: {reason}"),
+            reason: match reason.cause() {
+                None => format!("it cannot be read: {reason}").into(),
+                Some(_) => reason,
+            },
         };
-        let (url, tls) = tls::split_tls_params(url).map_err(unreadable)?;
-        let mut config: Config = url.parse().map_err(|error| unreadable(explain(&error)))?;
+        let (url, tls) = tls::split_tls_params(url).map_err(|reason| unreadable(reason.into()))?;
+        let mut config: Config = url.parse().map_err(|error| {
+            unreadable(StoreReason::with_source(
+                format!("it cannot be read: {}", explain(&error)),
+                error,
+            ))
+        })?;
         if config.get_application_name().is_none() {
             config.application_name("learnables");
         }
@@ -132,27 +141,34 @@ impl PostgresStorage {
             config.connect_timeout(Duration::from_secs(10));
         }
         let location = describe(&config);
-        let open_error = |reason: String| StoreError::Open {
+        let open_error = |reason: StoreReason| StoreError::Open {
             location: location.clone(),
             reason,
         };
-        let (mode, connector) = tls::connector(&tls).map_err(&open_error)?;
+        let (mode, connector) = tls::connector(&tls).map_err(|reason| open_error(reason.into()))?;
         config.ssl_mode(mode);
         let endpoint = Endpoint {
             config,
             tls: connector,
         };
-        let mut client = open_client(&endpoint).map_err(|error| open_error(explain(&error)))?;
+        let mut client = open_client(&endpoint)
+            .map_err(|error| open_error(StoreReason::with_source(explain(&error), error)))?;
         migrate(&mut client).map_err(|error| match error {
-            Migration::Sql(error) => open_error(format!(
-                "its learnables tables could not be created or upgraded: {}",
-                explain(&error)
+            Migration::Sql(error) => open_error(StoreReason::with_source(
+                format!(
+                    "its learnables tables could not be created or upgraded: {}",
+                    explain(&error)
+                ),
+                error,
             )),
-            Migration::Newer(found) => open_error(format!(
-                "its learnables tables are at schema version {found}, newer than this \
-                 release knows ({}); upgrade learnables",
-                MIGRATIONS.len()
-            )),
+            Migration::Newer(found) => open_error(
+                format!(
+                    "its learnables tables are at schema version {found}, newer than this \
+                     release knows ({}); upgrade learnables",
+                    MIGRATIONS.len()
+                )
+                .into(),
+            ),
         })?;
         Ok(PostgresStorage {
             connection: Connection::new(endpoint, location, client),
@@ -183,9 +199,12 @@ impl PostgresStorage {
         read.unwrap_or_else(|failure| {
             let (Failure::Lost(error) | Failure::Refused(error) | Failure::Unknown(_, error)) =
                 failure;
-            Err(StoreError::Failed(format!(
-                "reading the versions after position {position} in {location} failed: {}",
-                explain(&error)
+            Err(StoreError::Failed(StoreReason::with_source(
+                format!(
+                    "reading the versions after position {position} in {location} failed: {}",
+                    explain(&error)
+                ),
+                error,
             )))
         })
     }
@@ -244,10 +263,13 @@ impl Storage for PostgresStorage {
         // Listening starts before this returns, so that nothing appended
         // after it goes unannounced.
         let client = off_runtime(|| open_listener(&self.connection.endpoint)).map_err(|error| {
-            StoreError::Failed(format!(
-                "listening for other replicas' versions on {} failed: {}",
-                self.connection.location,
-                explain(&error)
+            StoreError::Failed(StoreReason::with_source(
+                format!(
+                    "listening for other replicas' versions on {} failed: {}",
+                    self.connection.location,
+                    explain(&error)
+                ),
+                error,
             ))
         })?;
         let listener = Listener {
@@ -259,9 +281,12 @@ impl Storage for PostgresStorage {
             .name("learnables-postgres-listener".into())
             .spawn(move || listener.run(client))
             .map_err(|error| {
-                StoreError::Failed(format!(
-                    "the thread listening for other replicas' versions could not start: {error}"
-                ))
+                StoreError::Failed(
+                    format!(
+                        "the thread listening for other replicas' versions could not start: {error}"
+                    )
+                    .into(),
+                )
             })?;
         Ok(())
     }

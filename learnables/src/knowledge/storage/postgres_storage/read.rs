@@ -5,6 +5,7 @@ use postgres::GenericClient;
 use postgres::types::Type;
 
 use super::super::StoreError;
+use super::super::store_reason::StoreReason;
 use super::connection::explain;
 use crate::knowledge::VersionRecord;
 
@@ -36,33 +37,42 @@ fn record_of(row: &postgres::Row, location: &str) -> Result<VersionRecord, Store
     };
     let (position, collection, definition_version, version_id, json) =
         columns().map_err(|error| {
-            StoreError::Damaged(format!(
-                "a version in {} cannot be read: {}",
-                location,
-                explain(&error)
+            StoreError::Damaged(StoreReason::with_source(
+                format!(
+                    "a version in {} cannot be read: {}",
+                    location,
+                    explain(&error)
+                ),
+                error,
             ))
         })?;
     let record: VersionRecord = serde_json::from_str(&json).map_err(|error| {
-        StoreError::Damaged(format!(
-            "the version at position {position} in {} cannot be read: {error}",
-            location
-        ))
+        StoreError::Damaged(
+            format!(
+                "the version at position {position} in {} cannot be read: {error}",
+                location
+            )
+            .into(),
+        )
     })?;
     let agrees = i64::try_from(record.position) == Ok(position)
         && record.collection == collection
         && i64::try_from(record.definition_version) == Ok(definition_version)
         && record.version_id == version_id;
     if !agrees {
-        return Err(StoreError::Damaged(format!(
-            "the version stored at position {position} in {} does not match its columns \
+        return Err(StoreError::Damaged(
+            format!(
+                "the version stored at position {position} in {} does not match its columns \
              (it says position {}, collection `{}`, version {} `{}`); was the table edited \
              by hand?",
-            location,
-            record.position,
-            record.collection,
-            record.definition_version,
-            record.version_id
-        )));
+                location,
+                record.position,
+                record.collection,
+                record.definition_version,
+                record.version_id
+            )
+            .into(),
+        ));
     }
     Ok(record)
 }

@@ -177,9 +177,33 @@ fn key_values(text: &str) -> Result<Vec<(String, String, &str)>, String> {
     }
 }
 
-/// The client's own TLS mode and the connector for `params`.
-pub(super) fn connector(params: &TlsParams) -> Result<(ClientSslMode, MakeRustlsConnect), String> {
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+/// The rustls crypto provider TLS uses: the process's default, installed
+/// first by the feature `rustls-aws-lc-rs` (or else `rustls-ring`) when it
+/// is on and the application installed none.
+pub(super) fn provider() -> Result<Arc<CryptoProvider>, String> {
+    // Installing fails only when a provider is already installed: that one
+    // is used.
+    #[cfg(feature = "rustls-aws-lc-rs")]
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    #[cfg(all(feature = "rustls-ring", not(feature = "rustls-aws-lc-rs")))]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    CryptoProvider::get_default().cloned().ok_or_else(|| {
+        "TLS needs a rustls crypto provider and none is installed: install one at the \
+         start of the program (`rustls::crypto::aws_lc_rs::default_provider().install_default()` \
+         or the same for `ring`), or turn on the learnables feature `rustls-aws-lc-rs` or \
+         `rustls-ring`; or connect with sslmode=disable"
+            .to_string()
+    })
+}
+
+/// The client's own TLS mode and the connector for `params`: none for
+/// `sslmode=disable`, which needs no crypto provider.
+pub(super) fn connector(
+    params: &TlsParams,
+) -> Result<(ClientSslMode, Option<MakeRustlsConnect>), String> {
+    if params.mode == SslMode::Disable {
+        return Ok((ClientSslMode::Disable, None));
+    }
     let roots = match (params.mode, &params.root_cert) {
         (SslMode::VerifyCa | SslMode::VerifyFull, None) => match default_root_cert() {
             Some(path) => Some(root_store(&path)?),
@@ -200,6 +224,7 @@ pub(super) fn connector(params: &TlsParams) -> Result<(ClientSslMode, MakeRustls
         (_, Some(path)) => Some(root_store(path)?),
         (SslMode::Require, None) => None,
     };
+    let provider = provider()?;
     let verifier: Arc<dyn ServerCertVerifier> = match roots {
         None => Arc::new(AnyCertificate(provider.clone())),
         Some(roots) => {
@@ -224,7 +249,7 @@ pub(super) fn connector(params: &TlsParams) -> Result<(ClientSslMode, MakeRustls
         SslMode::Prefer => ClientSslMode::Prefer,
         SslMode::Require | SslMode::VerifyCa | SslMode::VerifyFull => ClientSslMode::Require,
     };
-    Ok((mode, MakeRustlsConnect::new(config)))
+    Ok((mode, Some(MakeRustlsConnect::new(config))))
 }
 
 fn default_root_cert() -> Option<PathBuf> {
@@ -398,6 +423,35 @@ mod tests {
         assert!(error.contains("disable, prefer, require"), "{error}");
         assert!(split_tls_params("host=db sslrootcert='/open").is_err());
         assert!(split_tls_params("postgres://db/k?sslrootcert=%zz").is_err());
+    }
+
+    #[test]
+    fn disabled_tls_needs_no_crypto_provider() {
+        let (mode, connector) = connector(&params(SslMode::Disable, None)).unwrap();
+        assert_eq!(mode, ClientSslMode::Disable);
+        assert!(connector.is_none());
+    }
+
+    /// Without a provider feature no test of this binary installs one, so
+    /// the process has none: TLS is refused, saying how to get one.
+    #[cfg(not(any(feature = "rustls-ring", feature = "rustls-aws-lc-rs")))]
+    #[test]
+    fn tls_without_an_installed_provider_is_refused_saying_how_to_install_one() {
+        assert!(CryptoProvider::get_default().is_none());
+        let error = connector(&params(SslMode::Require, None)).err().unwrap();
+        assert!(error.contains("none is installed"), "{error}");
+        assert!(error.contains("rustls-ring"), "{error}");
+        assert!(error.contains("sslmode=disable"), "{error}");
+    }
+
+    /// With a provider feature on, the provider is installed on first use.
+    #[cfg(any(feature = "rustls-ring", feature = "rustls-aws-lc-rs"))]
+    #[test]
+    fn a_provider_feature_installs_its_provider() {
+        let (mode, connector) = connector(&params(SslMode::Require, None)).unwrap();
+        assert_eq!(mode, ClientSslMode::Require);
+        assert!(connector.is_some());
+        assert!(CryptoProvider::get_default().is_some());
     }
 
     #[test]

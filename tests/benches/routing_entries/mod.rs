@@ -1,7 +1,7 @@
 //! Routing rules for the benches, one per entry: as lessons taught by
 //! concurrent teachers, as the version records a back end is loaded with,
 //! and as a `HashMap` of the same rules, the baseline of `pin()` + `get`.
-//! Shared with `learnables-tests`'s PostgreSQL bench.
+//! Shared by the knowledge benches and the PostgreSQL bench.
 
 #![allow(dead_code)] // each bench uses the part it needs
 
