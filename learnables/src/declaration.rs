@@ -4,11 +4,12 @@ use std::any::TypeId;
 
 use serde::{Deserialize, Serialize};
 
+use crate::constants::EXTENSION_URI;
+use crate::knowledge::{Knowledge, KnowledgeError};
 use crate::knowledge::{OnUnreadable, UnreadableReport};
+use crate::learnable::Learnable;
 use crate::validation::Violations;
-use crate::{
-    DeclarationParams, EXTENSION_URI, Knowledge, KnowledgeError, Learnable, LearnableDescriptor,
-};
+use crate::wire::{DeclarationParams, LearnableDescriptor};
 
 /// What an agent declares it can be taught: built from learnable types, it
 /// produces the agent card's extension entry.

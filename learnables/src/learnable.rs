@@ -1,6 +1,7 @@
 //! The `Learnable` trait: a Rust type whose values an agent can be taught.
 
-use crate::{LearnableDescriptor, LessonError, LessonField, LessonValue};
+use crate::lesson_error::LessonError;
+use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
 
 /// A knowledge type: what `#[derive(Learnable)]` implements.
 ///

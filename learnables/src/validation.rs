@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::fmt;
 
-use crate::{DeclarationParams, LearnableDescriptor, LessonField, TeachBlock};
+use crate::wire::{DeclarationParams, LearnableDescriptor, LessonField, TeachBlock};
 
 /// One rule broken, and where: `learnables[0].how`, `lessonFields[2].label`.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,11 @@
 
 use serde_json::{Map, Value};
 
+use crate::constants::EXTENSION_URI;
+use crate::declaration::Declaration;
 use crate::validation::Violation;
-use crate::{Declaration, DeclarationParams, EXTENSION_URI, Violations};
+use crate::validation::Violations;
+use crate::wire::DeclarationParams;
 
 /// Why the declaration could not be put on a card.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

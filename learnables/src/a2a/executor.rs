@@ -5,7 +5,8 @@
 use a2a_server::{ExecutorContext, ServiceParams};
 
 use super::{Activation, MessageError, TeachBlockBuilder, UnknownField};
-use crate::{Learnable, LearnableDescriptor, TeachBlock};
+use crate::learnable::Learnable;
+use crate::wire::{LearnableDescriptor, TeachBlock};
 
 impl Activation {
     /// The extensions a request activated, from the SDK's service params

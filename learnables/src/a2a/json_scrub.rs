@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use crate::EXTENSION_URI;
+use crate::constants::EXTENSION_URI;
 
 /// The deepest nesting of arrays and objects the scrubber follows.
 pub(crate) const MAX_DEPTH: usize = 1024;

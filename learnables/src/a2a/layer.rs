@@ -28,7 +28,7 @@ use super::replay::Replay;
 use super::scrub::ResponseScrubber;
 use super::scrubbed_body::ScrubbedBody;
 use super::{Activation, CarriesNoTeachBlock, LearnablesService};
-use crate::EXTENSION_URI;
+use crate::constants::EXTENSION_URI;
 
 tokio::task_local! {
     /// Whether the request the agent's service is answering activated the

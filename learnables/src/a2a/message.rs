@@ -5,7 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use crate::{EXTENSION_URI, TeachBlock};
+use crate::constants::EXTENSION_URI;
+use crate::wire::TeachBlock;
 
 /// Why a teach block could not be put on, or read from, a message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -14,7 +14,9 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::{CardDeclaration, CardError, MessageError};
-use crate::{Declaration, TeachBlock, Violations};
+use crate::declaration::Declaration;
+use crate::validation::Violations;
+use crate::wire::TeachBlock;
 
 impl Declaration {
     /// Puts the declaration in the card's `capabilities.extensions`,

@@ -13,12 +13,12 @@ use super::retraction;
 use super::show_back::{ShowBack, ShowBackParams};
 use super::show_back_history::history_page;
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
+use crate::constants::SHOW_BACK_METHOD;
+use crate::declaration::Declaration;
+use crate::knowledge::{Knowledge, KnowledgeError};
 use crate::knowledge::{OnUnreadable, StoreError, TeachError};
 use crate::untrusted::Untrusted;
-use crate::{
-    Declaration, Knowledge, KnowledgeError, LearnableDescriptor, Lesson, LessonField, LessonResult,
-    LessonValue, SHOW_BACK_METHOD,
-};
+use crate::wire::{LearnableDescriptor, Lesson, LessonField, LessonResult, LessonValue};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.

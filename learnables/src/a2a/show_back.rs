@@ -12,9 +12,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::show_back_history::{HistoryPage, HistoryParams};
-use crate::LessonField;
 use crate::knowledge::{Snapshot, VersionRecord};
 use crate::timestamp::rfc3339;
+use crate::wire::LessonField;
 
 /// The params of `rsaxb.learnables.ShowBack`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,9 +11,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::json_rpc::{RpcError, codes};
+use crate::knowledge::Knowledge;
 use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
 use crate::timestamp::rfc3339;
-use crate::{Knowledge, LessonField};
+use crate::wire::LessonField;
 
 /// How many versions a page holds when `limit` is not given.
 pub const DEFAULT_PAGE: u32 = 20;

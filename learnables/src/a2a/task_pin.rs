@@ -5,7 +5,7 @@
 use a2a::Task;
 use a2a_server::ExecutorContext;
 
-use crate::{Knowledge, Snapshot};
+use crate::knowledge::{Knowledge, Snapshot};
 
 /// The key of a task's metadata under which [`TaskPin`] keeps the position
 /// the task pinned, as a decimal string (A2A metadata numbers are doubles,

@@ -7,7 +7,9 @@ use std::marker::PhantomData;
 
 use serde_json::{Map, Value};
 
-use crate::{FieldRef, Learnable, LearnableDescriptor, TeachBlock};
+use crate::field_ref::FieldRef;
+use crate::learnable::Learnable;
+use crate::wire::{LearnableDescriptor, TeachBlock};
 
 /// A teach block for learnable `T`, built field by field.
 ///

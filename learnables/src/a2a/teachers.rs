@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::Lesson;
+use crate::wire::Lesson;
 
 /// An authenticated identity, as the authenticator classified it: a person,
 /// a service account, or neither said (then the policy judges by the

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::number_text::NumberText;
 use super::spec::FieldSpec;
 use super::write::as_display;
-use crate::Choice;
+use crate::choice::Choice;
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::wire::lesson_value::json_type_name;
 

@@ -6,8 +6,9 @@ use serde_json::{Map as JsonMap, Value};
 
 use super::probe::{ParseFn, TakeFn};
 use super::spec::{DescriptorSpec, FieldSpec};
+use crate::lesson_error::{FieldErrors, LessonError};
 use crate::lesson_error::{LessonProblem, shortened};
-use crate::{FieldErrors, LessonError, LessonValue};
+use crate::wire::LessonValue;
 
 /// The pairs of a lesson value, for the generated parser.
 #[inline]

@@ -1,7 +1,7 @@
 //! A learnable's description as the derive saw it, in `'static` data, and
 //! the owned descriptor built from it once.
 
-use crate::{FieldKind, LearnableDescriptor, LessonField};
+use crate::wire::{FieldKind, LearnableDescriptor, LessonField};
 
 use super::probe::ParseFn;
 

@@ -6,7 +6,7 @@ use std::fmt::{Display, Write as _};
 
 use serde_json::{Map, Value};
 
-use crate::LessonValue;
+use crate::wire::LessonValue;
 
 /// A field's value as `&dyn Display`: the one piece of code each field type
 /// adds for writing.

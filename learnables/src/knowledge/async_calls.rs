@@ -8,7 +8,7 @@
 //! thread; the others run the call on tokio's blocking pool.
 
 use super::{Knowledge, KnowledgeError, StoreError, TeachError};
-use crate::{Lesson, LessonResult};
+use crate::wire::{Lesson, LessonResult};
 
 impl Knowledge {
     /// [`Knowledge::teach`] for async code: the lesson is absorbed on the

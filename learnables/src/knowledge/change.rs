@@ -14,7 +14,7 @@ use super::VersionRecord;
 use super::same_text::same_bytes;
 use super::text_blocks::{SharedText, TextBlocks};
 use super::version_record::RecordView;
-use crate::LessonValue;
+use crate::wire::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::writer::{Pending, Results, Writer};
 use super::{StoreError, TeachError};
-use crate::LessonResult;
+use crate::wire::LessonResult;
 
 type Outcome = Result<LessonResult, TeachError>;
 

@@ -5,7 +5,8 @@
 use super::change::Change;
 use super::change_between::{FieldChange, field_changes};
 use super::{Snapshot, VersionRecord};
-use crate::{Learnable, LessonError};
+use crate::learnable::Learnable;
+use crate::lesson_error::LessonError;
 
 /// One version of one entry: its record (id, definition version, teacher,
 /// time, reason) and its value as `T`.

@@ -1,7 +1,8 @@
 //! The errors of opening knowledge, registering a learnable and teaching.
 
 use super::{StoreError, UnreadableReport};
-use crate::{LessonError, Violations};
+use crate::lesson_error::LessonError;
+use crate::validation::Violations;
 
 /// Why knowledge could not be opened or a learnable registered.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -20,7 +20,9 @@ use super::{
     Disagreement, KnowledgeError, OnUnreadable, Snapshot, Storage, StoreError, TeachError,
     UnreadableReport, VersionRecord,
 };
-use crate::{Declaration, Learnable, Lesson, LessonResult};
+use crate::declaration::Declaration;
+use crate::learnable::Learnable;
+use crate::wire::{Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
 /// the back end did not answer, unless [`Knowledge::set_commit_timeout`]

@@ -6,7 +6,9 @@ use std::any::TypeId;
 use std::collections::HashMap;
 
 use super::change::value_json;
-use crate::{Learnable, LearnableDescriptor, LessonError, LessonField, LessonValue};
+use crate::learnable::Learnable;
+use crate::lesson_error::LessonError;
+use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
 
 /// A lesson's value as the learnable absorbed it.
 pub(crate) struct Absorbed {

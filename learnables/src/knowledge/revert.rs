@@ -9,7 +9,7 @@ use super::change::value_json;
 use super::registry::Absorbed;
 use super::writer::Pending;
 use super::{Knowledge, TeachError};
-use crate::{LessonResult, LessonValue};
+use crate::wire::{LessonResult, LessonValue};
 
 impl Knowledge {
     /// Teaches the entry `entry` of `collection` the value it had in its

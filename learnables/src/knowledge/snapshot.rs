@@ -5,7 +5,9 @@ use std::sync::Arc;
 use super::VersionRecord;
 use super::change::Change;
 use super::state::State;
-use crate::{Learnable, LessonError, LessonValue};
+use crate::learnable::Learnable;
+use crate::lesson_error::LessonError;
+use crate::wire::LessonValue;
 
 /// The knowledge as it was when pinned: it never changes, whatever is taught
 /// afterwards. A task pins once when it starts and reads only from its pin.

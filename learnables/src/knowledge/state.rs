@@ -42,12 +42,12 @@ pub(crate) struct State {
     pub(crate) collections: Vec<CollectionState>,
     /// Versions applied after the store's, not published yet (none in a
     /// published state, so that a pin stays small).
-    tail: Option<Box<Tail>>,
+    tail: Option<Box<Unpublished>>,
 }
 
 /// Versions applied but not published yet.
 #[derive(Clone, Default)]
-struct Tail {
+struct Unpublished {
     /// In position order.
     changes: Vec<Change>,
     /// The latest position in `changes` of each entry they change, hashed
@@ -60,7 +60,7 @@ struct Tail {
 /// The longest tail searched change by change rather than through an index.
 const TAIL_SEARCHED: usize = 8;
 
-impl Tail {
+impl Unpublished {
     /// The change at `position`, one of the tail's.
     fn change(&self, position: u64) -> Option<&Change> {
         change_at(&self.changes, position)
@@ -100,7 +100,7 @@ impl Tail {
 
     /// Makes `changes[at]` its entry's latest in `entries`.
     fn index(&mut self, store: &Store, at: usize) {
-        let Tail { changes, entries } = self;
+        let Unpublished { changes, entries } = self;
         let change = &changes[at];
         let (number, key, position) = (change.collection, change.entry(), change.position);
         let hash = tail_hash(store, number, key);

@@ -17,7 +17,7 @@ use super::registry::Absorbed;
 use super::state::State;
 use super::version_record::RecordView;
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
-use crate::LessonResult;
+use crate::wire::LessonResult;
 
 /// The results of a batch, one per lesson, in order.
 pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;

@@ -3,7 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::LessonValue;
-use crate::{Learnable, LessonError};
+use crate::learnable::Learnable;
+use crate::lesson_error::LessonError;
 
 /// A human's answer: the spec's `Lesson`, sent through the teach method.
 /// Keys the spec's `Lesson` does not define are allowed (its schema allows

@@ -3,7 +3,7 @@
 //! URL fragment. The fragment never leaves the browser, and never carries a
 //! token.
 
-use crate::TeachBlock;
+use crate::wire::TeachBlock;
 
 /// The link that opens the question task `task_id` asks, on the page at
 /// `page_url` (such as `http://agent.example/learnables/`).

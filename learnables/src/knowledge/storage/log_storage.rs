@@ -49,7 +49,7 @@ pub(crate) const FILE_NAME: &str = "knowledge.log";
 /// ```
 #[derive(Debug)]
 pub struct LogStorage {
-    file: Mutex<Tail>,
+    file: Mutex<OpenLog>,
     path: PathBuf,
 }
 
@@ -62,7 +62,7 @@ pub const ROOM: u64 = 256 * 1024;
 
 /// The open file and where its intact frames end.
 #[derive(Debug)]
-struct Tail {
+struct OpenLog {
     file: File,
     /// Where the next frame goes.
     end: u64,
@@ -125,7 +125,7 @@ impl LogStorage {
             ))
         })?;
         let scanned = log_frame::scan(&bytes, &path.display().to_string())?;
-        let mut tail = Tail {
+        let mut tail = OpenLog {
             file,
             end: scanned.end,
             allocated: bytes.len() as u64,
@@ -189,7 +189,7 @@ impl LogStorage {
         &self.path
     }
 
-    fn tail(&self) -> MutexGuard<'_, Tail> {
+    fn tail(&self) -> MutexGuard<'_, OpenLog> {
         // Every change to the tail is made whole or undone before a panic
         // could unwind past it.
         self.file.lock().unwrap_or_else(PoisonError::into_inner)
@@ -212,7 +212,7 @@ impl LogStorage {
     }
 
     /// Every version in the file, read again.
-    fn read_all(&self, tail: &Tail) -> Result<Vec<VersionRecord>, StoreError> {
+    fn read_all(&self, tail: &OpenLog) -> Result<Vec<VersionRecord>, StoreError> {
         let mut bytes = vec![0; usize::try_from(tail.end).unwrap_or(usize::MAX)];
         let mut file = &tail.file;
         let read = file
@@ -228,7 +228,7 @@ impl LogStorage {
     }
 }
 
-impl Tail {
+impl OpenLog {
     /// Cuts the file back to `end`, durably: what a failed write left
     /// there is gone, and so is the room. If that fails too, it is tried
     /// again before the next write.
