@@ -14,7 +14,7 @@ use crate::outcome::{Format, Outcome, warn};
 use crate::render::line;
 use crate::revert::confirmed;
 use crate::style::Style;
-use crate::teach::{find_descriptor, render_result, token_owner};
+use crate::teach::{find_descriptor, render_result, teacher};
 
 /// `learnables retract`.
 #[derive(Debug, Args)]
@@ -77,10 +77,7 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
             "not retracted: the retraction was not confirmed (answer y, or pass --yes)",
         ));
     }
-    let taught_by = match &args.taught_by {
-        Some(who) => who.trim().to_owned(),
-        None => token_owner(client, &args.token)?,
-    };
+    let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
     let params = serde_json::json!({
         "collection": args.collection,
         "entry": args.entry,

@@ -20,7 +20,7 @@ use crate::history::{change_text, fetch_page};
 use crate::outcome::{Format, Outcome, warn};
 use crate::render::line;
 use crate::style::Style;
-use crate::teach::{find_descriptor, lesson_value, render_result, token_owner};
+use crate::teach::{find_descriptor, lesson_value, render_result, teacher};
 
 /// `learnables revert`.
 #[derive(Debug, Args)]
@@ -109,10 +109,7 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             "not reverted: the revert was not confirmed (answer y, or pass --yes)",
         ));
     }
-    let taught_by = match &args.taught_by {
-        Some(who) => who.trim().to_owned(),
-        None => token_owner(client, &args.token)?,
-    };
+    let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
     let reason = Some(
         args.reason
             .clone()

@@ -134,10 +134,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             values.insert(field.name.clone(), prefill.get(&field.name).cloned());
         }
     }
-    let taught_by = match &args.taught_by {
-        Some(who) => who.trim().to_owned(),
-        None => token_owner(client, &args.token)?,
-    };
+    let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
     let mut lesson = Lesson::new(collection, entry, lesson_value(&values), taught_by);
     lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
     let params = serde_json::to_value(&lesson)
@@ -166,9 +163,21 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
     ))
 }
 
-/// Whom the agent says `token` names ([`learnables::TEACHER_METHOD`]): the
-/// lesson's `taughtBy` when `--taught-by` is not given.
-pub(crate) fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
+/// Who teaches: `--taught-by` when given, else whom the agent says the
+/// token names.
+pub(crate) fn teacher(
+    client: &AgentClient,
+    taught_by: Option<&str>,
+    token: &str,
+) -> Result<String, CliError> {
+    match taught_by {
+        Some(who) => Ok(who.trim().to_owned()),
+        None => token_owner(client, token),
+    }
+}
+
+/// Whom the agent says `token` names ([`learnables::TEACHER_METHOD`]).
+fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
     let answer = client.call(
         learnables::TEACHER_METHOD,
         json!({}),
