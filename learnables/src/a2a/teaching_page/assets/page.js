@@ -24,6 +24,10 @@ function pageError(message) {
   node.hidden = !message;
 }
 
+// The spec's decidedBy values in words; any other is shown as the card says it.
+const DECIDED_BY = { rules: "fixed rules", model: "a model", hybrid: "rules and a model" };
+const decidedBy = (value) => (Object.hasOwn(DECIDED_BY, value) ? DECIDED_BY[value] : value);
+
 const capitalized = (text) => (text ? text[0].toUpperCase() + text.slice(1) : text);
 
 function descriptorOf(collection) {
@@ -94,8 +98,7 @@ function renderLearnables() {
     const facts = el("dl");
     for (const [term, value] of [
       ["How it decides today", learnable.how],
-      ["Who decides", learnable.decidedBy],
-      ["Collection", `${learnable.collection} (each one a ${learnable.entry})`],
+      ["Decided by", decidedBy(learnable.decidedBy)],
     ]) {
       facts.append(el("dt", term), el("dd", value || "—"));
     }
@@ -185,11 +188,9 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
 function showTaught(result, learnable, entry) {
   const box = $("teach-result");
   $("teach-describes").textContent = typeof result?.describes === "string" ? result.describes : "";
-  const version = Number.isInteger(result?.definitionVersion) ? result.definitionVersion : "?";
-  const id = typeof result?.versionId === "string" ? ` (${result.versionId})` : "";
   $("teach-version").textContent = result?.learned
-    ? `Learned: version ${version}${id}.`
-    : `Nothing changed: the agent already knew this (version ${version}${id}).`;
+    ? "Learned. Tasks that start from now on use it."
+    : "Nothing changed: the agent already knew this.";
   $("teach-show-back").onclick = () => openShowBack(learnable.collection, entry);
   box.hidden = false;
   box.focus();
@@ -286,7 +287,7 @@ const textOr = (value, fallback) => (typeof value === "string" && value !== "" ?
 function when(stamp) {
   if (typeof stamp !== "string") return "";
   const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? stamp : `${date.toLocaleString()} (${stamp})`;
+  return Number.isNaN(date.getTime()) ? stamp : date.toLocaleString();
 }
 
 // The entry's versions, newest first: each show-back names the collection
