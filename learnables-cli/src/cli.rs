@@ -135,7 +135,7 @@ pub struct TeachArgs {
     pub sets: Vec<(String, String)>,
     /// Start from a question message the agent sent (A2A message JSON with
     /// a teach block): its collection, entries and suggestion.
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub question: Option<PathBuf>,
     /// Take every field not given with --set from its default (or the
     /// question's suggestion) without asking.
@@ -157,9 +157,10 @@ pub struct ShowArgs {
     /// The teacher's bearer token; prefer the environment variable.
     #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
     pub token: String,
-    /// Show the entry as of this version id rather than now.
-    #[arg(long, value_name = "VERSION_ID")]
-    pub version: Option<String>,
+    /// Show the entry as of this version id rather than now (`--version`
+    /// alone prints the command's own version).
+    #[arg(long = "as-of", value_name = "VERSION_ID")]
+    pub as_of: Option<String>,
 }
 
 /// Reads `NAME=VALUE`.
@@ -171,7 +172,8 @@ pub fn parse_set(text: &str) -> Result<(String, String), String> {
     if name.is_empty() {
         return Err(format!("`{text}` names no field"));
     }
-    Ok((name.to_owned(), value.to_owned()))
+    // A value reads as the form reads it: " 51 " is 51.
+    Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 #[cfg(test)]
@@ -195,5 +197,56 @@ mod tests {
         assert_eq!(parse_set("a=b=c"), Ok(("a".into(), "b=c".into())));
         assert!(parse_set("desk").is_err());
         assert!(parse_set("=x").is_err());
+    }
+
+    #[test]
+    fn set_values_are_trimmed_as_the_form_trims_them() {
+        assert_eq!(
+            parse_set("chapter= 51 "),
+            Ok(("chapter".into(), "51".into()))
+        );
+        assert_eq!(parse_set(" note = "), Ok(("note".into(), String::new())));
+    }
+
+    #[test]
+    fn no_flag_of_a_command_collides_with_a_global_one() {
+        // `show --version` once meant a version id; `-q` once meant `--question`.
+        assert!(
+            Cli::try_parse_from([
+                "learnables",
+                "show",
+                "u",
+                "-c",
+                "c",
+                "-e",
+                "e",
+                "--token",
+                "t",
+                "--version",
+                "v"
+            ])
+            .is_err()
+        );
+        assert!(
+            Cli::try_parse_from(["learnables", "teach", "u", "-q", "f", "--token", "t"]).is_err()
+        );
+        let cli = Cli::try_parse_from([
+            "learnables",
+            "show",
+            "u",
+            "-c",
+            "c",
+            "-e",
+            "e",
+            "--token",
+            "t",
+            "--as-of",
+            "v",
+        ])
+        .unwrap();
+        let Command::Show(show) = cli.command else {
+            panic!("a show")
+        };
+        assert_eq!(show.as_of.as_deref(), Some("v"));
     }
 }

@@ -26,7 +26,7 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
     let params = ShowBackParams {
         collection: args.collection.clone(),
         entry: args.entry.clone(),
-        version_id: args.version.clone(),
+        version_id: args.as_of.clone(),
         history: None,
     };
     let params = serde_json::to_value(params)

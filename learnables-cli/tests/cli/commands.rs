@@ -445,7 +445,7 @@ fn show_can_go_back_to_an_earlier_version() {
         "85",
         "--token",
         ALICE_TOKEN,
-        "--version",
+        "--as-of",
         &version_id,
     ])
     .ok();
@@ -484,7 +484,7 @@ fn show_can_go_back_to_an_earlier_version() {
         "85",
         "--token",
         ALICE_TOKEN,
-        "--version",
+        "--as-of",
         "no-such-version",
     ])
     .failed();
