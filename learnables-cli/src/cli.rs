@@ -133,10 +133,12 @@ pub struct TeachArgs {
     /// field out. With every field given, no form is shown.
     #[arg(long = "set", short = 's', value_name = "NAME=VALUE", value_parser = parse_set)]
     pub sets: Vec<(String, String)>,
-    /// Start from a question message the agent sent (A2A message JSON with
-    /// a teach block): its collection, entries and suggestion.
-    #[arg(long, value_name = "FILE")]
-    pub question: Option<PathBuf>,
+    /// Start from the agent's question: its collection, entries and
+    /// suggestion. A file holding the question message, the task that asked
+    /// (or a JSON-RPC answer carrying either), or the page link the agent
+    /// sent (`...#task=ID`), whose task is read from the agent.
+    #[arg(long, value_name = "FILE or LINK")]
+    pub question: Option<String>,
     /// Take every field not given with --set from its default (or the
     /// question's suggestion) without asking.
     #[arg(long, short = 'y')]

@@ -31,7 +31,11 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         warnings.push(warning);
     };
     let form_allowed = !format.is_json() && form::terminal_available();
-    let block = args.question.as_deref().map(read_question).transpose()?;
+    let block = args
+        .question
+        .as_deref()
+        .map(|question| read_question(question, client, &args.token))
+        .transpose()?;
     let collection = match (&block, &args.collection) {
         (Some(block), Some(collection)) if &block.collection != collection => {
             return Err(CliError::usage(format!(
@@ -195,13 +199,49 @@ fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
 
 /// Reads the teach block of a question message in `file`, of at most
 /// [`MAX_ANSWER_BYTES`].
-pub fn read_question(file: &Path) -> Result<TeachBlock, CliError> {
+pub fn read_question(
+    question: &str,
+    client: &AgentClient,
+    token: &str,
+) -> Result<TeachBlock, CliError> {
+    if let Some((_, task)) = question.split_once("#task=") {
+        let task = task.trim();
+        let found = client.call(
+            "GetTask",
+            json!({"id": task}),
+            token,
+            "the question's task",
+            "reading the question",
+        )?;
+        return teach_block_of(
+            question_message(&found),
+            &format!("the task {}", line(task)),
+        );
+    }
+    let file = Path::new(question);
     let name = line(&file.display().to_string());
     let text = read_file_bounded(file, MAX_ANSWER_BYTES)?;
-    let message: Value = serde_json::from_slice(&text).map_err(|error| {
+    let document: Value = serde_json::from_slice(&text).map_err(|error| {
         CliError::usage(format!("{name} is not JSON: {}", line(&error.to_string())))
     })?;
-    teach_block_of(&message, &name)
+    teach_block_of(question_message(&document), &name)
+}
+
+/// The question message in what the agent sent: a JSON-RPC answer's
+/// `result`, a `SendMessage` answer's `task` or `message`, a task's status
+/// message, or the message itself.
+fn question_message(document: &Value) -> &Value {
+    let mut at = document;
+    if let Some(result) = at.get("result") {
+        at = result;
+    }
+    if let Some(inner) = at.get("task").or_else(|| at.get("message")) {
+        at = inner;
+    }
+    match at.get("status").and_then(|status| status.get("message")) {
+        Some(message) => message,
+        None => at,
+    }
 }
 
 /// The teach block of a question message (JSON), or why there is none.

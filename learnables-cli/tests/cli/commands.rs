@@ -681,3 +681,36 @@ fn without_taught_by_the_lesson_names_the_person_the_agent_says_the_token_names(
     assert!(err.contains("the bearer token is not valid"), "{err}");
     assert!(!err.contains("guessed-token-123"));
 }
+
+#[test]
+fn a_question_is_read_from_the_answer_the_task_or_the_page_link() {
+    let agent = Agent::start();
+    let dir = tempfile::tempdir().unwrap();
+    let answer = agent.question_answer(61);
+    let task = &answer["result"]["task"];
+    let link = format!(
+        "{}learnables/#task={}",
+        agent.url,
+        task["id"].as_str().unwrap()
+    );
+    let sources = [
+        write_json(dir.path(), "answer.json", &answer),
+        write_json(dir.path(), "task.json", task),
+        link,
+    ];
+    for source in &sources {
+        let taught = run(&[
+            "--json",
+            "teach",
+            &agent.url,
+            "--question",
+            source,
+            "--token",
+            ALICE_TOKEN,
+            "--accept-defaults",
+        ])
+        .json(0);
+        assert_eq!(taught["lesson"]["collection"], "routing_rules", "{source}");
+        assert_eq!(taught["lesson"]["entry"], "61", "{source}");
+    }
+}

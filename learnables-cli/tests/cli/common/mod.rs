@@ -91,6 +91,18 @@ impl Agent {
     /// Asks the agent (extension activated) to route a declaration of an
     /// HS chapter it has no rule for: the question message it answers.
     pub fn question(&self, chapter: u32) -> Value {
+        let reply = self.question_answer(chapter);
+        let message = reply["result"]["task"]["status"]["message"].clone();
+        assert!(
+            TeachBlock::from_message(&message).unwrap().is_some(),
+            "the agent asks with a teach block: {reply}"
+        );
+        message
+    }
+
+    /// The agent's whole JSON-RPC answer to the `SendMessage` of
+    /// [`Agent::question`]: the task that asks.
+    pub fn question_answer(&self, chapter: u32) -> Value {
         let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendMessage", "params": {
             "message": {"messageId": "m1", "role": "ROLE_USER",
                         "parts": [{"text": format!("Route a declaration for HS chapter {chapter}")}]}
@@ -104,12 +116,7 @@ impl Agent {
             .expect("the agent answers")
             .json()
             .expect("JSON");
-        let message = reply["result"]["task"]["status"]["message"].clone();
-        assert!(
-            TeachBlock::from_message(&message).unwrap().is_some(),
-            "the agent asks with a teach block: {reply}"
-        );
-        message
+        reply
     }
 }
 
