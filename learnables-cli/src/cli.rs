@@ -143,6 +143,9 @@ pub struct TeachArgs {
     /// question's suggestion) without asking.
     #[arg(long, short = 'y')]
     pub accept_defaults: bool,
+    /// Send what the form was given without the review's question.
+    #[arg(long)]
+    pub yes: bool,
 }
 
 /// `learnables show`.

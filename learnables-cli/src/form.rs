@@ -12,12 +12,13 @@
 //! card wrote it. A prefill (a default or a suggestion) is put in the input
 //! escaped, so what the person sees in the input is what is sent.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use std::io::IsTerminal;
 
 use inquire::ui::{RenderConfig, Styled};
-use inquire::{InquireError, Select, Text};
+use inquire::{Confirm, InquireError, Select, Text};
 use learnables::{LessonField, Rendering};
 
 use crate::error::CliError;
@@ -204,6 +205,44 @@ pub fn pick_entry(entry_noun: &str, entries: &[String]) -> Result<String, CliErr
         .prompt()
         .map(|pick| pick.raw)
         .map_err(inquire_error)
+}
+
+/// Shows the lesson about to be sent, field by field by label, and asks
+/// whether to send it (yes unless the person says no).
+pub fn confirm_review(
+    fields: &[LessonField],
+    values: &BTreeMap<String, Option<String>>,
+    reason: Option<&str>,
+) -> Result<bool, CliError> {
+    let style = Style::for_stderr();
+    eprintln!("{}", style.bold("The lesson"));
+    for field in fields {
+        let value = values.get(&field.name).cloned().flatten();
+        let shown = value
+            .as_deref()
+            .map_or_else(|| "(left out)".to_owned(), line);
+        eprintln!("  {}: {}", line(&field.label), shown);
+    }
+    if let Some(reason) = reason {
+        eprintln!("  Reason: {}", line(reason));
+    }
+    Confirm::new("Send this lesson?")
+        .with_default(true)
+        .with_help_message("enter to send, n to go back without sending")
+        .with_render_config(render_config())
+        .prompt()
+        .map_err(inquire_error)
+}
+
+/// Says, before asking again, why the agent refused a field's value.
+pub fn show_refusal(label: &str, description: &str) {
+    let style = Style::for_stderr();
+    eprintln!(
+        "{} {}: {}",
+        style.yellow("The agent refused"),
+        line(label),
+        line(description)
+    );
 }
 
 /// Asks why, optionally.

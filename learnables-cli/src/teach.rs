@@ -139,17 +139,47 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         }
     }
     let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
-    let mut lesson = Lesson::new(collection, entry, lesson_value(&values), taught_by);
-    lesson.reason = reason.filter(|reason| !reason.trim().is_empty());
-    let params = serde_json::to_value(&lesson)
-        .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
-    let result = client.call(
-        &method,
-        params.clone(),
-        &args.token,
-        "the lesson",
-        "teaching",
-    )?;
+    let reason = reason.filter(|reason| !reason.trim().is_empty());
+    // With the form: a review before sending, and a value the agent
+    // refuses asked again, the other answers kept.
+    let mut rounds = 0;
+    let (params, result) = loop {
+        if interactive && !args.yes && !form::confirm_review(fields, &values, reason.as_deref())? {
+            return Err(CliError::Cancelled);
+        }
+        let mut lesson = Lesson::new(
+            collection.clone(),
+            entry.clone(),
+            lesson_value(&values),
+            taught_by.clone(),
+        );
+        lesson.reason = reason.clone();
+        let params = serde_json::to_value(&lesson)
+            .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
+        match client.call(
+            &method,
+            params.clone(),
+            &args.token,
+            "the lesson",
+            "teaching",
+        ) {
+            Ok(result) => break (params, result),
+            Err(CliError::Refused(refusal)) if interactive && rounds < MAX_ROUNDS => {
+                let refused = refused_fields(fields, &refusal);
+                if refused.is_empty() {
+                    return Err(CliError::Refused(refusal));
+                }
+                rounds += 1;
+                for (field, description) in refused {
+                    form::show_refusal(&field.label, &description);
+                    let typed = values.get(&field.name).cloned().flatten();
+                    let question = form::question(field, typed.as_deref());
+                    values.insert(field.name.clone(), form::ask(&question)?);
+                }
+            }
+            Err(error) => return Err(error),
+        }
+    };
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
         CliError::not_understood(format!(
             "the agent's answer is not a LessonResult: {}",
@@ -165,6 +195,27 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         render_result(&result, Style::for_stdout()),
         json,
     ))
+}
+
+/// How many times the form asks again for values the agent refused.
+const MAX_ROUNDS: usize = 5;
+
+/// The fields a refusal names (`value.NAME`), with what it says of each.
+fn refused_fields<'a>(
+    fields: &'a [LessonField],
+    refusal: &crate::error::Refusal,
+) -> Vec<(&'a LessonField, String)> {
+    fields
+        .iter()
+        .filter_map(|field| {
+            let at = format!("value.{}", field.name);
+            refusal
+                .problems
+                .iter()
+                .find(|(problem, _)| problem.as_deref() == Some(at.as_str()))
+                .map(|(_, description)| (field, description.clone()))
+        })
+        .collect()
 }
 
 /// Who teaches: `--taught-by` when given, else whom the agent says the

@@ -25,6 +25,8 @@ const ESC: &str = "\x1b";
 const TEXT_READY: &str = "empty to leave out";
 /// What a list's help says.
 const LIST_READY: &str = "enter to pick";
+/// What the review's question says.
+const REVIEW_READY: &str = "enter to send";
 
 /// The binary in a pseudo-terminal, teaching with `args`.
 fn spawn(agent: &Agent, args: &[&str]) -> PtySession {
@@ -110,6 +112,7 @@ fn typing_answers_and_picking_a_choice_with_the_arrow_keys() {
         "Lithium: keep cool\r",
     );
     answer(&mut session, "Reason", TEXT_READY, "New battery line\r");
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
         &mut session,
         "Learned: Chapter 85 declarations now go to the cold chain desk",
@@ -149,6 +152,7 @@ fn the_default_is_prefilled_and_empty_answers_leave_fields_out() {
     press(&mut session, ENTER);
     expect(&mut session, "> general");
     answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
         &mut session,
         "Learned: Chapter 84 declarations now go to the general desk",
@@ -179,6 +183,7 @@ fn an_unknown_kind_is_a_text_input() {
         "2027-01-31\r",
     );
     answer(&mut session, "Reason", TEXT_READY, ENTER);
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
         &mut session,
         "Learned: broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
@@ -209,6 +214,7 @@ fn a_question_prefills_the_form_with_its_suggestion() {
     press(&mut session, ENTER);
     answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
     answer(&mut session, "Reason", TEXT_READY, ENTER);
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
         &mut session,
         "Learned: Chapter 85 declarations now go to the dangerous-goods desk",
@@ -244,6 +250,7 @@ fn a_question_about_several_entries_asks_which() {
     expect(&mut session, "Teaching routing rule `86` in routing_rules");
     answer(&mut session, "HS chapter", TEXT_READY, "86\r");
     answer(&mut session, "Reason", TEXT_READY, ENTER);
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
         &mut session,
         "Learned: Chapter 86 declarations now go to the general desk",
@@ -352,4 +359,85 @@ fn colour_on_a_terminal_unless_no_color_is_set() {
             "NO_COLOR={no_color:?}: {output:?}"
         );
     }
+}
+
+#[test]
+fn the_review_shows_the_lesson_and_no_sends_nothing() {
+    let agent = Agent::start();
+    let mut session = spawn(
+        &agent,
+        &["-c", "routing_rules", "-e", "85", "--reason", "Batteries"],
+    );
+    answer(&mut session, "HS chapter", TEXT_READY, " 85 \r");
+    answer(&mut session, "Desk", LIST_READY, ENTER);
+    answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
+    let review = session
+        .exp_string("Send this lesson?")
+        .expect("the review is shown");
+    expect(&mut session, REVIEW_READY);
+    assert!(review.contains("HS chapter: 85"), "{review:?}");
+    assert!(review.contains("Desk: general"), "{review:?}");
+    assert!(
+        review.contains("Note for the broker: (left out)"),
+        "{review:?}"
+    );
+    assert!(review.contains("Reason: Batteries"), "{review:?}");
+    press(&mut session, "n\r");
+    assert_eq!(finish(session), 130, "a lesson not sent is cancelled");
+    let err = common::run(&[
+        "show",
+        &agent.url,
+        "-c",
+        "routing_rules",
+        "-e",
+        "85",
+        "--token",
+        ALICE_TOKEN,
+    ])
+    .failed();
+    assert!(err.contains("has no routing rule `85` yet"), "{err}");
+}
+
+#[test]
+fn a_refused_value_is_asked_again_keeping_the_other_answers() {
+    let agent = Agent::start();
+    let mut session = spawn(
+        &agent,
+        &["-c", "routing_rules", "-e", "85", "--reason", "Batteries"],
+    );
+    answer(&mut session, "HS chapter", TEXT_READY, "eighty-five\r");
+    let list = input(&mut session, "Desk", LIST_READY);
+    assert!(list.contains("> general"), "{list:?}");
+    press(&mut session, DOWN);
+    expect(&mut session, "> dangerous-goods");
+    press(&mut session, ENTER);
+    answer(
+        &mut session,
+        "Note for the broker",
+        TEXT_READY,
+        "Keep upright\r",
+    );
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
+    // The agent refuses the chapter: only it is asked again, with what
+    // was typed in it.
+    expect(&mut session, "The agent refused HS chapter");
+    let again = input(&mut session, "HS chapter", TEXT_READY);
+    assert!(again.contains("eighty-five"), "{again:?}");
+    press(&mut session, &"\x7f".repeat(20));
+    press(&mut session, "85\r");
+    let review = session
+        .exp_string("Send this lesson?")
+        .expect("the review is shown");
+    expect(&mut session, REVIEW_READY);
+    assert!(review.contains("Desk: dangerous-goods"), "{review:?}");
+    assert!(
+        review.contains("Note for the broker: Keep upright"),
+        "{review:?}"
+    );
+    press(&mut session, ENTER);
+    expect(
+        &mut session,
+        "Learned: Chapter 85 declarations now go to the dangerous-goods desk",
+    );
+    assert_eq!(finish(session), 0);
 }

@@ -336,6 +336,9 @@ fn the_form_shows_a_hostile_card_escaped() {
     wait(&mut session, &format!("When {SHOWN}"));
     wait(&mut session, "typed as text");
     press(&mut session, "\r");
+    // The review repeats the labels and values: escaped too.
+    wait(&mut session, "enter to send");
+    press(&mut session, "\r");
     wait(&mut session, &format!("Learned {SHOWN}"));
     drawn.push_str(&session.exp_eof().expect("the command ends"));
     let drawn = utf8(&drawn);
