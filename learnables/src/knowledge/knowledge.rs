@@ -1,6 +1,5 @@
 //! [`Knowledge`]: the handle an agent teaches and reads through.
 
-use std::borrow::Cow;
 use std::collections::hash_map::Entry as MapEntry;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -412,22 +411,17 @@ impl Knowledge {
     /// Checks a lesson and has its learnable parse the value: what is left
     /// to commit.
     pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
-        if lesson.entry.is_empty() {
-            return Err(TeachError::EmptyEntry);
-        }
-        if lesson.taught_by.trim().is_empty() {
-            return Err(TeachError::NoTeacher);
-        }
+        Pending::check_names(&lesson.entry, &lesson.taught_by)?;
         let registration = self.registration(&lesson.collection)?;
         let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
-        Ok(Pending {
-            collection: Cow::Borrowed(&lesson.collection),
-            entry: Cow::Borrowed(&lesson.entry),
-            taught_by: Cow::Borrowed(&lesson.taught_by),
-            reason: lesson.reason.as_deref().map(Cow::Borrowed),
+        Ok(Pending::borrowed(
+            &lesson.collection,
+            &lesson.entry,
+            &lesson.taught_by,
+            lesson.reason.as_deref(),
             absorbed,
-            retract: false,
-        })
+            false,
+        ))
     }
 
     /// The learnable registered for `collection`.

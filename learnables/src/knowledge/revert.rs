@@ -3,8 +3,6 @@
 //! version, like any lesson: history stays linear and immutable, and pins
 //! taken before still see the entry as it was.
 
-use std::borrow::Cow;
-
 use super::change::value_json;
 use super::registry::Absorbed;
 use super::writer::Pending;
@@ -54,7 +52,7 @@ impl Knowledge {
         reason: Option<&str>,
     ) -> Result<LessonResult, TeachError> {
         let registration = self.registration(collection)?;
-        check_names(entry, taught_by)?;
+        Pending::check_names(entry, taught_by)?;
         let state = self.current();
         let unknown = || TeachError::UnknownVersion {
             collection: collection.to_owned(),
@@ -82,7 +80,7 @@ impl Knowledge {
             ),
             ..absorbed
         };
-        self.commit(pending(
+        self.commit(Pending::borrowed(
             collection, entry, taught_by, reason, absorbed, retract,
         ))
     }
@@ -123,23 +121,12 @@ impl Knowledge {
         reason: Option<&str>,
     ) -> Result<LessonResult, TeachError> {
         let registration = self.registration(collection)?;
-        check_names(entry, taught_by)?;
+        Pending::check_names(entry, taught_by)?;
         let absorbed = retraction(&(registration.descriptor)().entry, entry);
-        self.commit(pending(
+        self.commit(Pending::borrowed(
             collection, entry, taught_by, reason, absorbed, true,
         ))
     }
-}
-
-/// Refuses an empty entry or teacher, as a lesson is.
-fn check_names(entry: &str, taught_by: &str) -> Result<(), TeachError> {
-    if entry.is_empty() {
-        return Err(TeachError::EmptyEntry);
-    }
-    if taught_by.trim().is_empty() {
-        return Err(TeachError::NoTeacher);
-    }
-    Ok(())
 }
 
 /// What a retraction of `entry` (an entry of the kind `noun`) stores: no
@@ -150,23 +137,5 @@ fn retraction(noun: &str, entry: &str) -> Absorbed {
         json: value_json(&value),
         value,
         describes: format!("The {noun} {entry} is retracted"),
-    }
-}
-
-fn pending<'a>(
-    collection: &'a str,
-    entry: &'a str,
-    taught_by: &'a str,
-    reason: Option<&'a str>,
-    absorbed: Absorbed,
-    retract: bool,
-) -> Pending<'a> {
-    Pending {
-        collection: Cow::Borrowed(collection),
-        entry: Cow::Borrowed(entry),
-        taught_by: Cow::Borrowed(taught_by),
-        reason: reason.map(Cow::Borrowed),
-        absorbed,
-        retract,
     }
 }

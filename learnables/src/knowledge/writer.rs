@@ -36,6 +36,38 @@ pub(crate) struct Pending<'l> {
     pub(crate) retract: bool,
 }
 
+impl<'l> Pending<'l> {
+    /// Refuses an empty entry or teacher: what every change checks first.
+    pub(crate) fn check_names(entry: &str, taught_by: &str) -> Result<(), super::TeachError> {
+        if entry.is_empty() {
+            return Err(super::TeachError::EmptyEntry);
+        }
+        if taught_by.trim().is_empty() {
+            return Err(super::TeachError::NoTeacher);
+        }
+        Ok(())
+    }
+
+    /// A change of borrowed texts (checked by [`Pending::check_names`]).
+    pub(crate) fn borrowed(
+        collection: &'l str,
+        entry: &'l str,
+        taught_by: &'l str,
+        reason: Option<&'l str>,
+        absorbed: Absorbed,
+        retract: bool,
+    ) -> Pending<'l> {
+        Pending {
+            collection: Cow::Borrowed(collection),
+            entry: Cow::Borrowed(entry),
+            taught_by: Cow::Borrowed(taught_by),
+            reason: reason.map(Cow::Borrowed),
+            absorbed,
+            retract,
+        }
+    }
+}
+
 impl Pending<'_> {
     /// The lesson with its texts copied, for the commit thread.
     pub(crate) fn into_owned(self) -> Pending<'static> {
