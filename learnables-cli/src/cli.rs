@@ -148,9 +148,10 @@ pub struct TeachArgs {
     pub yes: bool,
 }
 
-/// `learnables show`.
+/// The agent, the entry and the token of a command about one entry
+/// (`show`, `history`, `revert`, `retract`).
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub struct EntryArgs {
     /// The agent's URL (http://host:port or https://host:port).
     pub url: String,
     /// The collection.
@@ -162,6 +163,14 @@ pub struct ShowArgs {
     /// The teacher's bearer token; prefer the environment variable.
     #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
     pub token: String,
+}
+
+/// `learnables show`.
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
     /// Show the entry as of this version id rather than now (`--version`
     /// alone prints the command's own version).
     #[arg(long = "as-of", value_name = "VERSION_ID")]

@@ -3,6 +3,8 @@
 //! text from the agent escaped ([`crate::render::line`]).
 
 use clap::Args;
+
+use crate::cli::EntryArgs;
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{HistoryPage, HistoryParams, HistoryVersion, ShowBack, ShowBackParams};
 use learnables::knowledge::FieldChange;
@@ -17,17 +19,9 @@ use crate::style::Style;
 /// `learnables history`.
 #[derive(Debug, Args)]
 pub struct HistoryArgs {
-    /// The agent's URL (http://host:port or https://host:port).
-    pub url: String,
-    /// The collection.
-    #[arg(long, short)]
-    pub collection: String,
-    /// The entry.
-    #[arg(long, short)]
-    pub entry: String,
-    /// The teacher's bearer token; prefer the environment variable.
-    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
-    pub token: String,
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
     /// How many versions to show (1 to 100).
     #[arg(long, default_value_t = 20)]
     pub limit: u32,
@@ -46,20 +40,25 @@ pub fn run(args: &HistoryArgs, client: &AgentClient, format: Format) -> Result<O
     }
     let page = fetch_page(
         client,
-        &args.collection,
-        &args.entry,
-        &args.token,
+        &args.target.collection,
+        &args.target.entry,
+        &args.target.token,
         args.limit,
         args.from.clone(),
     )?;
     let json = serde_json::json!({
-        "collection": args.collection,
-        "entry": args.entry,
+        "collection": args.target.collection,
+        "entry": args.target.entry,
         "history": serde_json::to_value(&page).unwrap_or_default(),
         "warnings": warnings,
     });
     Ok(Outcome::ok(
-        render_history(&args.entry, &args.collection, &page, Style::for_stdout()),
+        render_history(
+            &args.target.entry,
+            &args.target.collection,
+            &page,
+            Style::for_stdout(),
+        ),
         json,
     ))
 }

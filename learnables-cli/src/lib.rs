@@ -67,18 +67,28 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
         Command::Teach(args) => {
             teach::run(args, &AgentClient::new(&args.url, &connection)?, format)
         }
-        Command::Show(args) => show::run(args, &AgentClient::new(&args.url, &connection)?, format),
+        Command::Show(args) => show::run(
+            args,
+            &AgentClient::new(&args.target.url, &connection)?,
+            format,
+        ),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
-        Command::History(args) => {
-            history::run(args, &AgentClient::new(&args.url, &connection)?, format)
-        }
-        Command::Revert(args) => {
-            revert::run(args, &AgentClient::new(&args.url, &connection)?, format)
-        }
-        Command::Retract(args) => {
-            retract::run(args, &AgentClient::new(&args.url, &connection)?, format)
-        }
+        Command::History(args) => history::run(
+            args,
+            &AgentClient::new(&args.target.url, &connection)?,
+            format,
+        ),
+        Command::Revert(args) => revert::run(
+            args,
+            &AgentClient::new(&args.target.url, &connection)?,
+            format,
+        ),
+        Command::Retract(args) => retract::run(
+            args,
+            &AgentClient::new(&args.target.url, &connection)?,
+            format,
+        ),
     }
 }
 

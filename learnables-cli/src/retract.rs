@@ -4,6 +4,8 @@
 //! the entry again.
 
 use clap::Args;
+
+use crate::cli::EntryArgs;
 use learnables::LessonResult;
 
 use crate::check::params_for_teaching;
@@ -19,21 +21,13 @@ use crate::teach::{find_descriptor, render_result, teacher};
 /// `learnables retract`.
 #[derive(Debug, Args)]
 pub struct RetractArgs {
-    /// The agent's URL (http://host:port or https://host:port).
-    pub url: String,
-    /// The collection.
-    #[arg(long, short)]
-    pub collection: String,
-    /// The entry to retract.
-    #[arg(long, short)]
-    pub entry: String,
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
     /// Who retracts it: the person the token belongs to (without it, the
     /// agent says whom the token names).
     #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
     pub taught_by: Option<String>,
-    /// The teacher's bearer token; prefer the environment variable.
-    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
-    pub token: String,
     /// Why, in your words; kept with the retraction.
     #[arg(long, short)]
     pub reason: Option<String>,
@@ -55,7 +49,7 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
     for warning in &warnings {
         warn(format, warning);
     }
-    let descriptor = find_descriptor(&params, &args.collection)?;
+    let descriptor = find_descriptor(&params, &args.target.collection)?;
     let method = params.retract_method.clone().ok_or_else(|| {
         CliError::new(
             ErrorKind::Refused,
@@ -67,8 +61,8 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
             "{} the {} `{}` of {}: new tasks will not know it.",
             Style::for_stderr().bold("Retract"),
             line(&descriptor.entry),
-            line(&args.entry),
-            line(&args.collection)
+            line(&args.target.entry),
+            line(&args.target.collection)
         );
     }
     if !args.yes && !confirmed()? {
@@ -77,14 +71,20 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
             "not retracted: the retraction was not confirmed (answer y, or pass --yes)",
         ));
     }
-    let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
+    let taught_by = teacher(client, args.taught_by.as_deref(), &args.target.token)?;
     let params = serde_json::json!({
-        "collection": args.collection,
-        "entry": args.entry,
+        "collection": args.target.collection,
+        "entry": args.target.entry,
         "taughtBy": taught_by,
         "reason": args.reason,
     });
-    let result = client.call(&method, params, &args.token, "the retraction", "retracting")?;
+    let result = client.call(
+        &method,
+        params,
+        &args.target.token,
+        "the retraction",
+        "retracting",
+    )?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
         CliError::not_understood(format!(
             "the agent's answer is not a LessonResult: {}",

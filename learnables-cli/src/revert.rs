@@ -9,6 +9,8 @@ use std::collections::BTreeMap;
 use std::io::BufRead;
 
 use clap::Args;
+
+use crate::cli::EntryArgs;
 use learnables::knowledge::field_changes;
 use learnables::{Lesson, LessonResult};
 
@@ -25,14 +27,9 @@ use crate::teach::{find_descriptor, lesson_value, render_result, teacher};
 /// `learnables revert`.
 #[derive(Debug, Args)]
 pub struct RevertArgs {
-    /// The agent's URL (http://host:port or https://host:port).
-    pub url: String,
-    /// The collection.
-    #[arg(long, short)]
-    pub collection: String,
-    /// The entry.
-    #[arg(long, short)]
-    pub entry: String,
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
     /// The version whose value to teach again (see `learnables history`).
     #[arg(long = "to", value_name = "VERSION_ID")]
     pub to: String,
@@ -40,9 +37,6 @@ pub struct RevertArgs {
     /// says whom the token names).
     #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
     pub taught_by: Option<String>,
-    /// The teacher's bearer token; prefer the environment variable.
-    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
-    pub token: String,
     /// Why, in your words ("Revert to version N" when not given).
     #[arg(long, short)]
     pub reason: Option<String>,
@@ -63,9 +57,16 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
     for warning in &warnings {
         warn(format, warning);
     }
-    let descriptor = find_descriptor(&params, &args.collection)?;
+    let descriptor = find_descriptor(&params, &args.target.collection)?;
     let page = |from: Option<String>| {
-        fetch_page(client, &args.collection, &args.entry, &args.token, 1, from)
+        fetch_page(
+            client,
+            &args.target.collection,
+            &args.target.entry,
+            &args.target.token,
+            1,
+            from,
+        )
     };
     let first = |mut page: learnables::a2a::HistoryPage| {
         (!page.versions.is_empty())
@@ -84,8 +85,8 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             "{} the {} `{}` of {} to version {}, taught by {} at {}{}:",
             style.bold("Revert"),
             line(&descriptor.entry),
-            line(&args.entry),
-            line(&args.collection),
+            line(&args.target.entry),
+            line(&args.target.collection),
             target.definition_version,
             line(&target.taught_by),
             line(&target.taught_at),
@@ -109,7 +110,7 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             "not reverted: the revert was not confirmed (answer y, or pass --yes)",
         ));
     }
-    let taught_by = teacher(client, args.taught_by.as_deref(), &args.token)?;
+    let taught_by = teacher(client, args.taught_by.as_deref(), &args.target.token)?;
     let reason = Some(
         args.reason
             .clone()
@@ -123,8 +124,8 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             )
         })?;
         let params = serde_json::json!({
-            "collection": args.collection,
-            "entry": args.entry,
+            "collection": args.target.collection,
+            "entry": args.target.entry,
             "taughtBy": taught_by,
             "reason": reason,
         });
@@ -147,8 +148,8 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             .map(|field| (field.name.clone(), field.default.clone()))
             .collect();
         let mut lesson = Lesson::new(
-            args.collection.clone(),
-            args.entry.clone(),
+            args.target.collection.clone(),
+            args.target.entry.clone(),
             lesson_value(&values),
             taught_by.clone(),
         );
@@ -157,7 +158,13 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
             .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
         (method, params)
     };
-    let result = client.call(&method, params, &args.token, "the revert", "teaching")?;
+    let result = client.call(
+        &method,
+        params,
+        &args.target.token,
+        "the revert",
+        "teaching",
+    )?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
         CliError::not_understood(format!(
             "the agent's answer is not a LessonResult: {}",

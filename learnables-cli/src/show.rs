@@ -24,8 +24,8 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
         warn(format, warning);
     }
     let params = ShowBackParams {
-        collection: args.collection.clone(),
-        entry: args.entry.clone(),
+        collection: args.target.collection.clone(),
+        entry: args.target.entry.clone(),
         version_id: args.as_of.clone(),
         history: None,
     };
@@ -34,7 +34,7 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
     let result = client.call(
         SHOW_BACK_METHOD,
         params,
-        &args.token,
+        &args.target.token,
         "the show-back",
         "asking the agent",
     )?;
