@@ -49,6 +49,12 @@ pub struct ShowBack {
     pub definition_version: u64,
     /// That version's id.
     pub version_id: String,
+    /// The entry's own number for that version: 1 for its first lesson,
+    /// counting only the entry's versions (retractions included), where
+    /// `definitionVersion` counts the whole collection's.
+    /// 0 from an agent that does not say.
+    #[serde(default)]
+    pub entry_version: u64,
     /// The id of the version before it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_version_id: Option<String>,
@@ -86,6 +92,7 @@ impl ShowBack {
             lesson_fields,
             definition_version: record.definition_version,
             version_id: record.version_id.clone(),
+            entry_version: snapshot.entry_version_count(&record.collection, &record.entry),
             previous_version_id: record.previous_version_id.clone(),
             collection_version: snapshot
                 .version(&record.collection)

@@ -60,6 +60,10 @@ pub struct HistoryVersion {
     pub definition_version: u64,
     /// Its id.
     pub version_id: String,
+    /// The entry's own number for it: 1 for the entry's first lesson.
+    /// 0 from an agent that does not say.
+    #[serde(default)]
+    pub entry_version: u64,
     /// Who taught it.
     pub taught_by: String,
     /// Why, if they said.
@@ -99,11 +103,14 @@ pub(super) fn history_page(
         ));
     }
     let mut records = snapshot.entry_records(collection, entry).peekable();
+    let mut newest_number = snapshot.entry_version_count(collection, entry);
     if let Some(from) = &params.from {
         while records
             .next_if(|record| record.version_id != *from)
             .is_some()
-        {}
+        {
+            newest_number -= 1;
+        }
         if records.peek().is_none() {
             return Err(RpcError::new(
                 codes::INVALID_PARAMS,
@@ -126,6 +133,7 @@ pub(super) fn history_page(
             HistoryVersion {
                 definition_version: record.definition_version,
                 version_id: record.version_id.clone(),
+                entry_version: newest_number - at as u64,
                 taught_by: record.taught_by.clone(),
                 reason: record.reason.clone(),
                 taught_at: rfc3339(record.taught_at_ms),

@@ -123,6 +123,35 @@ impl Snapshot {
             .map(|change| self.state.record_copy(change))
     }
 
+    /// How many versions of an entry this snapshot holds, retractions
+    /// included: its latest version's own number (1 after its first
+    /// lesson, whatever the collection's version), 0 for an entry never
+    /// taught.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// let teach = |entry: &str, desk: &str| {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+    ///     knowledge.teach(&Lesson::new("routing_rules", entry, value, "alice@example.com")).unwrap();
+    /// };
+    /// teach("84", "general");
+    /// teach("85", "electronics");
+    /// teach("85", "perishables");
+    /// let snapshot = knowledge.pin();
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "85"), 2);
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "84"), 1);
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "62"), 0);
+    /// ```
+    pub fn entry_version_count(&self, collection: &str, entry: &str) -> u64 {
+        self.entry_changes(collection, entry).count() as u64
+    }
+
     /// The versions of an entry, newest first, back along its chain.
     fn entry_changes<'a>(
         &'a self,
