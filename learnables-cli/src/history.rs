@@ -146,8 +146,11 @@ pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: 
         .iter()
         .map(|version| {
             [
+                // The entry's own number, then the collection's and the id
+                // (what --to and --from take).
                 format!(
-                    "{} ({})",
+                    "{} (collection {}, {})",
+                    version.entry_version,
                     version.definition_version,
                     line(&version.version_id)
                 ),
@@ -204,6 +207,7 @@ mod tests {
         HistoryVersion {
             definition_version: number,
             version_id: format!("v{number}"),
+            entry_version: number,
             taught_by: "alice@example.com".into(),
             reason: Some("because\x1b[2J".into()),
             taught_at: "2026-08-17T10:00:00.000Z".into(),
@@ -229,7 +233,8 @@ mod tests {
         let text = render_history("85", "routing_rules", &page, Style::plain());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "History of `85` in routing_rules");
-        assert!(lines[2].starts_with("  Version  When"), "{text}");
+        assert!(lines[2].starts_with("  Version  ") && lines[2].contains("When"), "{text}");
+        assert!(lines[3].starts_with("  2 (collection 2, v2)  "), "{text}");
         assert!(lines[3].ends_with("retracted"), "{text}");
         assert!(
             lines[4].ends_with(r"Desk: general → cold\u{202e} chain"),

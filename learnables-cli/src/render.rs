@@ -96,6 +96,24 @@ pub fn count(n: usize, thing: &str) -> String {
     }
 }
 
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 22nd.
+///
+/// ```
+/// use learnables_cli::render::ordinal;
+/// let shown: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 102, 111].map(ordinal).into();
+/// assert_eq!(shown, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "111th"]);
+/// ```
+pub fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Rows of `label  value`, the labels padded to one width.
 pub fn table(rows: &[(String, String)], indent: &str, style: Style) -> String {
     let width = rows

@@ -13,7 +13,7 @@ use crate::cli::ShowArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{line, paragraph, table};
+use crate::render::{line, ordinal, paragraph, table};
 use crate::style::Style;
 
 /// Runs `show`. In JSON: `{"showBack": the agent's show-back as it sent
@@ -79,10 +79,18 @@ pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
         .collect();
     text.push_str(&table(&rows, "  ", style));
     text.push('\n');
-    let mut version = format!("{} ({})", shown.definition_version, line(&shown.version_id));
-    if let Some(previous) = &shown.previous_version_id {
-        version.push_str(&format!(", after {}", line(previous)));
-    }
+    // The entry's own number first: a person counts this entry's lessons,
+    // not the collection's (an agent that does not say gives 0).
+    let mut version = if shown.entry_version > 0 {
+        format!(
+            "the entry's {}; collection version {} ({})",
+            ordinal(shown.entry_version),
+            shown.definition_version,
+            line(&shown.version_id)
+        )
+    } else {
+        format!("{} ({})", shown.definition_version, line(&shown.version_id))
+    };
     if shown.collection_version != shown.definition_version {
         version.push_str(&format!(
             "; the collection is now at version {}",
@@ -122,6 +130,7 @@ mod tests {
             ],
             definition_version: 2,
             version_id: "v2".into(),
+            entry_version: 2,
             previous_version_id: Some("v1".into()),
             collection_version: 3,
             taught_by: "alice@example.com".into(),
@@ -139,7 +148,7 @@ mod tests {
              \x20 Desk                 cold chain\n\
              \x20 Note for the broker  (empty)\n\
              \n\
-             \x20 Version    2 (v2), after v1; the collection is now at version 3\n\
+             \x20 Version    the entry's 2nd; collection version 2 (v2); the collection is now at version 3\n\
              \x20 Taught by  alice@example.com\n\
              \x20 When       2026-08-17T10:00:00.000Z\n\
              \x20 Reason     Batteries ship cold\n"
@@ -159,6 +168,7 @@ mod tests {
             ],
             definition_version: 1,
             version_id: hostile.into(),
+            entry_version: 1,
             previous_version_id: Some(hostile.into()),
             collection_version: 1,
             taught_by: hostile.into(),
@@ -174,6 +184,6 @@ mod tests {
                 .any(|c| c != '\n' && learnables::untrusted::is_hazard(c)),
             "{text:?}"
         );
-        assert_eq!(text.matches(shown).count(), 10, "{text}");
+        assert_eq!(text.matches(shown).count(), 9, "{text}");
     }
 }

@@ -407,14 +407,14 @@ pub fn render_result(result: &LessonResult, style: Style) -> String {
             style.yellow("Nothing new:"),
         )
     };
-    text.push_str(&format!("Version {}", result.definition_version));
+    // The result names the collection's version (its previous one is the
+    // collection's too, not the entry's: `learnables history` shows those).
+    text.push_str(&format!(
+        "Version {} of the collection",
+        result.definition_version
+    ));
     if let Some(id) = &result.version_id {
         text.push_str(&format!(" ({})", line(id)));
-    }
-    if result.learned
-        && let Some(previous) = &result.previous_version_id
-    {
-        text.push_str(&format!(", after {}", line(previous)));
     }
     text.push('\n');
     text
@@ -492,7 +492,7 @@ mod tests {
         .with_previous_version_id("v1");
         assert_eq!(
             render_result(&result, Style::plain()),
-            "Learned: Chapter 85 declarations now go to the general desk\nVersion 2 (v2), after v1\n"
+            "Learned: Chapter 85 declarations now go to the general desk\nVersion 2 of the collection (v2)\n"
         );
         result.learned = false;
         assert_eq!(
@@ -514,7 +514,7 @@ mod tests {
         assert_eq!(
             render_result(&result, Style::plain()),
             "Learned: ok\\u{1b}]0;owned\\u{7}\\r\\u{1b}[1A\\u{9b}2J\nline two \\u{2067}\n\
-             Version 2 (v\\u{1b}[2J), after \\u{200b}v1\n"
+             Version 2 of the collection (v\\u{1b}[2J)\n"
         );
     }
 

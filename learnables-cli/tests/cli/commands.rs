@@ -185,8 +185,8 @@ fn teach_with_every_field_set_asks_nothing_and_says_what_was_learned() {
         Some("Learned: Chapter 85 declarations now go to the cold chain desk")
     );
     let version = lines.next().unwrap();
-    assert!(version.starts_with("Version 1 ("), "{out}");
-    assert!(version.ends_with(')') && version.len() > "Version 1 ()".len());
+    assert!(version.starts_with("Version 1 of the collection ("), "{out}");
+    assert!(version.ends_with(')') && version.len() > "Version 1 of the collection ()".len());
     assert_eq!(lines.next(), None);
 }
 
@@ -215,8 +215,8 @@ fn teaching_what_the_agent_knows_is_nothing_new() {
         ],
     )
     .ok();
-    assert!(changed.contains("Version 2 ("), "{changed}");
-    assert!(changed.contains("), after "), "{changed}");
+    assert!(changed.contains("Version 2 of the collection ("), "{changed}");
+    assert!(!changed.contains("after"), "{changed}");
 }
 
 #[test]
@@ -405,7 +405,10 @@ fn show_renders_the_entry_as_learned() {
     assert_eq!(lines[3], "  HS chapter           85");
     assert_eq!(lines[4], "  Desk                 cold chain");
     assert_eq!(lines[5], "  Note for the broker  Keep upright");
-    assert!(lines[7].starts_with("  Version    1 ("), "{out}");
+    assert!(
+        lines[7].starts_with("  Version    the entry's 1st; collection version 1 ("),
+        "{out}"
+    );
     assert_eq!(lines[8], "  Taught by  alice@example.com");
     assert!(lines[9].starts_with("  When       20"), "{out}");
     assert_eq!(lines[10], "  Reason     Lithium batteries ship cold");
@@ -418,7 +421,7 @@ fn show_can_go_back_to_an_earlier_version() {
     let version_id = first
         .lines()
         .nth(1)
-        .and_then(|line| line.strip_prefix("Version 1 ("))
+        .and_then(|line| line.strip_prefix("Version 1 of the collection ("))
         .and_then(|rest| rest.strip_suffix(')'))
         .unwrap()
         .to_owned();
@@ -471,7 +474,7 @@ fn show_can_go_back_to_an_earlier_version() {
     .ok();
     let later = show(&agent, "routing_rules", "85");
     assert!(
-        later.contains("  Version    2 (")
+        later.contains("  Version    the entry's 2nd; collection version 2 (")
             && later.contains("; the collection is now at version 3"),
         "{later}"
     );

@@ -117,7 +117,7 @@ fn typing_answers_and_picking_a_choice_with_the_arrow_keys() {
         &mut session,
         "Learned: Chapter 85 declarations now go to the cold chain desk",
     );
-    expect(&mut session, "Version 1 (");
+    expect(&mut session, "Version 1 of the collection (");
     assert_eq!(finish(session), 0);
     let shown = show(&agent, "routing_rules", "85");
     assert!(
