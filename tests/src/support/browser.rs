@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder};
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
@@ -151,7 +152,7 @@ impl Browser {
     pub async fn text(&self, selector: &str) -> String {
         let found = self
             .client
-            .find(fantoccini::Locator::Css(selector))
+            .find(Locator::Css(selector))
             .await
             .unwrap_or_else(|error| panic!("no `{selector}`: {error}"));
         found.text().await.expect("an element's text")
@@ -199,6 +200,79 @@ fn stop(driver: &mut Child) {
         let _ = driver.kill();
     }
     let _ = driver.wait();
+}
+
+/// A runtime for a browser test's session.
+pub fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
+/// The control the label `label` names in the form `form`.
+pub async fn control(browser: &Browser, form: &str, label: &str) -> Element {
+    let xpath = format!(
+        "//form[@id='{form}']//label[normalize-space(.)={}]",
+        js(label)
+    );
+    let found = browser
+        .client
+        .find(Locator::XPath(&xpath))
+        .await
+        .unwrap_or_else(|error| panic!("no label `{label}` in #{form}: {error}"));
+    let id = found
+        .attr("for")
+        .await
+        .expect("the label's for")
+        .unwrap_or_else(|| panic!("the label `{label}` names no control"));
+    browser
+        .client
+        .find(Locator::Id(&id))
+        .await
+        .unwrap_or_else(|error| panic!("label `{label}` names a missing #{id}: {error}"))
+}
+
+/// The text of the error tied to `control` by aria-describedby, if shown.
+pub async fn error_of(browser: &Browser, control: &Element) -> Option<String> {
+    let described = control.attr("aria-describedby").await.ok()??;
+    for id in described
+        .split_whitespace()
+        .filter(|id| id.ends_with("-error"))
+    {
+        let node = browser.client.find(Locator::Id(id)).await.ok()?;
+        if node.is_displayed().await.unwrap_or(false) {
+            return Some(node.text().await.unwrap_or_default());
+        }
+    }
+    None
+}
+
+/// Types `text` into `control`, after clearing it.
+pub async fn type_into(control: &Element, text: &str) {
+    control.clear().await.expect("the input clears");
+    control.send_keys(text).await.expect("the input takes keys");
+}
+
+/// The value of `control`.
+pub async fn value_of(control: &Element) -> String {
+    control
+        .prop("value")
+        .await
+        .expect("a value")
+        .unwrap_or_default()
+}
+
+/// Clicks the submit button of the form `form`.
+pub async fn submit(browser: &Browser, form: &str) {
+    browser
+        .client
+        .find(Locator::Css(&format!("#{form} button[type=submit]")))
+        .await
+        .expect("a submit button")
+        .click()
+        .await
+        .expect("the button clicks");
 }
 
 /// `target/teaching-page-screenshots/`: beside the profile's folder of the

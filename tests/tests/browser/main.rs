@@ -1,3 +1,4 @@
 //! The teacher's page in headless Chromium.
 
+mod history_and_revert;
 mod teaching_page;

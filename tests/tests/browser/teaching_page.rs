@@ -11,84 +11,16 @@ use learnables_tests::support::agent as agent_harness;
 use learnables_tests::support::browser as browser_harness;
 
 use agent_harness::{ACTIVATED, Agent};
-use browser_harness::{Browser, browser_available, js};
+use browser_harness::{
+    Browser, browser_available, control, error_of, runtime, submit, type_into, value_of,
+};
 use fantoccini::Locator;
-use fantoccini::elements::Element;
 use learnables::a2a::json_rpc::{BAD_REQUEST_TYPE, codes};
 use learnables::a2a::teaching_page::{self, CONTENT_SECURITY_POLICY_VALUE};
 use serde_json::{Value, json};
 
 const TAB: &str = "\u{e004}";
 const ENTER: &str = "\u{e007}";
-
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime")
-}
-
-/// The control the label `label` names in the form `form`.
-async fn control(browser: &Browser, form: &str, label: &str) -> Element {
-    let xpath = format!(
-        "//form[@id='{form}']//label[normalize-space(.)={}]",
-        js(label)
-    );
-    let found = browser
-        .client
-        .find(Locator::XPath(&xpath))
-        .await
-        .unwrap_or_else(|error| panic!("no label `{label}` in #{form}: {error}"));
-    let id = found
-        .attr("for")
-        .await
-        .expect("the label's for")
-        .unwrap_or_else(|| panic!("the label `{label}` names no control"));
-    browser
-        .client
-        .find(Locator::Id(&id))
-        .await
-        .unwrap_or_else(|error| panic!("label `{label}` names a missing #{id}: {error}"))
-}
-
-/// The text of the error tied to `control` by aria-describedby, if shown.
-async fn error_of(browser: &Browser, control: &Element) -> Option<String> {
-    let described = control.attr("aria-describedby").await.ok()??;
-    for id in described
-        .split_whitespace()
-        .filter(|id| id.ends_with("-error"))
-    {
-        let node = browser.client.find(Locator::Id(id)).await.ok()?;
-        if node.is_displayed().await.unwrap_or(false) {
-            return Some(node.text().await.unwrap_or_default());
-        }
-    }
-    None
-}
-
-async fn type_into(control: &Element, text: &str) {
-    control.clear().await.expect("the input clears");
-    control.send_keys(text).await.expect("the input takes keys");
-}
-
-async fn value_of(control: &Element) -> String {
-    control
-        .prop("value")
-        .await
-        .expect("a value")
-        .unwrap_or_default()
-}
-
-async fn submit(browser: &Browser, form: &str) {
-    browser
-        .client
-        .find(Locator::Css(&format!("#{form} button[type=submit]")))
-        .await
-        .expect("a submit button")
-        .click()
-        .await
-        .expect("the button clicks");
-}
 
 #[test]
 fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
@@ -369,7 +301,7 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
             .unwrap();
         browser
             .until(
-                "!document.getElementById('show-back-result').hidden && document.querySelectorAll('#show-back-history li').length === 2",
+                "!document.getElementById('show-back-result').hidden && document.querySelectorAll('#show-back-history > li').length === 2",
                 "the entry is shown back with its history",
             )
             .await;

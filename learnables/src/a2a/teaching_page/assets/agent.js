@@ -135,7 +135,7 @@ export async function loadCard() {
 const text = (value) => (typeof value === "string" ? value : "");
 
 // The Learnables declaration on a card: its learnables (each checked for
-// the shape the page relies on) and the teach method.
+// the shape the page relies on), the teach method and the retract method.
 export function declarationOf(card) {
   const extensions = card?.capabilities?.extensions;
   const entry = Array.isArray(extensions)
@@ -153,7 +153,9 @@ export function declarationOf(card) {
       }))
     : [];
   const teachMethod = text(params.teachMethod) || DEFAULT_TEACH_METHOD;
-  return { declared: Boolean(entry), learnables, teachMethod };
+  // Served beside teachMethod only where the card names it.
+  const retractMethod = text(params.retractMethod) || null;
+  return { declared: Boolean(entry), learnables, teachMethod, retractMethod };
 }
 
 // The lessonFields an untrusted document gives, keeping the well-formed ones.

@@ -9,7 +9,7 @@ import {
 import { el, field, lessonForm, select, textInput } from "./form.js";
 import { fromFragment, questionOfTask, teachBlock } from "./question.js";
 
-const MAX_HISTORY = 20;
+const MAX_HISTORY = 20; // versions a history page holds
 const $ = (id) => document.getElementById(id);
 
 const state = { card: null, declaration: null, rpc: "/" };
@@ -252,9 +252,10 @@ function openShowBack(collection, entry) {
 async function showBack(collection, entry, byKey) {
   const errorNode = $("show-back-error");
   errorNode.hidden = true;
+  $("show-back-result").hidden = true;
   let current;
   try {
-    current = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry });
+    current = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry, history: { limit: MAX_HISTORY } });
   } catch (error) {
     if (error.code === CODES.unauthenticated) return refused(error, byKey, errorNode);
     const named = (error.violations ?? []).map((v) => byKey.get(v.field)).find(Boolean);
@@ -263,23 +264,29 @@ async function showBack(collection, entry, byKey) {
     errorNode.hidden = Boolean(named);
     return;
   }
-  $("show-back-describes").textContent = textOr(current.describes, "");
+  const learnable = descriptorOf(collection);
+  const thing = learnable?.entry || "entry";
+  $("show-back-describes").textContent = current.retracted
+    ? `The agent no longer knows this ${thing}: it was retracted.`
+    : textOr(current.describes, "");
   const details = $("show-back-details");
   details.replaceChildren();
-  const fields = Array.isArray(current.lessonFields) ? current.lessonFields : [];
+  const fields = current.retracted || !Array.isArray(current.lessonFields) ? [] : current.lessonFields;
   for (const f of fields) {
     details.append(el("dt", textOr(f?.label, textOr(f?.name, "?"))), el("dd", textOr(f?.default, "—")));
   }
   for (const [term, value] of [
-    ["Taught by", current.taughtBy],
+    [current.retracted ? "Retracted by" : "Taught by", current.taughtBy],
     ["When", when(current.taughtAt)],
     ["Why", current.reason],
-    ["Version", `${textOr(String(current.definitionVersion ?? "?"), "?")} (${textOr(current.versionId, "?")})`],
+    ["Version", versionText(current, thing)],
   ]) {
     details.append(el("dt", term), el("dd", textOr(value, "—")));
   }
+  renderHistory(learnable, collection, entry, current.history, byKey);
   $("show-back-result").hidden = false;
-  await history(collection, entry, current);
+  // Announced (the result is a live region) and where focus goes next.
+  $("show-back-result").focus();
 }
 
 const textOr = (value, fallback) => (typeof value === "string" && value !== "" ? value : fallback);
@@ -290,35 +297,157 @@ function when(stamp) {
   return Number.isNaN(date.getTime()) ? stamp : date.toLocaleString();
 }
 
-// The entry's versions, newest first: each show-back names the collection
-// version before it, and the entry as of that version is its previous value.
-async function history(collection, entry, current) {
+// 1st, 2nd, 3rd, 4th, 11th, 21st.
+function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+// "This routing rule's 2nd version": the entry's own count, never an id.
+function versionText(version, thing) {
+  const number = Number.isSafeInteger(version?.entryVersion) ? version.entryVersion : 0;
+  return number > 0 ? `This ${thing}'s ${ordinal(number)} version` : "";
+}
+
+// What a version changed, one line a field: "Desk: general → cold chain".
+function changeLines(changes) {
+  const side = (value) => textOr(value, "(empty)");
+  return (Array.isArray(changes) ? changes : [])
+    .filter((c) => c && typeof c === "object")
+    .map((c) => `${textOr(c.label, "?")}: ${side(c.before)} → ${side(c.after)}`);
+}
+
+// The entry's versions, newest first, each with what it changed; every
+// older one can be gone back to (a revert: its value taught again).
+function renderHistory(learnable, collection, entry, page, byKey) {
   const list = $("show-back-history");
   list.replaceChildren();
-  const note = $("show-back-history-note");
-  note.textContent = "";
-  let version = current;
-  for (let count = 0; version; count++) {
-    if (count === MAX_HISTORY) {
-      note.textContent = `Only the latest ${MAX_HISTORY} versions are shown.`;
-      break;
-    }
+  const versions = Array.isArray(page?.versions) ? page.versions.filter((v) => v && typeof v === "object") : [];
+  const thing = learnable?.entry || "entry";
+  for (const [index, version] of versions.entries()) {
     const item = el("li");
-    item.append(el("p", textOr(version.describes, "—"), "describes"));
-    const by = `Version ${String(version.definitionVersion ?? "?")}, taught by ${textOr(version.taughtBy, "?")}, ${when(version.taughtAt)}`;
-    item.append(el("p", by, "meta"));
+    const said = version.retracted ? `Retracted: the agent stopped using this ${thing}.` : textOr(version.describes, "—");
+    item.append(el("p", said, "describes"));
+    const who = `${versionText(version, thing) || "A version"}, ${version.retracted ? "retracted" : "taught"} by ${textOr(version.taughtBy, "?")}, ${when(version.taughtAt)}`;
+    item.append(el("p", who, "meta"));
     if (textOr(version.reason, "")) item.append(el("p", `Why: ${version.reason}`, "meta"));
-    list.append(item);
-    const previous = textOr(version.previousVersionId, null);
-    if (!previous) break;
-    try {
-      const older = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry, versionId: previous });
-      version = older?.versionId !== version.versionId ? older : null;
-    } catch (error) {
-      if (error.code !== CODES.notFound) note.textContent = `Older versions could not be read: ${error.message}`;
-      version = null;
+    const changed = changeLines(version.changes);
+    if (changed.length) {
+      const changes = el("ul", null, "changes");
+      changes.setAttribute("aria-label", "What it changed");
+      for (const text of changed) changes.append(el("li", text));
+      item.append(changes);
     }
+    if (index > 0 && learnable) {
+      const button = revertButton(learnable, collection, entry, versions[0], version, item, byKey);
+      if (button) item.append(button);
+    }
+    list.append(item);
   }
+  $("show-back-history-note").textContent = page?.next ? `Only the latest ${versions.length} versions are shown.` : "";
+}
+
+// The button that goes back to `target`, or null when it cannot: a
+// version whose value no longer reads, or a retraction on an agent that
+// serves no retraction.
+function revertButton(learnable, collection, entry, current, target, item, byKey) {
+  const retracting = Boolean(target.retracted);
+  if (retracting ? !state.declaration.retractMethod : !Array.isArray(target.lessonFields)) return null;
+  if (!state.declaration.teachMethod && !retracting) return null;
+  const button = el("button", "Go back to this version", "secondary");
+  button.type = "button";
+  button.onclick = () => {
+    // One revert at a time.
+    $("revert-form")?.cancel();
+    button.hidden = true;
+    item.append(revertForm(learnable, collection, entry, current, target, button, byKey));
+  };
+  return button;
+}
+
+// Asks for a reason and a confirmation, showing what going back changes,
+// then teaches the version's value again (or retracts the entry again).
+function revertForm(learnable, collection, entry, current, target, opener, byKey) {
+  const thing = learnable.entry || "entry";
+  const form = el("form", null, "revert");
+  form.id = "revert-form";
+  form.noValidate = true;
+  const number = versionText(target, thing).replace(/^This/, "this");
+  form.append(el("p", `Go back to ${number || "this version"}?`, "describes"));
+  const preview = target.retracted
+    ? [`The agent stops using this ${thing}.`]
+    : changeLines(fieldChanges(current, target));
+  const changes = el("ul", null, "changes");
+  changes.setAttribute("aria-label", "What going back changes");
+  for (const text of preview.length ? preview : ["Nothing changes: the agent knows this already."]) {
+    changes.append(el("li", text));
+  }
+  const reasonBox = document.createElement("textarea");
+  reasonBox.rows = 2;
+  const reason = field(reasonBox, "Why go back", "Kept with the change and shown in the history.");
+  const error = el("p", null, "error banner");
+  error.setAttribute("role", "alert");
+  error.hidden = true;
+  const confirm = el("button", "Yes, go back");
+  confirm.type = "submit";
+  const cancel = el("button", "Cancel", "secondary");
+  cancel.type = "button";
+  const buttons = el("div", null, "actions");
+  buttons.append(confirm, cancel);
+  form.append(changes, reason.wrapper, error, buttons);
+  form.cancel = () => {
+    form.remove();
+    opener.hidden = false;
+  };
+  cancel.onclick = () => {
+    form.cancel();
+    opener.focus();
+  };
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    reason.clearError();
+    error.hidden = true;
+    const teacher = signedIn();
+    if (!teacher) return renderSignIn();
+    const why = reasonBox.value.trim();
+    if (!why) return reason.showError("Say why you are going back: it is kept in the history."), reasonBox.focus();
+    const params = { collection, entry, taughtBy: teacher.teacher, reason: why };
+    let method = state.declaration.retractMethod;
+    if (!target.retracted) {
+      method = state.declaration.teachMethod;
+      params.value = Object.fromEntries(
+        target.lessonFields
+          .filter((f) => typeof f?.name === "string" && typeof f.default === "string")
+          .map((f) => [f.name, f.default]),
+      );
+    }
+    confirm.disabled = true;
+    try {
+      await call(state.rpc, method, params);
+    } catch (failure) {
+      if (failure.code === CODES.unauthenticated) return refused(failure, byKey, error);
+      error.textContent = `The agent did not go back: ${failure.message}`;
+      error.hidden = false;
+      error.focus();
+      return;
+    } finally {
+      confirm.disabled = false;
+    }
+    await showBack(collection, entry, byKey);
+  };
+  setTimeout(() => reasonBox.focus());
+  return form;
+}
+
+// The fields whose shown values differ from `from` to `to`, as the agent
+// reports changes: {label, before, after}.
+function fieldChanges(from, to) {
+  const valueIn = (version, name) =>
+    (Array.isArray(version?.lessonFields) ? version.lessonFields : []).find((f) => f?.name === name)?.default ?? null;
+  return (Array.isArray(to.lessonFields) ? to.lessonFields : [])
+    .filter((f) => typeof f?.name === "string" && valueIn(from, f.name) !== (f.default ?? null))
+    .map((f) => ({ label: f.label, before: valueIn(from, f.name), after: f.default ?? null }));
 }
 
 // ---- a question from a link ----------------------------------------------
