@@ -140,20 +140,16 @@ pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: 
         line(entry),
         line(collection)
     );
-    let header = ["Version", "When", "Who", "Why", "What changed"].map(str::to_owned);
-    let rows: Vec<[String; 5]> = page
+    let header = ["Version", "Id", "When", "Who", "Why", "What changed"].map(str::to_owned);
+    let rows: Vec<[String; 6]> = page
         .versions
         .iter()
         .map(|version| {
             [
-                // The entry's own number, then the collection's and the id
-                // (what --to and --from take).
-                format!(
-                    "{} (collection {}, {})",
-                    version.entry_version,
-                    version.definition_version,
-                    line(&version.version_id)
-                ),
+                // The entry's own number; the id is what --to and --from
+                // take (the collection's number is in --json).
+                version.entry_version.to_string(),
+                line(&version.version_id),
                 line(&version.taught_at),
                 line(&version.taught_by),
                 version.reason.as_deref().map_or_else(String::new, line),
@@ -161,7 +157,7 @@ pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: 
             ]
         })
         .collect();
-    let widths: Vec<usize> = (0..5)
+    let widths: Vec<usize> = (0..6)
         .map(|column| {
             std::iter::once(&header)
                 .chain(&rows)
@@ -170,13 +166,13 @@ pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: 
                 .unwrap_or(0)
         })
         .collect();
-    let render_row = |row: &[String; 5]| {
+    let render_row = |row: &[String; 6]| {
         let cells: Vec<String> = row
             .iter()
             .zip(&widths)
             .enumerate()
             .map(|(column, (cell, width))| {
-                if column == 4 {
+                if column == 5 {
                     cell.clone()
                 } else {
                     format!("{cell}{}", " ".repeat(width - cell.chars().count()))
@@ -233,8 +229,8 @@ mod tests {
         let text = render_history("85", "routing_rules", &page, Style::plain());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "History of `85` in routing_rules");
-        assert!(lines[2].starts_with("  Version  ") && lines[2].contains("When"), "{text}");
-        assert!(lines[3].starts_with("  2 (collection 2, v2)  "), "{text}");
+        assert!(lines[2].starts_with("  Version  Id  When"), "{text}");
+        assert!(lines[3].starts_with("  2        v2  "), "{text}");
         assert!(lines[3].ends_with("retracted"), "{text}");
         assert!(
             lines[4].ends_with(r"Desk: general → cold\u{202e} chain"),

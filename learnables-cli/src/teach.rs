@@ -75,9 +75,11 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         .unwrap_or(&descriptor.lesson_fields);
     let given = check_sets(fields, &args.sets)?;
     let prefill = prefill(fields, block.as_ref().and_then(|b| b.suggested.as_ref()));
+    // The field that is the entry's key is never asked for: the entry
+    // fills it (below), so the chapter is typed once.
     let missing: Vec<&LessonField> = fields
         .iter()
-        .filter(|field| !given.contains_key(&field.name))
+        .filter(|field| !field.entry_key && !given.contains_key(&field.name))
         .collect();
     let interactive = !missing.is_empty() && !args.accept_defaults;
     let entries = block.as_ref().map_or(&[][..], |block| &block.entries[..]);
@@ -98,6 +100,11 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         }
     };
     let mut values = given;
+    if let Some(key) = fields.iter().find(|field| field.entry_key) {
+        values
+            .entry(key.name.clone())
+            .or_insert_with(|| Some(entry.clone()));
+    }
     let mut reason = args.reason.clone();
     if interactive {
         if !form_allowed {
@@ -165,7 +172,10 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         ) {
             Ok(result) => break (params, result),
             Err(CliError::Refused(refusal)) if interactive && rounds < MAX_ROUNDS => {
-                let refused = refused_fields(fields, &refusal);
+                // The entry's key is the entry: asking for the field again
+                // could not change it.
+                let mut refused = refused_fields(fields, &refusal);
+                refused.retain(|(field, _)| !field.entry_key);
                 if refused.is_empty() {
                     return Err(CliError::Refused(refusal));
                 }
@@ -498,7 +508,7 @@ mod tests {
         assert_eq!(
             render_result(&result, Style::plain()),
             "Nothing new: the agent already knew this.\n\
-             Chapter 85 declarations now go to the general desk\nVersion 2 (v2)\n"
+             Chapter 85 declarations now go to the general desk\nVersion 2 of the collection (v2)\n"
         );
     }
 

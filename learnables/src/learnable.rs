@@ -56,9 +56,9 @@ pub trait Learnable: Sized {
     /// [`from_lesson_value`](Learnable::from_lesson_value), and, for a type
     /// with a field marked `#[learnable(entry_key)]`, the lesson refused when
     /// that field's value is not the entry (compared as the field's type
-    /// writes them: "07" and "7" agree for a number). The value must give
-    /// the field, as any required field: a lesson says in full what it
-    /// teaches. [`Lesson::parse`](crate::Lesson::parse) and
+    /// writes them: "07" and "7" agree for a number). A value that leaves
+    /// the field out takes it from the entry: the entry is typed once.
+    /// [`Lesson::parse`](crate::Lesson::parse) and
     /// [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
     ///
     /// ```
@@ -76,6 +76,11 @@ pub trait Learnable: Sized {
     /// }
     /// let value = LessonValue::try_from(serde_json::json!({"chapter": "85", "desk": "general"})).unwrap();
     /// assert_eq!(Rule::from_lesson_entry("85", &value).unwrap().chapter, 85);
+    /// // Left out, the chapter is the entry's.
+    /// let desk_only = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// assert_eq!(Rule::from_lesson_entry("85", &desk_only).unwrap().chapter, 85);
+    /// // Without an entry (a stored value, say) it is required as any field.
+    /// assert!(Rule::from_lesson_value(&desk_only).is_err());
     /// let contradicting = LessonValue::try_from(serde_json::json!({"chapter": "12", "desk": "general"})).unwrap();
     /// assert_eq!(
     ///     Rule::from_lesson_entry("85", &contradicting).unwrap_err().to_string(),

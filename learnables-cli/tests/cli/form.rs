@@ -93,10 +93,8 @@ fn typing_answers_and_picking_a_choice_with_the_arrow_keys() {
     let agent = Agent::start();
     let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85"]);
     expect(&mut session, "Teaching routing rule `85` in routing_rules");
-    answer(&mut session, "HS chapter", TEXT_READY, "85");
-    expect(&mut session, "> 85");
-    press(&mut session, ENTER);
-    // The desk list starts on the default, general; two down is cold chain.
+    // The chapter is the entry's key: `-e 85` gave it, so the form starts
+    // at the desk. The desk list starts on the default, general; two down is cold chain.
     let list = input(&mut session, "Desk", LIST_READY);
     assert!(list.contains("> general"), "{list:?}");
     assert!(list.contains("  (leave empty)"), "{list:?}");
@@ -137,14 +135,6 @@ fn the_default_is_prefilled_and_empty_answers_leave_fields_out() {
     let mut session = spawn(
         &agent,
         &["-c", "routing_rules", "-e", "84", "--reason", "Machinery"],
-    );
-    // The help is shown under the label.
-    expect(&mut session, "HS chapter");
-    answer(
-        &mut session,
-        "Two-digit chapter of the Harmonized System.",
-        TEXT_READY,
-        "84\r",
     );
     // Enter on the desk list takes the default it starts on.
     let list = input(&mut session, "Desk", LIST_READY);
@@ -201,10 +191,7 @@ fn a_question_prefills_the_form_with_its_suggestion() {
         &mut session,
         "Suggested: Unmatched chapters go to the general desk today",
     );
-    // The suggested chapter is prefilled: enter accepts it.
-    let prefilled = input(&mut session, "HS chapter", TEXT_READY);
-    assert!(prefilled.contains("> 85"), "{prefilled:?}");
-    press(&mut session, ENTER);
+    // The question's entry is the chapter: the form does not ask for it.
     // The list starts on the suggested desk, general; one down is
     // dangerous-goods.
     let list = input(&mut session, "Desk", LIST_READY);
@@ -240,15 +227,14 @@ fn a_question_about_several_entries_asks_which() {
             &question,
             "--set",
             "desk=general",
-            "--set",
-            "note=",
         ],
     );
     answer(&mut session, "Which routing rule?", LIST_READY, DOWN);
     expect(&mut session, "> 86");
     press(&mut session, ENTER);
+    // The chapter is the entry picked: only the note is asked.
     expect(&mut session, "Teaching routing rule `86` in routing_rules");
-    answer(&mut session, "HS chapter", TEXT_READY, "86\r");
+    answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
     answer(&mut session, "Reason", TEXT_READY, ENTER);
     answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     expect(
@@ -262,7 +248,6 @@ fn a_question_about_several_entries_asks_which() {
 fn escape_cancels_and_nothing_is_taught() {
     let agent = Agent::start();
     let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85"]);
-    answer(&mut session, "HS chapter", TEXT_READY, "85\r");
     answer(&mut session, "Desk", LIST_READY, UP);
     expect(&mut session, "> (leave empty)");
     press(&mut session, ESC);
@@ -285,13 +270,13 @@ fn escape_cancels_and_nothing_is_taught() {
 #[test]
 fn ctrl_c_in_the_form_cancels_with_130_and_nothing_is_taught() {
     let agent = Agent::start();
-    for (keys_before, at) in [("", "HS chapter"), ("85\r", "Desk")] {
+    for (keys_before, at) in [("", "Desk"), ("\r", "Note for the broker")] {
         let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85"]);
         if keys_before.is_empty() {
-            input(&mut session, at, TEXT_READY);
-        } else {
-            answer(&mut session, "HS chapter", TEXT_READY, keys_before);
             input(&mut session, at, LIST_READY);
+        } else {
+            answer(&mut session, "Desk", LIST_READY, keys_before);
+            input(&mut session, at, TEXT_READY);
         }
         press(&mut session, "\x03");
         expect(&mut session, "cancelled: nothing was sent to the agent");
@@ -316,7 +301,7 @@ fn with_json_no_form_is_shown_even_on_a_terminal() {
     let agent = Agent::start();
     let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85", "--json"]);
     let drawn = session.exp_eof().expect("the binary ends without asking");
-    assert!(!drawn.contains("HS chapter"), "{drawn}");
+    assert!(!drawn.contains("Desk"), "{drawn}");
     assert!(drawn.contains("\"kind\": \"usage\""), "{drawn}");
     assert!(drawn.contains("--json shows no form"), "{drawn}");
     assert_eq!(finish(session), 2);
@@ -368,17 +353,17 @@ fn the_review_shows_the_lesson_and_no_sends_nothing() {
         &agent,
         &["-c", "routing_rules", "-e", "85", "--reason", "Batteries"],
     );
-    answer(&mut session, "HS chapter", TEXT_READY, " 85 \r");
     answer(&mut session, "Desk", LIST_READY, ENTER);
-    answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
+    answer(&mut session, "Note for the broker", TEXT_READY, " Keep upright \r");
     let review = session
         .exp_string("Send this lesson?")
         .expect("the review is shown");
     expect(&mut session, REVIEW_READY);
-    assert!(review.contains("HS chapter: 85"), "{review:?}");
+    // The chapter, from the entry, shown once; what was typed, trimmed.
+    assert_eq!(review.matches("HS chapter: 85").count(), 1, "{review:?}");
     assert!(review.contains("Desk: general"), "{review:?}");
     assert!(
-        review.contains("Note for the broker: (left out)"),
+        review.contains("Note for the broker: Keep upright\r\n"),
         "{review:?}"
     );
     assert!(review.contains("Reason: Batteries"), "{review:?}");
@@ -403,41 +388,28 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
     let agent = Agent::start();
     let mut session = spawn(
         &agent,
-        &["-c", "routing_rules", "-e", "85", "--reason", "Batteries"],
+        &["-c", "clearance_limits", "-e", "broker-17", "--reason", "New broker"],
     );
-    answer(&mut session, "HS chapter", TEXT_READY, "eighty-five\r");
-    let list = input(&mut session, "Desk", LIST_READY);
-    assert!(list.contains("> general"), "{list:?}");
-    press(&mut session, DOWN);
-    expect(&mut session, "> dangerous-goods");
-    press(&mut session, ENTER);
-    answer(
-        &mut session,
-        "Note for the broker",
-        TEXT_READY,
-        "Keep upright\r",
-    );
+    answer(&mut session, "Limit in euros", TEXT_READY, "lots\r");
+    answer(&mut session, "Review date", TEXT_READY, "2027-01-31\r");
     answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
-    // The agent refuses the chapter: only it is asked again, with what
-    // was typed in it.
-    expect(&mut session, "The agent refused HS chapter");
-    let again = input(&mut session, "HS chapter", TEXT_READY);
-    assert!(again.contains("eighty-five"), "{again:?}");
+    // The agent refuses the amount: only it is asked again, with what was
+    // typed in it.
+    expect(&mut session, "The agent refused Limit in euros");
+    let again = input(&mut session, "Limit in euros", TEXT_READY);
+    assert!(again.contains("lots"), "{again:?}");
     press(&mut session, &"\x7f".repeat(20));
-    press(&mut session, "85\r");
+    press(&mut session, "25000\r");
     let review = session
         .exp_string("Send this lesson?")
         .expect("the review is shown");
     expect(&mut session, REVIEW_READY);
-    assert!(review.contains("Desk: dangerous-goods"), "{review:?}");
-    assert!(
-        review.contains("Note for the broker: Keep upright"),
-        "{review:?}"
-    );
+    assert!(review.contains("Review date: 2027-01-31"), "{review:?}");
+    assert!(review.contains("Limit in euros: 25000"), "{review:?}");
     press(&mut session, ENTER);
     expect(
         &mut session,
-        "Learned: Chapter 85 declarations now go to the dangerous-goods desk",
+        "Learned: broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
     );
     assert_eq!(finish(session), 0);
 }

@@ -230,6 +230,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let help = option_lit(lesson.help.as_ref());
         let default = option_lit(lesson.default.as_ref());
         let doc = &lesson.doc;
+        let entry_key = field.entry_key;
         let choices = item(krate, field, "choices");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
@@ -247,6 +248,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
                 kind: #kind,
                 choices: #choices,
                 default: #default,
+                entry_key: #entry_key,
             }
         }
     });

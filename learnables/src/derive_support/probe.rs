@@ -381,6 +381,7 @@ mod tests {
             kind: crate::FieldKind::TEXT,
             choices: None,
             default: None,
+            entry_key: false,
         };
         let read = |value: Value| parse_text::<String>(&value, &FIELD);
         assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
@@ -408,6 +409,7 @@ mod tests {
         kind: crate::FieldKind::TEXT,
         choices: None,
         default: None,
+        entry_key: false,
     };
 
     fn reason<T>(parse: ParseFn<T>, value: Value) -> String {

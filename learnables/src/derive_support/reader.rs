@@ -231,8 +231,8 @@ impl Reader {
     }
 
     /// The key field `index` for the lesson's `entry`, when there is one:
-    /// left as it is when the value leaves it out (a required field, so
-    /// `Missing`), refused when the
+    /// the entry's own key when the value leaves it out (the entry is
+    /// typed once), refused when the
     /// value names another entry (compared in the type's own `Display`
     /// form, so that "085" and "85" agree for a number).
     /// Inline, so that a parse without an entry (`from_lesson_value`, a
@@ -290,7 +290,7 @@ impl Reader {
                 }
                 Slot::Read(value)
             }
-            Slot::Absent => Slot::Absent,
+            Slot::Absent => Slot::Read(from_entry),
             Slot::Rejected => Slot::Rejected,
         }
     }

@@ -41,6 +41,9 @@ pub struct FieldSpec {
     pub choices: Option<&'static [&'static str]>,
     /// An explicit `default`.
     pub default: Option<&'static str>,
+    /// Marked `entry_key`: the lesson's entry fills it when the value
+    /// leaves it out.
+    pub entry_key: bool,
 }
 
 impl FieldSpec {
@@ -72,6 +75,7 @@ impl FieldSpec {
                 .map(|choices| choices.iter().map(|c| (*c).to_owned()).collect()),
             default: self.default.map(str::to_owned),
             help,
+            entry_key: self.entry_key,
         }
     }
 }

@@ -40,6 +40,13 @@ pub struct LessonField {
     /// Help rendered with the input.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// Ours, beside the spec's keys (`entryKey: true`, absent when false):
+    /// the field is the entry's key, so a lesson's entry fills it when the
+    /// value leaves it out, and a form that asks for the entry need not
+    /// ask for it again. A client that does not know it shows the field
+    /// as any other, and a value that gives it must agree with the entry.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub entry_key: bool,
 }
 
 impl LessonField {
@@ -52,6 +59,7 @@ impl LessonField {
             choices: None,
             default: None,
             help: None,
+            entry_key: false,
         }
     }
 
@@ -68,6 +76,20 @@ impl LessonField {
     /// Sets the default.
     pub fn with_default(mut self, default: impl Into<String>) -> LessonField {
         self.default = Some(default.into());
+        self
+    }
+
+    /// Marks the field as the entry's key ([`LessonField::entry_key`]).
+    ///
+    /// ```
+    /// use learnables::{FieldKind, LessonField};
+    /// let chapter = LessonField::new("chapter", "HS chapter", FieldKind::TEXT).with_entry_key();
+    /// assert_eq!(serde_json::to_value(&chapter).unwrap()["entryKey"], true);
+    /// let desk = LessonField::new("desk", "Desk", FieldKind::TEXT);
+    /// assert!(serde_json::to_value(&desk).unwrap().get("entryKey").is_none());
+    /// ```
+    pub fn with_entry_key(mut self) -> LessonField {
+        self.entry_key = true;
         self
     }
 

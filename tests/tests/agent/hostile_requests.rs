@@ -636,7 +636,9 @@ fn lesson_fields(table: &mut Table, version_id: &str) {
         ("`value.desk` not a choice", lesson_with("/value/desk", json!("Cold Chain")), "value.desk", "Desk"),
         ("`value.chapter` a boolean", lesson_with("/value/chapter", json!(true)), "value.chapter", "HS chapter"),
         ("`value.note` an array", lesson_with( "/value", json!({"chapter": "85", "desk": "cold chain", "note": ["x"]}), ), "value.note", "Note for the broker"),
-        ("`value` empty", lesson_with("/value", json!({})), "value.chapter", "HS chapter"),
+        // Left out, the chapter is the entry's (an empty value teaches the
+        // desk's default): what is refused is a chapter that is not it.
+        ("`value` only another chapter", lesson_with("/value", json!({"chapter": "12"})), "value.chapter", "HS chapter"),
     ];
     // A key a lesson does not have is ignored (the spec's schema allows it).
     table.add(

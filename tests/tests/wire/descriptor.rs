@@ -17,7 +17,7 @@ fn routing_rule_compiles_to_the_exact_spec_json() {
             "decidedBy": "rules",
             "lessonFields": [
                 {"name": "chapter", "label": "HS chapter", "kind": "text",
-                 "help": "Two-digit chapter of the Harmonized System."},
+                 "help": "Two-digit chapter of the Harmonized System.", "entryKey": true},
                 {"name": "desk", "label": "Desk", "kind": "choice",
                  "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
                 {"name": "note", "label": "Note for the broker", "kind": "text"}

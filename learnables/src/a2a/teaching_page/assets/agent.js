@@ -170,6 +170,7 @@ export function lessonFields(fields) {
       choices: Array.isArray(f.choices) ? f.choices.filter((c) => typeof c === "string") : null,
       default: typeof f.default === "string" ? f.default : null,
       help: text(f.help),
+      entryKey: f.entryKey === true,
     }));
 }
 

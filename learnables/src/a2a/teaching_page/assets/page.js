@@ -138,12 +138,18 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
   const entryControl =
     entries && entries.length > 1 ? select(entries, entries[0]) : textInput(entries ? entries[0] : "");
   if (entries && entries.length === 1) entryControl.readOnly = true;
+  // The field that is the entry's key is asked for once, as the entry: the
+  // agent fills it from the entry (the card marks it `entryKey`).
+  const allFields = fields ?? learnable.lessonFields;
+  const key = allFields.find((f) => f.entryKey) ?? null;
   const entry = field(
     entryControl,
-    capitalized(learnable.entry),
-    entries ? `The ${learnable.entry} the agent asked about.` : `Which ${learnable.entry} you are teaching.`,
+    key ? key.label : capitalized(learnable.entry),
+    entries
+      ? `The ${learnable.entry} the agent asked about.`
+      : (key?.help || `Which ${learnable.entry} you are teaching.`),
   );
-  const lesson = lessonForm(fields ?? learnable.lessonFields, prefill);
+  const lesson = lessonForm(allFields.filter((f) => f !== key), prefill);
   const reasonBox = document.createElement("textarea");
   reasonBox.rows = 2;
   const reason = field(reasonBox, "Why (optional)", "Kept with the lesson and shown back with it.");
@@ -153,6 +159,7 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
 
   const byKey = new Map([["entry", entry], ["reason", reason]]);
   for (const [name, built] of lesson.fields) byKey.set(`value.${name}`, built);
+  if (key) byKey.set(`value.${key.name}`, entry);
 
   form.onsubmit = async (event) => {
     event.preventDefault();
@@ -171,6 +178,9 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
       value: lesson.values(),
       taughtBy: teacher.teacher,
     };
+    // The key field, asked for as the entry, is sent as it too (an own
+    // key whatever its name, `__proto__` included).
+    if (key) params.value = Object.fromEntries([...Object.entries(params.value), [key.name, params.entry]]);
     if (reasonBox.value.trim()) params.reason = reasonBox.value.trim();
     submit.disabled = true;
     try {
