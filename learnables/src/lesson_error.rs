@@ -168,6 +168,72 @@ impl LessonProblem {
     }
 }
 
+impl LessonProblem {
+    /// The problem in a teacher's words: the field named by its label,
+    /// never its key, and no code quoting (what a teach form shows next to
+    /// the field; [`Display`](fmt::Display) is for the developer and names
+    /// the key too).
+    ///
+    /// ```
+    /// use learnables::LessonProblem;
+    /// let missing = LessonProblem::Missing { field: "amountEur".into(), label: "Limit in euros".into() };
+    /// assert_eq!(missing.in_words(), "Limit in euros is needed");
+    /// assert_eq!(missing.to_string(), "`amountEur` (Limit in euros) is missing; it is required");
+    /// ```
+    pub fn in_words(&self) -> String {
+        match self {
+            LessonProblem::Missing { label, .. } => format!("{label} is needed"),
+            LessonProblem::UnknownField { field, .. } => format!(
+                "the lesson holds {:?}, which the agent does not know",
+                shortened(field)
+            ),
+            LessonProblem::WrongType { label, found, .. } => {
+                format!("{label} must be given as text, not as {found}")
+            }
+            LessonProblem::NotAChoice {
+                label,
+                value,
+                choices,
+                ..
+            } => format!(
+                "{label}: {value:?} is not one of the choices ({})",
+                choices.join(", ")
+            ),
+            LessonProblem::Invalid {
+                label,
+                value,
+                reason,
+                ..
+            } => format!("{label}: {value:?} is not accepted: {reason}"),
+            LessonProblem::Refused { label, reason, .. } => format!("{label}: {reason}"),
+            LessonProblem::EntryMismatch {
+                label,
+                entry,
+                value,
+                ..
+            } => format!(
+                "{label} says {value:?}, but the lesson is about {entry:?}: leave {label} out, \
+                 or teach {value:?} instead"
+            ),
+            LessonProblem::BadEntry {
+                label,
+                entry,
+                reason,
+                ..
+            } => format!("{label}: {entry:?} is not accepted: {reason}"),
+            LessonProblem::GivenTwice {
+                label, again_as, ..
+            } => format!(
+                "{label} is given twice, once under its earlier name {:?}: give it once",
+                shortened(again_as)
+            ),
+            LessonProblem::WrongCollection { .. } | LessonProblem::NotMigrated { .. } => {
+                self.to_string()
+            }
+        }
+    }
+}
+
 impl fmt::Display for LessonProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -437,9 +437,15 @@ impl LearnablesService {
                     descriptor.entry,
                     shown(&params.entry)
                 );
-                RpcError::new(codes::NOT_FOUND, message.clone())
+                // Beside the field, in a teacher's words.
+                let in_words = format!(
+                    "the agent has not been taught the {} {:?} yet",
+                    descriptor.entry,
+                    shown(&params.entry)
+                );
+                RpcError::new(codes::NOT_FOUND, message)
                     .because(reasons::ENTRY_NOT_FOUND)
-                    .at_field("entry", message)
+                    .at_field("entry", in_words)
             })?;
         let fields = match self
             .inner
@@ -730,7 +736,9 @@ fn teach_error(error: &TeachError) -> RpcError {
                 let field = problem
                     .field()
                     .map_or_else(|| "value".to_owned(), |field| format!("value.{field}"));
-                refusal.at_field(&field, problem.to_string())
+                // Beside the field, in the teacher's words (the message
+                // names the keys, for the developer).
+                refusal.at_field(&field, problem.in_words())
             })
         }
         TeachError::UnknownEntry { collection, entry } => RpcError::invalid_params(

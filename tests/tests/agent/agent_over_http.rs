@@ -436,3 +436,42 @@ fn the_teacher_method_names_the_person_the_token_was_issued_to() {
     let unactivated = agent.call_with(learnables::TEACHER_METHOD, json!({}), &[AS_ALICE]);
     assert_eq!(unactivated.code(), codes::EXTENSION_NOT_ACTIVATED);
 }
+
+#[test]
+fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
+    let (agent, _data) = agent();
+    let teach = |entry: &str, value: serde_json::Value| {
+        agent.call(
+            learnables::TEACH_METHOD,
+            json!({"collection": "routing_rules", "entry": entry, "value": value,
+                   "taughtBy": "alice@example.com"}),
+        )
+    };
+    let cases = [
+        (teach("85", json!({"chapter": "12"})), "value.chapter",
+         "HS chapter says \"12\", but the lesson is about \"85\": leave HS chapter out, or teach \"12\" instead"),
+        (teach("eighty-six", json!({"desk": "general"})), "value.chapter",
+         "HS chapter: \"eighty-six\" is not accepted: an HS chapter is a number from 1 to 97"),
+        (teach("85", json!({"desk": "urgent"})), "value.desk",
+         "Desk: \"urgent\" is not one of the choices (general, dangerous-goods, cold chain)"),
+    ];
+    for (reply, field, words) in &cases {
+        assert_eq!(reply.violations(), vec![(*field, *words)]);
+        // The message, for the developer, still names the key.
+        assert!(reply.message().contains('`'), "{}", reply.message());
+    }
+    let limit = agent.call(
+        learnables::TEACH_METHOD,
+        json!({"collection": "clearance_limits", "entry": "broker-17", "value": {},
+               "taughtBy": "alice@example.com"}),
+    );
+    assert_eq!(limit.violations(), vec![("value.amountEur", "Limit in euros is needed")]);
+    let unknown = agent.call(
+        learnables::SHOW_BACK_METHOD,
+        json!({"collection": "routing_rules", "entry": "62"}),
+    );
+    assert_eq!(
+        unknown.violations(),
+        vec![("entry", "the agent has not been taught the routing rule \"62\" yet")]
+    );
+}

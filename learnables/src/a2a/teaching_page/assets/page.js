@@ -268,10 +268,11 @@ async function showBack(collection, entry, byKey) {
     current = await call(state.rpc, SHOW_BACK_METHOD, { collection, entry, history: { limit: MAX_HISTORY } });
   } catch (error) {
     if (error.code === CODES.unauthenticated) return refused(error, byKey, errorNode);
-    const named = (error.violations ?? []).map((v) => byKey.get(v.field)).find(Boolean);
-    if (named) named.showError(error.message);
+    // Beside the field it names, in the words the agent gives for it.
+    const violation = (error.violations ?? []).find((v) => byKey.has(v.field));
+    if (violation) byKey.get(violation.field).showError(violation.description);
     errorNode.textContent = error.message;
-    errorNode.hidden = Boolean(named);
+    errorNode.hidden = Boolean(violation);
     return;
   }
   const learnable = descriptorOf(collection);
