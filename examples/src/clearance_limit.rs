@@ -37,7 +37,6 @@ pub struct ClearanceLimit {
     /// Review date
     ///
     /// When compliance looks at this limit again (YYYY-MM-DD).
-    #[learnable(kind = "date")]
     pub review_after: Option<NaiveDate>,
 }
 

@@ -231,6 +231,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let default = option_lit(lesson.default.as_ref());
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
+        let optional = field.optional;
         let choices = item(krate, field, "choices");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
@@ -249,6 +250,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
                 choices: #choices,
                 default: #default,
                 entry_key: #entry_key,
+                optional: #optional,
             }
         }
     });

@@ -8,6 +8,8 @@
 //! The logic lives here, generic over the field's type, so that each
 //! derived struct emits a few small calls rather than its own copy.
 
+#[cfg(feature = "chrono")]
+mod date_field;
 mod number_text;
 mod probe;
 mod reader;

@@ -382,6 +382,7 @@ mod tests {
             choices: None,
             default: None,
             entry_key: false,
+            optional: false,
         };
         let read = |value: Value| parse_text::<String>(&value, &FIELD);
         assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
@@ -410,6 +411,7 @@ mod tests {
         choices: None,
         default: None,
         entry_key: false,
+        optional: false,
     };
 
     fn reason<T>(parse: ParseFn<T>, value: Value) -> String {

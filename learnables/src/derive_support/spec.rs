@@ -44,7 +44,12 @@ pub struct FieldSpec {
     /// Marked `entry_key`: the lesson's entry fills it when the value
     /// leaves it out.
     pub entry_key: bool,
+    /// Of an `Option` type: a lesson may leave it out.
+    pub optional: bool,
 }
+
+/// What an optional field's help says.
+pub const OPTIONAL: &str = "Optional.";
 
 impl FieldSpec {
     fn doc_text(&self) -> learnables_rules::DocText {
@@ -65,6 +70,13 @@ impl FieldSpec {
             // An explicit label replaces the whole doc comment only when the
             // doc comment is the label's source; otherwise the doc's rest is help.
             _ => self.doc_text().help,
+        };
+        // Said in the help, which every client shows (the spec's fields
+        // have no other way to say it).
+        let help = match help {
+            Some(help) if self.optional => Some(format!("{help} {OPTIONAL}")),
+            None if self.optional => Some(OPTIONAL.to_owned()),
+            help => help,
         };
         LessonField {
             name: self.name.to_owned(),

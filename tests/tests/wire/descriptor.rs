@@ -20,7 +20,7 @@ fn routing_rule_compiles_to_the_exact_spec_json() {
                  "help": "Two-digit chapter of the Harmonized System.", "entryKey": true},
                 {"name": "desk", "label": "Desk", "kind": "choice",
                  "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
-                {"name": "note", "label": "Note for the broker", "kind": "text"}
+                {"name": "note", "label": "Note for the broker", "kind": "text", "help": "Optional."}
             ]
         })
     );
@@ -118,7 +118,8 @@ fn doc_comments_labels_help_raw_names_and_skip() {
     assert_eq!(fields[1].help.as_deref(), Some("Explicit help."));
     assert_eq!(
         fields[2].help.as_deref(),
-        Some("First line of help,\nsecond line.\n\nSecond paragraph.")
+        Some("First line of help,\nsecond line.\n\nSecond paragraph. Optional."),
+        "an optional field's help says so"
     );
     let value = LessonValue::try_from(json!({"priority": "VERY_HIGH", "type": "bug"})).unwrap();
     let ticket = Ticket::from_lesson_value(&value).unwrap();

@@ -1,6 +1,7 @@
 // Forms built from lessonFields, as the spec says: the label above the
 // input, help under it, a `choice` as a select starting on its default, any
-// other kind as a text input, the default prefilled. Every text is set with
+// other kind as a text input (a date picker for `date`), the default
+// prefilled. Every text is set with
 // textContent or value, never as HTML.
 
 let counter = 0;
@@ -98,6 +99,8 @@ export function lessonForm(fields, prefill = {}) {
     const start = asText(Object.hasOwn(prefill, spec.name) ? prefill[spec.name] : null) ?? spec.default;
     const isChoice = spec.kind === "choice" && Array.isArray(spec.choices) && spec.choices.length > 0;
     const control = isChoice ? select(spec.choices, start) : textInput(start);
+    // A date picker for the open kind `date` (its value is YYYY-MM-DD).
+    if (!isChoice && spec.kind === "date") control.type = "date";
     control.name = spec.name;
     const built = field(control, spec.label, spec.help);
     byName.set(spec.name, built);
