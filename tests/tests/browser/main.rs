@@ -1,4 +1,5 @@
 //! The teacher's page in headless Chromium.
 
+mod field_kinds;
 mod history_and_revert;
 mod teaching_page;
