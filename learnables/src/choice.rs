@@ -29,6 +29,22 @@ pub trait Choice: Sized + 'static {
     /// Every choice, in declaration order.
     const CHOICES: &'static [&'static str];
 
+    /// What each choice means, in the order of [`Choice::CHOICES`]: the
+    /// first paragraph of each variant's doc comment when derived (`None`
+    /// for a variant without one). Empty when the type says nothing.
+    ///
+    /// ```
+    /// use learnables::Choice;
+    /// #[derive(Choice, Debug, Clone, Copy)]
+    /// enum Desk {
+    ///     /// Everything without a specialist desk.
+    ///     General,
+    ///     Perishables,
+    /// }
+    /// assert_eq!(Desk::DESCRIPTIONS, &[Some("Everything without a specialist desk."), None]);
+    /// ```
+    const DESCRIPTIONS: &'static [Option<&'static str>] = &[];
+
     /// The choice `self` is.
     fn as_choice(&self) -> &'static str;
 

@@ -185,7 +185,10 @@ fn teach_with_every_field_set_asks_nothing_and_says_what_was_learned() {
         Some("Learned: Chapter 85 declarations now go to the cold chain desk")
     );
     let version = lines.next().unwrap();
-    assert!(version.starts_with("Version 1 of the collection ("), "{out}");
+    assert!(
+        version.starts_with("Version 1 of the collection ("),
+        "{out}"
+    );
     assert!(version.ends_with(')') && version.len() > "Version 1 of the collection ()".len());
     assert_eq!(lines.next(), None);
 }
@@ -215,7 +218,10 @@ fn teaching_what_the_agent_knows_is_nothing_new() {
         ],
     )
     .ok();
-    assert!(changed.contains("Version 2 of the collection ("), "{changed}");
+    assert!(
+        changed.contains("Version 2 of the collection ("),
+        "{changed}"
+    );
     assert!(!changed.contains("after"), "{changed}");
 }
 

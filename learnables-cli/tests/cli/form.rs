@@ -220,15 +220,7 @@ fn a_question_about_several_entries_asks_which() {
         .attach_to(&mut message)
         .unwrap();
     let question = write_json(dir.path(), "question.json", &message);
-    let mut session = spawn(
-        &agent,
-        &[
-            "--question",
-            &question,
-            "--set",
-            "desk=general",
-        ],
-    );
+    let mut session = spawn(&agent, &["--question", &question, "--set", "desk=general"]);
     answer(&mut session, "Which routing rule?", LIST_READY, DOWN);
     expect(&mut session, "> 86");
     press(&mut session, ENTER);
@@ -354,7 +346,12 @@ fn the_review_shows_the_lesson_and_no_sends_nothing() {
         &["-c", "routing_rules", "-e", "85", "--reason", "Batteries"],
     );
     answer(&mut session, "Desk", LIST_READY, ENTER);
-    answer(&mut session, "Note for the broker", TEXT_READY, " Keep upright \r");
+    answer(
+        &mut session,
+        "Note for the broker",
+        TEXT_READY,
+        " Keep upright \r",
+    );
     let review = session
         .exp_string("Send this lesson?")
         .expect("the review is shown");
@@ -388,7 +385,14 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
     let agent = Agent::start();
     let mut session = spawn(
         &agent,
-        &["-c", "clearance_limits", "-e", "broker-17", "--reason", "New broker"],
+        &[
+            "-c",
+            "clearance_limits",
+            "-e",
+            "broker-17",
+            "--reason",
+            "New broker",
+        ],
     );
     answer(&mut session, "Limit in euros", TEXT_READY, "lots\r");
     answer(&mut session, "Review date", TEXT_READY, "2027-01-31\r");

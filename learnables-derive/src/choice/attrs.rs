@@ -15,11 +15,12 @@ pub struct EnumAttrs {
     pub krate: Option<Path>,
 }
 
-/// `#[choice(...)]` on a variant.
+/// `#[choice(...)]` on a variant, and its doc comment.
 #[derive(FromVariant)]
-#[darling(attributes(choice))]
+#[darling(attributes(choice), forward_attrs(doc))]
 pub struct VariantAttrs {
     pub ident: Ident,
+    pub attrs: Vec<syn::Attribute>,
     pub fields: darling::ast::Fields<syn::Field>,
     #[darling(default, with = crate::meta::text)]
     pub rename: Option<LitStr>,

@@ -13,11 +13,16 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         krate,
         variants,
         aliases,
+        descriptions,
     } = choice;
     let idents: Vec<_> = variants.iter().map(|(ident, _)| ident).collect();
     let choices: Vec<_> = variants.iter().map(|(_, choice)| choice).collect();
     // A choice string, or any of its variant's aliases (earlier choice
     // strings that stored values and lessons may hold).
+    let descriptions = descriptions.iter().map(|description| match description {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    });
     let readings = choices
         .iter()
         .zip(aliases)
@@ -26,6 +31,8 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         #[automatically_derived]
         impl #krate::Choice for #ident {
             const CHOICES: &'static [&'static str] = &[#(#choices),*];
+            const DESCRIPTIONS: &'static [::core::option::Option<&'static str>] =
+                &[#(#descriptions),*];
 
             #[inline]
             fn as_choice(&self) -> &'static str {

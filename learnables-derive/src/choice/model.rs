@@ -27,6 +27,8 @@ pub struct ChoiceEnum {
     pub variants: Vec<(Ident, String)>,
     /// Each variant's `alias = "..."`s: earlier choice strings it reads.
     pub aliases: Vec<Vec<String>>,
+    /// What each variant's choice means: its doc comment's first paragraph.
+    pub descriptions: Vec<Option<String>>,
 }
 
 impl ChoiceEnum {
@@ -70,6 +72,7 @@ impl ChoiceEnum {
         let mut seen = HashSet::new();
         let mut variants = Vec::new();
         let mut aliases = Vec::new();
+        let mut descriptions = Vec::new();
         for variant in attrs.data.as_ref().take_enum().into_iter().flatten() {
             if !variant.fields.is_unit() {
                 errors.push(
@@ -108,6 +111,14 @@ impl ChoiceEnum {
                 );
             }
             variants.push((variant.ident.clone(), choice));
+            // What the choice means: the doc comment's first paragraph,
+            // when it is written out (not an `include_str!`).
+            descriptions.push(
+                crate::doc::Doc::read(&variant.attrs)
+                    .known
+                    .map(|doc| doc.label)
+                    .filter(|label| !label.is_empty()),
+            );
             aliases.push(variant.alias.iter().map(|alias| alias.0.value()).collect());
         }
         // An alias reads as one variant only: not a choice, not blank,
@@ -152,6 +163,7 @@ impl ChoiceEnum {
                 .unwrap_or_else(|| syn::parse_quote!(::learnables)),
             variants,
             aliases,
+            descriptions,
         })
     }
 }

@@ -34,6 +34,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
             let parse = item(krate, field, "parse");
             let value_ty = &field.value_ty;
             let choices = item(krate, field, "choices");
+        let descriptions = item(krate, field, "descriptions");
             // A choice field's default is checked at compile time; the
             // constant condition keeps the check out of the build for it.
             quote! {
@@ -233,6 +234,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let entry_key = field.entry_key;
         let optional = field.optional;
         let choices = item(krate, field, "choices");
+        let descriptions = item(krate, field, "descriptions");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
             None => {
@@ -248,6 +250,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
                 doc: &[#(#doc),*],
                 kind: #kind,
                 choices: #choices,
+                descriptions: #descriptions,
                 default: #default,
                 entry_key: #entry_key,
                 optional: #optional,

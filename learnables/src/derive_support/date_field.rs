@@ -61,6 +61,7 @@ impl Probe<NaiveDate> {
     pub const OPS: FieldOps<NaiveDate> = FieldOps {
         kind: "date",
         choices: None,
+        descriptions: None,
         parse: parse_date,
         take: take_date,
         display: as_display::<NaiveDate>,

@@ -30,6 +30,8 @@ pub struct FieldOps<T> {
     pub kind: &'static str,
     /// The type's choices, for a `Choice`.
     pub choices: Option<&'static [&'static str]>,
+    /// What each choice means, for a `Choice` ([`Choice::DESCRIPTIONS`]).
+    pub descriptions: Option<&'static [Option<&'static str>]>,
     /// Reads a value sent for the field.
     pub parse: ParseFn<T>,
     /// Reads a value sent for the field, taken out of the lesson value.
@@ -68,6 +70,7 @@ impl<T: Choice + Display> Probe<T> {
     pub const OPS: FieldOps<T> = FieldOps {
         kind: "choice",
         choices: Some(T::CHOICES),
+        descriptions: Some(T::DESCRIPTIONS),
         parse: parse_choice::<T>,
         take: take_choice::<T>,
         display: choice_display::<T>,
@@ -107,6 +110,7 @@ where
     const OPS: FieldOps<T> = FieldOps {
         kind: "text",
         choices: None,
+        descriptions: None,
         parse: parse_text::<T>,
         take: take_text::<T>,
         display: as_display::<T>,
@@ -120,6 +124,7 @@ impl Probe<String> {
     pub const OPS: FieldOps<String> = FieldOps {
         kind: "text",
         choices: None,
+        descriptions: None,
         parse: parse_text::<String>,
         take: take_string,
         display: as_display::<String>,
@@ -245,6 +250,7 @@ where
     FieldOps {
         kind: "text",
         choices: None,
+        descriptions: None,
         parse: parse_standard::<T>,
         take: take_standard::<T>,
         display: as_display::<T>,
@@ -380,6 +386,7 @@ mod tests {
             doc: &[],
             kind: crate::FieldKind::TEXT,
             choices: None,
+            descriptions: None,
             default: None,
             entry_key: false,
             optional: false,
@@ -409,6 +416,7 @@ mod tests {
         doc: &[],
         kind: crate::FieldKind::TEXT,
         choices: None,
+        descriptions: None,
         default: None,
         entry_key: false,
         optional: false,

@@ -39,6 +39,8 @@ pub struct FieldSpec {
     pub kind: FieldKind,
     /// The choices, when the field's type is a `Choice`.
     pub choices: Option<&'static [&'static str]>,
+    /// What each choice means, when the field's type is a `Choice`.
+    pub descriptions: Option<&'static [Option<&'static str>]>,
     /// An explicit `default`.
     pub default: Option<&'static str>,
     /// Marked `entry_key`: the lesson's entry fills it when the value
@@ -88,6 +90,10 @@ impl FieldSpec {
             default: self.default.map(str::to_owned),
             help,
             entry_key: self.entry_key,
+            choice_descriptions: self
+                .descriptions
+                .filter(|all| all.iter().any(Option::is_some))
+                .map(|all| all.iter().map(|d| d.map(str::to_owned)).collect()),
         }
     }
 }

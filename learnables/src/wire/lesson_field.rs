@@ -47,6 +47,12 @@ pub struct LessonField {
     /// as any other, and a value that gives it must agree with the entry.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub entry_key: bool,
+    /// Ours, beside the spec's keys: what each of `choices` means, in the
+    /// same order (`null` for one that says nothing), from the doc
+    /// comments of a `Choice`'s variants; absent when none says anything.
+    /// A client that does not know it shows the choices alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice_descriptions: Option<Vec<Option<String>>>,
 }
 
 impl LessonField {
@@ -60,6 +66,7 @@ impl LessonField {
             default: None,
             help: None,
             entry_key: false,
+            choice_descriptions: None,
         }
     }
 

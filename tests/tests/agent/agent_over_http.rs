@@ -448,12 +448,21 @@ fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
         )
     };
     let cases = [
-        (teach("85", json!({"chapter": "12"})), "value.chapter",
-         "HS chapter says \"12\", but the lesson is about \"85\": leave HS chapter out, or teach \"12\" instead"),
-        (teach("eighty-six", json!({"desk": "general"})), "value.chapter",
-         "HS chapter: \"eighty-six\" is not accepted: an HS chapter is a number from 1 to 97"),
-        (teach("85", json!({"desk": "urgent"})), "value.desk",
-         "Desk: \"urgent\" is not one of the choices (general, dangerous-goods, cold chain)"),
+        (
+            teach("85", json!({"chapter": "12"})),
+            "value.chapter",
+            "HS chapter says \"12\", but the lesson is about \"85\": leave HS chapter out, or teach \"12\" instead",
+        ),
+        (
+            teach("eighty-six", json!({"desk": "general"})),
+            "value.chapter",
+            "HS chapter: \"eighty-six\" is not accepted: an HS chapter is a number from 1 to 97",
+        ),
+        (
+            teach("85", json!({"desk": "urgent"})),
+            "value.desk",
+            "Desk: \"urgent\" is not one of the choices (general, dangerous-goods, cold chain)",
+        ),
     ];
     for (reply, field, words) in &cases {
         assert_eq!(reply.violations(), vec![(*field, *words)]);
@@ -465,13 +474,19 @@ fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
         json!({"collection": "clearance_limits", "entry": "broker-17", "value": {},
                "taughtBy": "alice@example.com"}),
     );
-    assert_eq!(limit.violations(), vec![("value.amountEur", "Limit in euros is needed")]);
+    assert_eq!(
+        limit.violations(),
+        vec![("value.amountEur", "Limit in euros is needed")]
+    );
     let unknown = agent.call(
         learnables::SHOW_BACK_METHOD,
         json!({"collection": "routing_rules", "entry": "62"}),
     );
     assert_eq!(
         unknown.violations(),
-        vec![("entry", "the agent has not been taught the routing rule \"62\" yet")]
+        vec![(
+            "entry",
+            "the agent has not been taught the routing rule \"62\" yet"
+        )]
     );
 }

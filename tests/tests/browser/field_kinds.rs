@@ -28,7 +28,10 @@ fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
             .until("document.body.dataset.ready === 'true'", "the page starts")
             .await;
         let token = client.active_element().await.expect("the token field");
-        token.send_keys(&format!("alice-token{ENTER}")).await.unwrap();
+        token
+            .send_keys(&format!("alice-token{ENTER}"))
+            .await
+            .unwrap();
         browser
             .until("!document.getElementById('who').hidden", "signing in")
             .await;
@@ -43,8 +46,16 @@ fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
         assert_eq!(date.attr("type").await.unwrap().as_deref(), Some("date"));
         let help = browser.text("#teach-form").await;
         assert!(help.contains("Optional."), "{help}");
-        type_into(&control(&browser, "teach-form", "Broker").await, "broker-17").await;
-        type_into(&control(&browser, "teach-form", "Limit in euros").await, "25000").await;
+        type_into(
+            &control(&browser, "teach-form", "Broker").await,
+            "broker-17",
+        )
+        .await;
+        type_into(
+            &control(&browser, "teach-form", "Limit in euros").await,
+            "25000",
+        )
+        .await;
         // The picker's value, as a person picks it: YYYY-MM-DD.
         let id = date.attr("id").await.unwrap().unwrap();
         browser
@@ -54,7 +65,10 @@ fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
             .await;
         submit(&browser, "teach-form").await;
         browser
-            .until("!document.getElementById('teach-result').hidden", "the lesson is taught")
+            .until(
+                "!document.getElementById('teach-result').hidden",
+                "the lesson is taught",
+            )
             .await;
         assert_eq!(
             browser.text("#teach-describes").await,

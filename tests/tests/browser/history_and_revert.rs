@@ -78,8 +78,7 @@ async fn go_back_from(browser: &Browser, index: usize) {
 
 #[test]
 fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
-    if !browser_available("a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version")
-    {
+    if !browser_available("a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version") {
         return;
     }
     let data = tempfile::tempdir().expect("a temporary directory");

@@ -149,6 +149,17 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         let desk = control(&browser, "teach-form", "Desk").await;
         assert_eq!(desk.tag_name().await.unwrap(), "select");
         assert_eq!(value_of(&desk).await, "general");
+        // Each choice with what it means, from the variant's doc comment.
+        assert_eq!(
+            browser
+                .eval("[...document.querySelector('#teach-form select').options].map(o => o.textContent)")
+                .await,
+            json!([
+                "general: Everything without a specialist desk.",
+                "dangerous-goods: Hazardous materials.",
+                "cold chain: Goods that must stay cold."
+            ])
+        );
         let help = browser
             .eval("[...document.querySelectorAll('#teach-form .help')].map(h => h.textContent).join('|')")
             .await;

@@ -19,7 +19,9 @@ fn routing_rule_compiles_to_the_exact_spec_json() {
                 {"name": "chapter", "label": "HS chapter", "kind": "text",
                  "help": "Two-digit chapter of the Harmonized System.", "entryKey": true},
                 {"name": "desk", "label": "Desk", "kind": "choice",
-                 "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
+                 "choices": ["general", "dangerous-goods", "cold chain"], "default": "general",
+                 "choiceDescriptions": ["Everything without a specialist desk.",
+                                        "Hazardous materials.", "Goods that must stay cold."]},
                 {"name": "note", "label": "Note for the broker", "kind": "text", "help": "Optional."}
             ]
         })

@@ -372,7 +372,12 @@ fn a_value_that_agrees_with_its_entry_is_learned_and_one_without_the_key_takes_t
         without_key.describes,
         "Chapter 85 declarations now go to the general desk"
     );
-    let stored = knowledge.pin().entry_record("routing_rules", "85").unwrap().value.clone();
+    let stored = knowledge
+        .pin()
+        .entry_record("routing_rules", "85")
+        .unwrap()
+        .value
+        .clone();
     assert_eq!(stored.into_json()["chapter"], json!("85"));
     // The same chapter written another way agrees with the entry.
     let padded = LessonValue::try_from(json!({"chapter": "07", "desk": "general"})).unwrap();

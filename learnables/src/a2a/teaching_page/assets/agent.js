@@ -171,6 +171,11 @@ export function lessonFields(fields) {
       default: typeof f.default === "string" ? f.default : null,
       help: text(f.help),
       entryKey: f.entryKey === true,
+      // What each choice means (ours; a null where a choice says nothing).
+      choiceDescriptions:
+        Array.isArray(f.choices) && f.choices.every((c) => typeof c === "string") && Array.isArray(f.choiceDescriptions)
+          ? f.choiceDescriptions.map((d) => (typeof d === "string" ? d : ""))
+          : [],
     }));
 }
 

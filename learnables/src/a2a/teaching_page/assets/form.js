@@ -98,7 +98,11 @@ export function lessonForm(fields, prefill = {}) {
   for (const spec of fields) {
     const start = asText(Object.hasOwn(prefill, spec.name) ? prefill[spec.name] : null) ?? spec.default;
     const isChoice = spec.kind === "choice" && Array.isArray(spec.choices) && spec.choices.length > 0;
-    const control = isChoice ? select(spec.choices, start) : textInput(start);
+    // Each choice with what it means, where the agent says.
+    const shown = isChoice
+      ? spec.choices.map((c, i) => (spec.choiceDescriptions?.[i] ? `${c}: ${spec.choiceDescriptions[i]}` : c))
+      : null;
+    const control = isChoice ? select(spec.choices, start, shown) : textInput(start);
     // A date picker for the open kind `date` (its value is YYYY-MM-DD).
     if (!isChoice && spec.kind === "date") control.type = "date";
     control.name = spec.name;
