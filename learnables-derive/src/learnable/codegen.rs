@@ -34,7 +34,6 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
             let parse = item(krate, field, "parse");
             let value_ty = &field.value_ty;
             let choices = item(krate, field, "choices");
-        let descriptions = item(krate, field, "descriptions");
             // A choice field's default is checked at compile time; the
             // constant condition keeps the check out of the build for it.
             quote! {
