@@ -117,7 +117,7 @@ impl AnsweringLesson {
                 .and_then(|question| TeachBlock::from_a2a_message(question).ok().flatten())
                 .is_some_and(|block| {
                     block.collection == self.collection
-                        && block.entries.iter().any(|entry| *entry == self.entry)
+                        && block.entries.contains(&self.entry)
                 })
     }
 }
