@@ -116,8 +116,7 @@ impl AnsweringLesson {
                 .as_ref()
                 .and_then(|question| TeachBlock::from_a2a_message(question).ok().flatten())
                 .is_some_and(|block| {
-                    block.collection == self.collection
-                        && block.entries.contains(&self.entry)
+                    block.collection == self.collection && block.entries.contains(&self.entry)
                 })
     }
 }
@@ -395,4 +394,203 @@ fn lesson_message(task: &Task, answering: &AnsweringLesson, describes: &str) -> 
     message.context_id = Some(task.context_id.clone());
     answering.attach_to_message(&mut message);
     message
+}
+
+#[cfg(test)]
+mod tests {
+    use a2a::{A2AError, SendMessageResponse, StreamResponse, TaskStatus};
+    use a2a_server::{AgentExecutor, DefaultRequestHandler, ExecutorContext, InMemoryTaskStore};
+    use futures::stream::{self, BoxStream};
+
+    use super::*;
+    use crate::wire::LessonValue;
+
+    /// Asks about the entry its first message names, with a teach block;
+    /// completes on the next turn, or, when `hangs`, never finishes it.
+    struct Asker {
+        hangs: bool,
+    }
+
+    impl AgentExecutor for Asker {
+        fn execute(
+            &self,
+            context: ExecutorContext,
+        ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+            let Some(mut task) = context.stored_task.clone() else {
+                return Box::pin(stream::empty());
+            };
+            if task.status.state == TaskState::InputRequired && self.hangs {
+                return Box::pin(stream::pending());
+            }
+            let state = if task.status.state == TaskState::InputRequired {
+                TaskState::Completed
+            } else {
+                TaskState::InputRequired
+            };
+            let entry = context
+                .message
+                .as_ref()
+                .and_then(Message::text)
+                .unwrap_or_default()
+                .to_owned();
+            let mut question = Message::new(Role::Agent, vec![Part::text("Which desk?")]);
+            TeachBlock::new("routing_rules", [entry])
+                .attach_to_message(&mut question)
+                .unwrap();
+            task.status = TaskStatus {
+                state,
+                message: Some(question),
+                timestamp: None,
+            };
+            Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
+        }
+
+        fn cancel(
+            &self,
+            _: ExecutorContext,
+        ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+            Box::pin(stream::empty())
+        }
+    }
+
+    fn handler(hangs: bool) -> Arc<dyn RequestHandler> {
+        Arc::new(DefaultRequestHandler::new(
+            Asker { hangs },
+            InMemoryTaskStore::new(),
+        ))
+    }
+
+    /// A new task waiting on a question about `entry`: its id.
+    async fn ask(handler: &Arc<dyn RequestHandler>, entry: &str) -> String {
+        let request = SendMessageRequest {
+            message: Message::new(Role::User, vec![Part::text(entry)]),
+            configuration: None,
+            metadata: None,
+            tenant: None,
+        };
+        match handler.send_message(&Default::default(), request).await {
+            Ok(SendMessageResponse::Task(task)) => {
+                assert_eq!(task.status.state, TaskState::InputRequired);
+                task.id
+            }
+            other => panic!("not a waiting task: {other:?}"),
+        }
+    }
+
+    async fn state(handler: &Arc<dyn RequestHandler>, id: &str) -> TaskState {
+        let request = a2a::GetTaskRequest {
+            id: id.to_owned(),
+            history_length: None,
+            tenant: None,
+        };
+        let task = handler.get_task(&Default::default(), request).await;
+        task.unwrap().status.state
+    }
+
+    fn lesson(entry: &str) -> (Lesson, LessonResult) {
+        let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+        let lesson = Lesson::new("routing_rules", entry, value, "alice@example.com");
+        let mut result = LessonResult::new(true, "Chapter 85 goes to the general desk", 1);
+        result.version_id = Some("v-1".into());
+        (lesson, result)
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn only_the_tasks_waiting_on_the_lessons_entry_are_resumed() {
+        runtime().block_on(async {
+            let handler = handler(false);
+            let on_85 = ask(&handler, "85").await;
+            let on_12 = ask(&handler, "12").await;
+            let (lesson, result) = lesson("85");
+            let resumed = TaskResumer::new(handler.clone())
+                .resume(&lesson, &result)
+                .await;
+            assert_eq!(resumed.task_ids, std::slice::from_ref(&on_85));
+            assert!(resumed.complete);
+            assert_eq!(state(&handler, &on_85).await, TaskState::Completed);
+            assert_eq!(state(&handler, &on_12).await, TaskState::InputRequired);
+        });
+    }
+
+    #[test]
+    fn the_cap_on_tasks_leaves_the_rest_waiting_and_says_so() {
+        runtime().block_on(async {
+            let handler = handler(false);
+            let first = ask(&handler, "85").await;
+            let second = ask(&handler, "85").await;
+            let (lesson, result) = lesson("85");
+            let resumed = TaskResumer::new(handler.clone())
+                .with_max_tasks(1)
+                .resume(&lesson, &result)
+                .await;
+            assert_eq!(resumed.task_ids.len(), 1);
+            assert!(!resumed.complete);
+            let mut states = [
+                state(&handler, &first).await,
+                state(&handler, &second).await,
+            ];
+            states.sort_by_key(|state| format!("{state:?}"));
+            assert_eq!(states, [TaskState::Completed, TaskState::InputRequired]);
+        });
+    }
+
+    #[test]
+    fn a_turn_that_does_not_finish_in_time_is_left_and_said() {
+        runtime().block_on(async {
+            let handler = handler(true);
+            ask(&handler, "85").await;
+            let (lesson, result) = lesson("85");
+            let resumed = TaskResumer::new(handler)
+                .with_timeout(Duration::ZERO)
+                .resume(&lesson, &result)
+                .await;
+            assert!(resumed.task_ids.is_empty());
+            assert!(!resumed.complete);
+        });
+    }
+
+    #[test]
+    fn the_lesson_message_says_what_was_taught_and_carries_the_lesson() {
+        runtime().block_on(async {
+            let handler = handler(false);
+            let id = ask(&handler, "85").await;
+            let (lesson, result) = lesson("85");
+            TaskResumer::new(handler.clone())
+                .resume(&lesson, &result)
+                .await;
+            let request = a2a::GetTaskRequest {
+                id,
+                history_length: None,
+                tenant: None,
+            };
+            let task = handler
+                .get_task(&Default::default(), request)
+                .await
+                .unwrap();
+            let message = task
+                .history
+                .unwrap_or_default()
+                .into_iter()
+                .find(|message| AnsweringLesson::from_message(message).is_some())
+                .expect("the lesson's message in the history");
+            assert_eq!(message.role, Role::User);
+            assert_eq!(
+                message.text(),
+                Some(
+                    "A teacher answered the question: Chapter 85 goes to the general desk \
+                     (taught by alice@example.com)."
+                )
+            );
+            let answering = AnsweringLesson::from_message(&message).unwrap();
+            assert_eq!(answering.entry, "85");
+            assert_eq!(answering.version_id.as_deref(), Some("v-1"));
+        });
+    }
 }
