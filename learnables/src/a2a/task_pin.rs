@@ -210,7 +210,7 @@ impl std::ops::Deref for TaskPin {
 
 /// The teach block of the question `task` waits on: its status is
 /// input-required, and its status message carries one that reads.
-fn waiting_question(task: &Task) -> Option<TeachBlock> {
+pub(crate) fn waiting_question(task: &Task) -> Option<TeachBlock> {
     if task.status.state != TaskState::InputRequired {
         return None;
     }

@@ -13,9 +13,10 @@ use a2a::{ListTasksRequest, Message, Part, Role, SendMessageRequest, Task, TaskS
 use a2a_server::{RequestHandler, ServiceParams};
 use serde::{Deserialize, Serialize};
 
+use super::task_pin::waiting_question;
 use crate::constants::EXTENSION_URI;
 use crate::untrusted::Untrusted;
-use crate::wire::{Lesson, LessonResult, TeachBlock};
+use crate::wire::{Lesson, LessonResult};
 
 /// The key of a message's metadata under which the message that resumes a
 /// task carries the lesson that answered its question ([`AnsweringLesson`]).
@@ -109,15 +110,9 @@ impl AnsweringLesson {
     /// assert!(!lesson("85").answers(&task(TaskState::Completed)));
     /// ```
     pub fn answers(&self, task: &Task) -> bool {
-        task.status.state == TaskState::InputRequired
-            && task
-                .status
-                .message
-                .as_ref()
-                .and_then(|question| TeachBlock::from_a2a_message(question).ok().flatten())
-                .is_some_and(|block| {
-                    block.collection == self.collection && block.entries.contains(&self.entry)
-                })
+        waiting_question(task).is_some_and(|block| {
+            block.collection == self.collection && block.entries.contains(&self.entry)
+        })
     }
 }
 
@@ -403,7 +398,7 @@ mod tests {
     use futures::stream::{self, BoxStream};
 
     use super::*;
-    use crate::wire::LessonValue;
+    use crate::wire::{LessonValue, TeachBlock};
 
     /// Asks about the entry its first message names, with a teach block;
     /// completes on the next turn, or, when `hangs`, never finishes it.
