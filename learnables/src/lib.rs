@@ -157,7 +157,9 @@
 //!
 //! In the executor, [`TaskPin::of`][pin] gives the knowledge the task
 //! pinned on its first message, the same on every later turn (its
-//! position recorded in the task), and a question's teach block goes on
+//! position recorded in the task) but the one after a lesson answers the
+//! question it waits on, which the service's `TaskResumer` sends it
+//! (`LearnablesService::resuming`); a question's teach block goes on
 //! the reply with [`TeachBlockBuilder::attach_if_activated`][attach],
 //! which does nothing unless the request activated the extension; the
 //! layer removes any block that reaches a client that did not, whatever
@@ -175,7 +177,7 @@
 //! | `server` | no | `tokio`, plus [`a2a::LearnablesLayer`][layer] and `LearnablesService::router` (axum, tower) |
 //! | `a2a-types` (formerly `a2a-lf`) | no | conversions to and from the card and message types of the A2A SDK `a2a-lf` |
 //! | `rustls-ring`, `rustls-aws-lc-rs` | no | TLS (of `postgres`) uses the process's installed rustls crypto provider; these install `ring`'s or `aws-lc-rs`'s (preferred when both are on) if none is; without them and with none installed, a TLS connection is refused saying so |
-//! | `a2a-server` | no | `server` and `a2a-types`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, `TaskPin`, and teach blocks attached from an `AgentExecutor` only with activation |
+//! | `a2a-server` | no | `server` and `a2a-types`, plus the official server SDK `a2a-server-lf`: `DeclaredCard`, `TaskPin`, `TaskResumer`, and teach blocks attached from an `AgentExecutor` only with activation |
 //!
 // Links to items behind features: to the items when they are built, to
 // the table of features when they are not.

@@ -20,12 +20,12 @@ use std::sync::Arc;
 
 use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
-use a2a_server::{DefaultRequestHandler, InMemoryPushConfigStore, StaticAgentCard};
+use a2a_server::{DefaultRequestHandler, HttpPushSender, InMemoryPushConfigStore, StaticAgentCard};
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{
     ActivatedPushConfigs, CardError, DeclaredCard, DuplicateToken, LearnablesLayer,
-    LearnablesService, Principal, Tokens,
+    LearnablesService, Principal, TaskResumer, Tokens,
 };
 use learnables::knowledge::OnUnreadable;
 use learnables::untrusted::Untrusted;
@@ -280,7 +280,9 @@ impl std::error::Error for RouterError {}
 /// The agent's router, for an agent reachable at `base_url`: the official
 /// A2A server SDK's JSON-RPC router (over [`CustomsExecutor`] and a
 /// [`BoundedTaskStore`] of the default size) and card router (the card
-/// with the declaration on it), with the [`LearnablesLayer`] over both.
+/// with the declaration on it), with the [`LearnablesLayer`] over both. A
+/// lesson resumes the tasks waiting on the question it answers
+/// ([`TaskResumer`]).
 pub fn router(
     knowledge: Knowledge,
     teachers: &[Teacher],
@@ -296,6 +298,25 @@ pub fn router_with(
     base_url: &str,
     task_store: BoundedTaskStore,
 ) -> Result<Router, RouterError> {
+    router_with_push_sender(
+        knowledge,
+        teachers,
+        base_url,
+        task_store,
+        HttpPushSender::new(None),
+    )
+}
+
+/// [`router_with`], its push notifications sent by `push_sender` (the
+/// SDK's default sender refuses local and private addresses; a test's
+/// endpoint on 127.0.0.1 needs one that does not).
+pub fn router_with_push_sender(
+    knowledge: Knowledge,
+    teachers: &[Teacher],
+    base_url: &str,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+) -> Result<Router, RouterError> {
     let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
     // Registers what the declaration declares: the card and the knowledge
     // are one list, and stored versions an earlier build wrote that do not
@@ -305,15 +326,24 @@ pub fn router_with(
     let card = agent_card(base_url);
     let page_url = format!("{}{}", base_url.trim_end_matches('/'), TEACHING_PAGE_PATH);
     let executor = CustomsExecutor::new(knowledge).with_teaching_page(page_url);
-    let handler = DefaultRequestHandler::new(executor, task_store)
-        .with_capabilities(card.capabilities.clone())
-        .with_default_input_modes(card.default_input_modes.clone())
-        // Push notifications, registered only by clients that activated
-        // Learnables: the SDK sends them outside the layer.
-        .with_push_config_store(ActivatedPushConfigs::new(InMemoryPushConfigStore::new()));
+    let handler = Arc::new(
+        DefaultRequestHandler::new(executor, task_store)
+            .with_capabilities(card.capabilities.clone())
+            .with_default_input_modes(card.default_input_modes.clone())
+            // Push notifications, registered only by clients that activated
+            // Learnables: the SDK sends them outside the layer.
+            .with_push_notifications(
+                ActivatedPushConfigs::new(InMemoryPushConfigStore::new()),
+                push_sender,
+            ),
+    );
+    // A lesson resumes the tasks waiting on the question it answers,
+    // through the handler: the SDK stores each task's next turn and tells
+    // its subscribers.
+    let service = service.resuming(TaskResumer::new(handler.clone()));
     let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())
         .map_err(RouterError::Card)?;
-    Ok(jsonrpc_router(Arc::new(handler))
+    Ok(jsonrpc_router(handler)
         .merge(agent_card_router(Arc::new(card)))
         .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH))
         .layer(LearnablesLayer::new(service)))

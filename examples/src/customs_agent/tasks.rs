@@ -44,15 +44,16 @@ impl CustomsExecutor {
     }
 
     fn answer(&self, context: &ExecutorContext) -> Result<Task, A2AError> {
-        let text: String = context
-            .message
-            .iter()
-            .flat_map(|message| message.parts.iter())
-            .filter_map(Part::as_text)
-            .collect::<Vec<_>>()
-            .join(" ");
-        // The version the task pinned on its first message, on every turn.
+        // The version the task pinned on its first message, on every turn;
+        // re-pinned once a lesson answers the question it waits on.
         let pinned = TaskPin::of(&self.knowledge, context);
+        // A turn the lesson it asked for resumes routes the request the
+        // question was about, not the words of the lesson's message.
+        let request = pinned
+            .answered_by()
+            .and(context.stored_task.as_ref())
+            .and_then(asked_request);
+        let text = text_of(request.or(context.message.as_ref()));
         let link = self
             .teaching_page
             .as_deref()
@@ -114,6 +115,29 @@ impl AgentExecutor for CustomsExecutor {
         };
         Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
     }
+}
+
+/// The words of a message's text parts.
+fn text_of(message: Option<&Message>) -> String {
+    message
+        .iter()
+        .flat_map(|message| message.parts.iter())
+        .filter_map(Part::as_text)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The request the question a task waits on was about: in its history, the
+/// latest message of the user before the agent's latest message.
+fn asked_request(task: &Task) -> Option<&Message> {
+    let history = task.history.as_deref()?;
+    let question = history
+        .iter()
+        .rposition(|message| message.role == Role::Agent)?;
+    history[..question]
+        .iter()
+        .rev()
+        .find(|message| message.role == Role::User)
 }
 
 /// A new task for `context`, as the SDK starts one: submitted, its history
@@ -203,7 +227,41 @@ fn hs_chapter(text: &str) -> Option<u8> {
 
 #[cfg(test)]
 mod tests {
-    use super::hs_chapter;
+    use a2a::{Message, Part, Role, Task, TaskState, TaskStatus};
+
+    use super::{asked_request, hs_chapter, text_of};
+
+    #[test]
+    fn the_request_a_question_was_about_is_the_users_message_before_it() {
+        let message = |role, text: &str| Message::new(role, vec![Part::text(text)]);
+        let task = Task {
+            id: "t1".into(),
+            context_id: "c1".into(),
+            status: TaskStatus {
+                state: TaskState::InputRequired,
+                message: None,
+                timestamp: None,
+            },
+            artifacts: None,
+            history: Some(vec![
+                message(Role::User, "Route a declaration"),
+                message(Role::Agent, "Which HS chapter is the declaration for?"),
+                message(Role::User, "Route a declaration for HS chapter 85"),
+                message(Role::Agent, "I have no routing rule for HS chapter 85."),
+                message(Role::User, "A teacher answered the question"),
+            ]),
+            metadata: None,
+        };
+        assert_eq!(
+            text_of(asked_request(&task)),
+            "Route a declaration for HS chapter 85"
+        );
+        let unanswered = Task {
+            history: Some(vec![message(Role::User, "Route a declaration")]),
+            ..task
+        };
+        assert!(asked_request(&unanswered).is_none());
+    }
 
     #[test]
     fn chapters_are_read_from_text() {

@@ -64,6 +64,8 @@ mod sdk;
 pub mod serve;
 #[cfg(feature = "a2a-server")]
 mod task_pin;
+#[cfg(feature = "a2a-server")]
+mod task_resumer;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
 #[cfg(feature = "server")]
@@ -79,6 +81,11 @@ pub use push::ActivatedPushConfigs;
 pub use scrub::{CarriesNoTeachBlock, MAX_EVENT, ResponseScrubber, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use task_pin::{TASK_POSITION_KEY, TaskPin};
+#[cfg(feature = "a2a-server")]
+pub use task_resumer::{
+    ANSWERING_LESSON_KEY, AnsweringLesson, DEFAULT_MAX_RESUMED, DEFAULT_RESUME_TIMEOUT,
+    MAX_SCANNED_TASKS, Resumed, TaskResumer,
+};
 
 pub use activation::Activation;
 pub use card::{CardDeclaration, CardError};

@@ -66,6 +66,9 @@ struct Inner {
     authenticator: Arc<dyn Authenticator>,
     policy: Arc<dyn TeacherPolicy>,
     limits: Limits,
+    /// What resumes the tasks a lesson answers, when the agent gave one.
+    #[cfg(feature = "a2a-server")]
+    resumer: Option<super::TaskResumer>,
 }
 
 impl LearnablesService {
@@ -133,6 +136,8 @@ impl LearnablesService {
                 authenticator: Arc::new(authenticator),
                 policy: Arc::new(HumansOnly),
                 limits: Limits::default(),
+                #[cfg(feature = "a2a-server")]
+                resumer: None,
             }),
         })
     }
@@ -153,6 +158,45 @@ impl LearnablesService {
     /// Replaces the request limits.
     pub fn with_limits(self, limits: Limits) -> LearnablesService {
         self.rebuilt(|inner| inner.limits = limits)
+    }
+
+    /// The same service, resuming after each lesson it learns the tasks
+    /// waiting on the question the lesson answers, with `resumer`, before
+    /// it answers the teacher (see [`TaskResumer`](super::TaskResumer)).
+    /// Only the async path resumes (`call_async` and the
+    /// [`LearnablesLayer`](super::LearnablesLayer)); a failure to resume
+    /// is logged and never fails the lesson. Without a resumer a lesson
+    /// resumes nothing: a waiting task takes it on its next turn.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use a2a_server::{DefaultRequestHandler, InMemoryTaskStore, RequestHandler};
+    /// use learnables::a2a::{LearnablesService, TaskResumer, Tokens};
+    /// use learnables::{Declaration, Knowledge, TEACH_METHOD};
+    /// # struct Executor;
+    /// # impl a2a_server::AgentExecutor for Executor {
+    /// #     fn execute(&self, _: a2a_server::ExecutorContext)
+    /// #         -> futures::stream::BoxStream<'static, Result<a2a::StreamResponse, a2a::A2AError>> {
+    /// #         Box::pin(futures::stream::empty())
+    /// #     }
+    /// #     fn cancel(&self, _: a2a_server::ExecutorContext)
+    /// #         -> futures::stream::BoxStream<'static, Result<a2a::StreamResponse, a2a::A2AError>> {
+    /// #         Box::pin(futures::stream::empty())
+    /// #     }
+    /// # }
+    /// let handler = Arc::new(DefaultRequestHandler::new(Executor, InMemoryTaskStore::new()));
+    /// let service = LearnablesService::new(
+    ///     Knowledge::in_memory(),
+    ///     Declaration::new().teach_method(TEACH_METHOD),
+    ///     Tokens::new(),
+    /// )
+    /// .resuming(TaskResumer::new(handler.clone()));
+    /// // `handler` is the one the agent's JSON-RPC router serves.
+    /// let router = a2a_server::jsonrpc::jsonrpc_router(handler);
+    /// ```
+    #[cfg(feature = "a2a-server")]
+    pub fn resuming(self, resumer: super::TaskResumer) -> LearnablesService {
+        self.rebuilt(|inner| inner.resumer = Some(resumer))
     }
 
     /// The request limits.
@@ -257,7 +301,16 @@ impl LearnablesService {
         admitted.respond(match next {
             Next::Teach(lesson) => {
                 let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
-                self.taught(&lesson, result)
+                let outcome = self.taught(&lesson, result);
+                // The tasks waiting on the question the lesson answers
+                // continue before the teacher hears back, so that what
+                // reads a task next sees it answered.
+                #[cfg(feature = "a2a-server")]
+                if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, &self.inner.resumer)
+                {
+                    resume_apart(resumer, &lesson, taught).await;
+                }
+                outcome
             }
             Next::Retract(lesson) => {
                 let knowledge = self.inner.knowledge.clone();
@@ -501,6 +554,21 @@ impl LearnablesService {
                     &known,
                 )
             })
+    }
+}
+
+/// Resumes the tasks `lesson` answers on a task of its own: a panic there
+/// is logged and never turns the lesson's answer into a failure (the
+/// lesson is learned), and a teacher who hangs up does not cut it short.
+#[cfg(feature = "a2a-server")]
+async fn resume_apart(resumer: &super::TaskResumer, lesson: &Lesson, result: &LessonResult) {
+    let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
+    let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
+    if let Err(error) = resuming.await {
+        tracing::error!(
+            error = %Untrusted::new(&error.to_string()),
+            "resuming the tasks a lesson answers failed; the lesson is learned"
+        );
     }
 }
 

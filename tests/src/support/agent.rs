@@ -83,6 +83,21 @@ impl Agent {
         })
     }
 
+    /// The agent `router` makes for its base URL (`http://127.0.0.1:PORT/`),
+    /// served on a free port with the framework's default limits.
+    pub fn start_router<R>(router: R) -> Agent
+    where
+        R: FnOnce(&str) -> axum::Router + Send + 'static,
+    {
+        Agent::serving(move |listener, shutdown| async move {
+            let address = listener.local_addr().unwrap();
+            let router = router(&format!("http://{address}/"));
+            learnables::a2a::serve::serve(listener, router, Default::default(), shutdown)
+                .await
+                .unwrap();
+        })
+    }
+
     /// An agent `serve` serves on a free port of 127.0.0.1, on a runtime of
     /// its own, until it is stopped.
     fn serving<F, S>(serve: S) -> Agent

@@ -90,11 +90,16 @@ fn the_whole_flow_from_question_to_new_knowledge_and_restart() {
         "Chapter 85 declarations go to the cold chain desk."
     );
     assert_eq!(second["metadata"][POSITION_KEY], "1");
-    // ... while the task pinned before the lesson keeps its version.
-    let followed_up = agent.route(85, Some(&first_task), &[ACTIVATED]);
-    assert_eq!(followed_up["id"], first_task.as_str());
-    assert_eq!(followed_up["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
-    assert_eq!(followed_up["metadata"][POSITION_KEY], "0");
+    // ... and the task that asked took the lesson it asked for: complete,
+    // re-pinned where it waited.
+    let answered = agent.call("GetTask", json!({"id": first_task}));
+    let answered = answered.result();
+    assert_eq!(answered["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(
+        answered["status"]["message"]["parts"][0]["text"],
+        "Chapter 85 declarations go to the cold chain desk."
+    );
+    assert_eq!(answered["metadata"][POSITION_KEY], "1");
 
     // Teaching the same again learns nothing.
     let again = agent.teach_rule(85, "cold chain");

@@ -41,11 +41,13 @@ fn a_lesson_taught_to_one_agent_is_known_to_the_other() {
         "Chapter 85 declarations go to the dangerous-goods desk."
     );
     assert_eq!(answered["metadata"][POSITION_KEY], "1");
-    // The task the second agent pinned before the lesson keeps its version.
+    // The task the second agent pinned before the lesson waits on the
+    // question the lesson answered (taught on the first agent, which does
+    // not hold the task): its next turn takes the lesson.
     let task = pinned_on_two["id"].as_str().unwrap();
     let followed_up = two.route(85, Some(task), &[ACTIVATED]);
-    assert_eq!(followed_up["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
-    assert_eq!(followed_up["metadata"][POSITION_KEY], "0");
+    assert_eq!(followed_up["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(followed_up["metadata"][POSITION_KEY], "1");
     // Taught on the second agent, the same value learns nothing.
     assert_eq!(
         two.teach_rule(85, "dangerous-goods").result()["learned"],
