@@ -380,9 +380,9 @@ const PAYLOAD: &str = "<img src=x onerror=\"window.__pwned=1;document.title='pwn
 const JS_LINK: &str = "javascript:window.__pwned=5;document.title='pwned'";
 
 #[test]
-fn a_question_opened_before_signing_in_waits_for_the_teacher_and_opens_after() {
+fn a_question_opened_before_signing_in_waits_then_its_answer_completes_the_task() {
     if !browser_available(
-        "a_question_opened_before_signing_in_waits_for_the_teacher_and_opens_after",
+        "a_question_opened_before_signing_in_waits_then_its_answer_completes_the_task",
     ) {
         return;
     }
@@ -439,8 +439,57 @@ fn a_question_opened_before_signing_in_waits_for_the_teacher_and_opens_after() {
                 .await,
             json!(true)
         );
+        // The chapter is the question's entry, asked for once and not
+        // typed; the desk is picked, and the lesson resumes the task that
+        // asked, which the page says with the agent's answer.
+        assert_eq!(
+            value_of(&control(&browser, "teach-form", "HS chapter").await).await,
+            "61"
+        );
+        control(&browser, "teach-form", "Desk")
+            .await
+            .select_by_value("cold chain")
+            .await
+            .unwrap();
+        submit(&browser, "teach-form").await;
+        browser
+            .until(
+                "!document.getElementById('teach-answered').hidden",
+                "the page says the question is answered",
+            )
+            .await;
+        assert_eq!(
+            browser.text("#teach-answered").await,
+            "The agent's question is answered: Chapter 61 declarations go to the cold chain desk."
+        );
+        assert_eq!(
+            browser.eval("document.getElementById('question').hidden").await,
+            json!(true),
+            "the question is closed"
+        );
+        browser.screenshot("12-question-answered").await;
+        // The link again: the question is answered already.
+        client.goto(&format!("{page}#")).await.unwrap();
+        client
+            .goto(&teaching_page::task_link(&page, &task_id))
+            .await
+            .unwrap();
+        browser
+            .until(
+                "document.body.dataset.ready === 'true' && !document.getElementById('question').hidden",
+                "the page reopens the link",
+            )
+            .await;
+        assert_eq!(
+            browser.text("#question-text").await,
+            "This question is answered already: Chapter 61 declarations go to the cold chain desk."
+        );
+        assert_eq!(browser.eval("document.getElementById('teach').hidden").await, json!(true));
         browser.close().await;
     });
+    // The task that asked is completed, with the new rule's answer.
+    let task = agent.call_with("GetTask", json!({"id": task_id}), &[ACTIVATED]);
+    assert_eq!(task.result()["status"]["state"], "TASK_STATE_COMPLETED");
 }
 
 /// Lesson fields full of payloads, one of an unknown kind.

@@ -7,7 +7,7 @@ import {
   signOut, signedIn,
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
-import { fromFragment, questionOfTask, teachBlock } from "./question.js";
+import { answerOfTask, fromFragment, questionOfTask, teachBlock } from "./question.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
 const $ = (id) => document.getElementById(id);
@@ -125,7 +125,7 @@ function renderLearnables() {
 // Opens the teach form for `learnable`: for `entries` (a question's) or an
 // entry the person types, its fields prefilled with `prefill` over their
 // defaults, `fields` (a block's own) over the learnable's.
-function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
+function openTeach({ learnable, entries = null, prefill = {}, fields = null, task = null }) {
   show("teach", true);
   $("teach-title").textContent = `Teach: ${learnable.teaches || learnable.collection}`;
   $("teach-how").textContent = learnable.how ? `How it decides today: ${learnable.how}` : "";
@@ -185,7 +185,7 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
     submit.disabled = true;
     try {
       const result = await call(state.rpc, state.declaration.teachMethod, params);
-      showTaught(result, learnable, params.entry);
+      await showTaught(result, learnable, params.entry, task);
     } catch (error) {
       refused(error, byKey, formError);
     } finally {
@@ -195,8 +195,26 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null }) {
   entryControl.readOnly ? form.querySelector("input:not([readonly]), select, textarea")?.focus() : entryControl.focus();
 }
 
-function showTaught(result, learnable, entry) {
+async function showTaught(result, learnable, entry, task) {
   const box = $("teach-result");
+  const answered = $("teach-answered");
+  answered.hidden = true;
+  // The lesson a question asked for resumes the task that asked: say so,
+  // with the agent's answer.
+  if (task && result?.learned) {
+    try {
+      const now = await answerOfTask(state.rpc, task);
+      if (now.answered) {
+        answered.textContent = now.text
+          ? `The agent's question is answered: ${now.text}`
+          : "The agent's question is answered.";
+        answered.hidden = false;
+        show("question", false);
+      }
+    } catch {
+      // The lesson is taught; where the task stands is only a courtesy.
+    }
+  }
   $("teach-describes").textContent = typeof result?.describes === "string" ? result.describes : "";
   $("teach-version").textContent = result?.learned
     ? "Learned. Tasks that start from now on use it."
@@ -473,6 +491,18 @@ async function openFromLink() {
   show("question-waiting", Boolean(asked) && !signedIn());
   if (!asked || !signedIn()) return;
   try {
+    if (asked.task) {
+      const now = await answerOfTask(state.rpc, asked.task);
+      if (now.answered) {
+        $("question-text").textContent = now.text
+          ? `This question is answered already: ${now.text}`
+          : "This question is answered already.";
+        $("suggestion-label").textContent = "";
+        show("question", true);
+        show("teach", false);
+        return;
+      }
+    }
     const question = asked.task
       ? await questionOfTask(state.rpc, asked.task)
       : { text: "", block: teachBlock(asked.block) };
@@ -488,6 +518,7 @@ async function openFromLink() {
       entries: question.block.entries,
       prefill: question.block.suggested,
       fields: question.block.lessonFields,
+      task: asked.task ?? null,
     });
   } catch (error) {
     pageError(`The question could not be opened: ${error.message}`);

@@ -64,3 +64,15 @@ export async function questionOfTask(rpcPath, taskId) {
   if (!message) throw new AgentError("the task asks no question with a teach block");
   return { text: textOf(message), block: teachBlock(blockOf(message)) };
 }
+
+// Where the task that asked stands now: answered once it no longer waits
+// for input (a lesson that answers its question resumes it), with the
+// text of its latest status message.
+export async function answerOfTask(rpcPath, taskId) {
+  const task = await call(rpcPath, "GetTask", { id: taskId });
+  const state = task?.status?.state;
+  return {
+    answered: typeof state === "string" && state !== "TASK_STATE_INPUT_REQUIRED",
+    text: textOf(task?.status?.message),
+  };
+}
