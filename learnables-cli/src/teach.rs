@@ -31,11 +31,15 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         warnings.push(warning);
     };
     let form_allowed = !format.is_json() && form::terminal_available();
-    let block = args
+    let question = args
         .question
         .as_deref()
         .map(|question| read_question(question, client, &args.token))
         .transpose()?;
+    let (block, asking_task) = match question {
+        Some(question) => (Some(question.block), question.task),
+        None => (None, None),
+    };
     let collection = match (&block, &args.collection) {
         (Some(block), Some(collection)) if &block.collection != collection => {
             return Err(CliError::usage(format!(
@@ -196,15 +200,57 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             line(&error.to_string())
         ))
     })?;
+    // A lesson the question asked for resumes the task that asked: say so,
+    // with the agent's answer.
+    let answered = match (&asking_task, result.learned) {
+        (Some(task), true) => answer_of_task(client, task, &args.token),
+        _ => None,
+    };
+    let mut text = render_result(&result, Style::for_stdout());
+    if let Some(answer) = &answered {
+        text.push_str(&format!(
+            "The agent's question is answered: {}\n",
+            paragraph(answer)
+        ));
+    }
     let json = json!({
         "lesson": params,
         "result": serde_json::to_value(&result).unwrap_or_default(),
+        "answered": answered.map(|answer| json!({"task": asking_task, "answer": answer})),
         "warnings": warnings,
     });
-    Ok(Outcome::ok(
-        render_result(&result, Style::for_stdout()),
-        json,
-    ))
+    Ok(Outcome::ok(text, json))
+}
+
+/// The answer of `task` once it no longer waits for input (its status
+/// message's text), or `None` while it waits or when it cannot be read:
+/// the lesson is taught either way.
+fn answer_of_task(client: &AgentClient, task: &str, token: &str) -> Option<String> {
+    let found = client
+        .call(
+            "GetTask",
+            json!({"id": task}),
+            token,
+            "the question's task",
+            "reading the task",
+        )
+        .ok()?;
+    answer_in(&found)
+}
+
+/// The answer in a task no longer waiting for input: its status message's
+/// text; `None` while it waits.
+fn answer_in(found: &Value) -> Option<String> {
+    let status = found.get("status")?;
+    if status.get("state")?.as_str()? == "TASK_STATE_INPUT_REQUIRED" {
+        return None;
+    }
+    let parts = status.get("message")?.get("parts")?.as_array()?;
+    let text: Vec<&str> = parts
+        .iter()
+        .filter_map(|part| part.get("text")?.as_str())
+        .collect();
+    Some(text.join(" "))
 }
 
 /// How many times the form asks again for values the agent refused.
@@ -258,13 +304,24 @@ fn token_owner(client: &AgentClient, token: &str) -> Result<String, CliError> {
     }
 }
 
-/// Reads the teach block of a question message in `file`, of at most
-/// [`MAX_ANSWER_BYTES`].
+/// A question to answer: its teach block, and the task that asked when
+/// what was given names it.
+pub struct AskedQuestion {
+    /// The question's teach block.
+    pub block: TeachBlock,
+    /// The id of the task that asked, if known.
+    pub task: Option<String>,
+}
+
+/// Reads the question `question` names: the agent's page link
+/// (`#task=ID`, its task read with GetTask), or a file of at most
+/// [`MAX_ANSWER_BYTES`] holding the question message, the task, or the
+/// `SendMessage` answer.
 pub fn read_question(
     question: &str,
     client: &AgentClient,
     token: &str,
-) -> Result<TeachBlock, CliError> {
+) -> Result<AskedQuestion, CliError> {
     if let Some((_, task)) = question.split_once("#task=") {
         let task = task.trim();
         let found = client.call(
@@ -274,10 +331,20 @@ pub fn read_question(
             "the question's task",
             "reading the question",
         )?;
-        return teach_block_of(
+        if let Some(answer) = answer_in(&found) {
+            return Err(CliError::usage(format!(
+                "the agent's question is answered already: {}",
+                line(&answer)
+            )));
+        }
+        let block = teach_block_of(
             question_message(&found),
             &format!("the task {}", line(task)),
-        );
+        )?;
+        return Ok(AskedQuestion {
+            block,
+            task: Some(task.to_owned()),
+        });
     }
     let file = Path::new(question);
     let name = line(&file.display().to_string());
@@ -285,7 +352,28 @@ pub fn read_question(
     let document: Value = serde_json::from_slice(&text).map_err(|error| {
         CliError::usage(format!("{name} is not JSON: {}", line(&error.to_string())))
     })?;
-    teach_block_of(question_message(&document), &name)
+    Ok(AskedQuestion {
+        block: teach_block_of(question_message(&document), &name)?,
+        task: question_task(&document),
+    })
+}
+
+/// The id of the task a question came from: the task's own, or the
+/// message's `taskId`.
+fn question_task(document: &Value) -> Option<String> {
+    let mut at = document;
+    if let Some(result) = at.get("result") {
+        at = result;
+    }
+    if let Some(inner) = at.get("task").or_else(|| at.get("message")) {
+        at = inner;
+    }
+    let id = if at.get("status").is_some() {
+        at.get("id")
+    } else {
+        at.get("taskId")
+    };
+    id?.as_str().map(str::to_owned)
 }
 
 /// The question message in what the agent sent: a JSON-RPC answer's

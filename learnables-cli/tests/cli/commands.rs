@@ -695,19 +695,22 @@ fn without_taught_by_the_lesson_names_the_person_the_agent_says_the_token_names(
 fn a_question_is_read_from_the_answer_the_task_or_the_page_link() {
     let agent = Agent::start();
     let dir = tempfile::tempdir().unwrap();
+    // Three questions: each lesson answers its own (and closes it).
     let answer = agent.question_answer(61);
-    let task = &answer["result"]["task"];
+    let task = agent.question_answer(63)["result"]["task"].clone();
     let link = format!(
         "{}learnables/#task={}",
         agent.url,
-        task["id"].as_str().unwrap()
+        agent.question_answer(64)["result"]["task"]["id"]
+            .as_str()
+            .unwrap()
     );
     let sources = [
-        write_json(dir.path(), "answer.json", &answer),
-        write_json(dir.path(), "task.json", task),
-        link,
+        (write_json(dir.path(), "answer.json", &answer), "61"),
+        (write_json(dir.path(), "task.json", &task), "63"),
+        (link.clone(), "64"),
     ];
-    for source in &sources {
+    for (source, entry) in &sources {
         let taught = run(&[
             "--json",
             "teach",
@@ -720,6 +723,71 @@ fn a_question_is_read_from_the_answer_the_task_or_the_page_link() {
         ])
         .json(0);
         assert_eq!(taught["lesson"]["collection"], "routing_rules", "{source}");
-        assert_eq!(taught["lesson"]["entry"], "61", "{source}");
+        assert_eq!(taught["lesson"]["entry"], *entry, "{source}");
     }
+    // The link of a question answered already says so.
+    let err = run(&[
+        "teach",
+        &agent.url,
+        "--question",
+        &link,
+        "--token",
+        ALICE_TOKEN,
+        "-y",
+    ])
+    .failed_with(2);
+    assert!(
+        err.contains("the agent's question is answered already: Chapter 64 declarations go to the general desk."),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_lesson_that_answers_the_question_says_so_with_the_agents_answer() {
+    let agent = Agent::start();
+    let dir = tempfile::tempdir().unwrap();
+    let by_link = agent.question_answer(61);
+    let link = format!(
+        "{}learnables/#task={}",
+        agent.url,
+        by_link["result"]["task"]["id"].as_str().unwrap()
+    );
+    let by_file = write_json(dir.path(), "answer.json", &agent.question_answer(62));
+    for (source, chapter) in [(link, 61), (by_file, 62)] {
+        let out = run(&[
+            "teach",
+            &agent.url,
+            "--question",
+            &source,
+            "--token",
+            ALICE_TOKEN,
+            "--set",
+            "desk=cold chain",
+            "-y",
+        ])
+        .ok();
+        assert!(
+            out.ends_with(&format!(
+                "The agent's question is answered: Chapter {chapter} declarations go to the cold chain desk.\n"
+            )),
+            "{out}"
+        );
+    }
+    // A question answered already says nothing of the kind again.
+    let again = run(&[
+        "--json",
+        "teach",
+        &agent.url,
+        "-c",
+        "routing_rules",
+        "-e",
+        "61",
+        "--token",
+        ALICE_TOKEN,
+        "--set",
+        "desk=general",
+        "-y",
+    ])
+    .json(0);
+    assert_eq!(again["answered"], serde_json::Value::Null);
 }
