@@ -148,6 +148,37 @@ impl Browser {
         }
     }
 
+    /// Goes to `url` and waits for the page to start.
+    pub async fn open(&self, url: &str) {
+        self.client.goto(url).await.expect("the page opens");
+        self.until("document.body.dataset.ready === 'true'", "the page starts")
+            .await;
+    }
+
+    /// Signs in as a person does: `token` typed into the focused token
+    /// field, then Enter; waits until the page says who is signed in.
+    pub async fn sign_in(&self, token: &str) {
+        let field = self.client.active_element().await.expect("the token field");
+        field
+            .send_keys(&format!("{token}\u{e007}"))
+            .await
+            .expect("the token field takes keys");
+        self.until("!document.getElementById('who').hidden", "signing in")
+            .await;
+    }
+
+    /// Clicks the button whose text is `text`.
+    pub async fn click_button(&self, text: &str) {
+        let xpath = format!("//button[.={}]", js(text));
+        self.client
+            .find(Locator::XPath(&xpath))
+            .await
+            .unwrap_or_else(|error| panic!("no button {text:?}: {error}"))
+            .click()
+            .await
+            .expect("the button clicks");
+    }
+
     /// The text of the first element `selector` matches.
     pub async fn text(&self, selector: &str) -> String {
         let found = self

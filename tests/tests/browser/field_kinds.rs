@@ -7,10 +7,7 @@ use learnables_tests::support::browser as browser_harness;
 
 use agent_harness::Agent;
 use browser_harness::{Browser, browser_available, control, runtime, submit, type_into};
-use fantoccini::Locator;
 use serde_json::json;
-
-const ENTER: &str = "\u{e007}";
 
 #[test]
 fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
@@ -22,26 +19,9 @@ fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
     let page = format!("{}learnables/", agent.base_url);
     runtime().block_on(async {
         let browser = Browser::start(1000, 1000).await;
-        let client = &browser.client;
-        client.goto(&page).await.expect("the page opens");
-        browser
-            .until("document.body.dataset.ready === 'true'", "the page starts")
-            .await;
-        let token = client.active_element().await.expect("the token field");
-        token
-            .send_keys(&format!("alice-token{ENTER}"))
-            .await
-            .unwrap();
-        browser
-            .until("!document.getElementById('who').hidden", "signing in")
-            .await;
-        client
-            .find(Locator::XPath("//button[.='Teach a broker']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        browser.open(&page).await;
+        browser.sign_in("alice-token").await;
+        browser.click_button("Teach a broker").await;
         let date = control(&browser, "teach-form", "Review date").await;
         assert_eq!(date.attr("type").await.unwrap().as_deref(), Some("date"));
         let help = browser.text("#teach-form").await;

@@ -12,8 +12,6 @@ use browser_harness::{Browser, browser_available, control, error_of, runtime, su
 use fantoccini::Locator;
 use serde_json::{Value, json};
 
-const ENTER: &str = "\u{e007}";
-
 /// Teaches chapter `entry` the `desk` as alice, saying why.
 fn teach(agent: &Agent, entry: &str, desk: &str, reason: &str) -> Value {
     let reply = agent.call(
@@ -76,6 +74,37 @@ async fn go_back_from(browser: &Browser, index: usize) {
         .expect("the button clicks");
 }
 
+/// A browser on `page`, signed in as alice, showing chapter 85 back with
+/// its two versions.
+async fn chapter_85_shown_back(page: &str) -> Browser {
+    let browser = Browser::start(1000, 1200).await;
+    browser.open(page).await;
+    browser.sign_in("alice-token").await;
+    browser.click_button("Show a routing rule back").await;
+    type_into(&control(&browser, "show-back-form", "Entry").await, "85").await;
+    submit(&browser, "show-back-form").await;
+    browser
+        .until(
+            "!document.getElementById('show-back-result').hidden && document.querySelectorAll('#show-back-history > li').length === 2",
+            "chapter 85 is shown back with its two versions",
+        )
+        .await;
+    browser
+}
+
+/// Clicks the revert form's button `text`.
+async fn in_revert_form(browser: &Browser, text: &str) {
+    let xpath = format!("//form[@id='revert-form']//button[.='{text}']");
+    browser
+        .client
+        .find(Locator::XPath(&xpath))
+        .await
+        .unwrap_or_else(|error| panic!("no {text:?} in the revert form: {error}"))
+        .click()
+        .await
+        .expect("the button clicks");
+}
+
 #[test]
 fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
     if !browser_available("a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version") {
@@ -97,32 +126,7 @@ fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
     let page = format!("{}learnables/", agent.base_url);
 
     runtime().block_on(async {
-        let browser = Browser::start(1000, 1200).await;
-        let client = &browser.client;
-        client.goto(&page).await.expect("the page opens");
-        browser
-            .until("document.body.dataset.ready === 'true'", "the page starts")
-            .await;
-        let token = client.active_element().await.expect("the token field");
-        token.send_keys(&format!("alice-token{ENTER}")).await.unwrap();
-        browser
-            .until("!document.getElementById('who').hidden", "signing in")
-            .await;
-        client
-            .find(Locator::XPath("//button[.='Show a routing rule back']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        type_into(&control(&browser, "show-back-form", "Entry").await, "85").await;
-        submit(&browser, "show-back-form").await;
-        browser
-            .until(
-                "!document.getElementById('show-back-result').hidden && document.querySelectorAll('#show-back-history > li').length === 2",
-                "the entry is shown back with its two versions",
-            )
-            .await;
+        let browser = chapter_85_shown_back(&page).await;
         // The result has the focus: a screen reader reads what came back.
         assert_eq!(
             browser.eval("document.activeElement.id").await,
@@ -168,13 +172,7 @@ fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
             json!("TEXTAREA"),
             "the focus is on the reason"
         );
-        client
-            .find(Locator::XPath("//form[@id='revert-form']//button[.='Cancel']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        in_revert_form(&browser, "Cancel").await;
         assert_eq!(browser.eval("document.getElementById('revert-form')").await, Value::Null);
         assert_eq!(
             browser.eval("document.activeElement.textContent").await,
@@ -189,13 +187,7 @@ fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
             .until("document.getElementById('revert-form') !== null", "the revert form opens again")
             .await;
         browser.screenshot("9-revert").await;
-        client
-            .find(Locator::XPath("//form[@id='revert-form']//button[.='Yes, go back']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        in_revert_form(&browser, "Yes, go back").await;
         let reason = control(&browser, "revert-form", "Why go back").await;
         assert!(
             error_of(&browser, &reason)
@@ -205,13 +197,7 @@ fn a_teacher_reads_an_entrys_history_and_goes_back_to_an_earlier_version() {
         );
         assert_eq!(entry_version_now(&agent), 2, "nothing sent without a reason");
         type_into(&reason, "The cooling rule was a mistake").await;
-        client
-            .find(Locator::XPath("//form[@id='revert-form']//button[.='Yes, go back']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        in_revert_form(&browser, "Yes, go back").await;
         browser
             .until(
                 "document.querySelectorAll('#show-back-history > li').length === 3",
@@ -269,59 +255,37 @@ fn a_retraction_shows_as_one_and_can_be_gone_back_from() {
     let page = format!("{}learnables/", agent.base_url);
 
     runtime().block_on(async {
-        let browser = Browser::start(1000, 1200).await;
-        let client = &browser.client;
-        client.goto(&page).await.expect("the page opens");
-        browser
-            .until("document.body.dataset.ready === 'true'", "the page starts")
-            .await;
-        let token = client.active_element().await.expect("the token field");
-        token.send_keys(&format!("alice-token{ENTER}")).await.unwrap();
-        browser
-            .until("!document.getElementById('who').hidden", "signing in")
-            .await;
-        client
-            .find(Locator::XPath("//button[.='Show a routing rule back']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-        type_into(&control(&browser, "show-back-form", "Entry").await, "85").await;
-        submit(&browser, "show-back-form").await;
-        browser
-            .until(
-                "!document.getElementById('show-back-result').hidden && document.querySelectorAll('#show-back-history > li').length === 2",
-                "the retracted entry is shown back with its history",
-            )
-            .await;
+        let browser = chapter_85_shown_back(&page).await;
         assert_eq!(
             browser.text("#show-back-describes").await,
             "The agent no longer knows this routing rule: it was retracted."
         );
         let details = browser.text("#show-back-details").await;
         assert!(details.contains("Retracted by"), "{details}");
-        assert!(details.contains("Nobody ships batteries any more"), "{details}");
+        assert!(
+            details.contains("Nobody ships batteries any more"),
+            "{details}"
+        );
         let history = history_items(&browser).await;
         assert!(
             history[0].starts_with("Retracted: the agent stopped using this routing rule."),
             "{history:?}"
         );
-        assert!(history[0].contains("retracted by alice@example.com"), "{history:?}");
+        assert!(
+            history[0].contains("retracted by alice@example.com"),
+            "{history:?}"
+        );
 
         go_back_from(&browser, 1).await;
         browser
-            .until("document.getElementById('revert-form') !== null", "the revert form opens")
+            .until(
+                "document.getElementById('revert-form') !== null",
+                "the revert form opens",
+            )
             .await;
         let reason = control(&browser, "revert-form", "Why go back").await;
         type_into(&reason, "They do after all").await;
-        client
-            .find(Locator::XPath("//form[@id='revert-form']//button[.='Yes, go back']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        in_revert_form(&browser, "Yes, go back").await;
         browser
             .until(
                 "document.querySelectorAll('#show-back-history > li').length === 3",

@@ -38,10 +38,7 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
     runtime().block_on(async {
         let browser = Browser::start(1000, 1000).await;
         let client = &browser.client;
-        client.goto(&page).await.expect("the page opens");
-        browser
-            .until("document.body.dataset.ready === 'true'", "the page starts")
-            .await;
+        browser.open(&page).await;
 
         // What a person sees before signing in: the agent and what it can be taught.
         assert_eq!(browser.text("#agent-name").await, "Customs agent");
@@ -283,13 +280,7 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         browser
             .until("document.body.dataset.ready === 'true'", "the page restarts")
             .await;
-        client
-            .find(Locator::XPath("//button[.='Teach a routing rule']"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        browser.click_button("Teach a routing rule").await;
         let chapter = control(&browser, "teach-form", "HS chapter").await;
         type_into(&chapter, &format!("85{TAB}")).await;
         // The choice picked from the keyboard: Tab to it, type its start.
