@@ -56,6 +56,9 @@ pub enum Input {
     Choice {
         /// What the list offers.
         options: Vec<String>,
+        /// What each option means, where the agent says (the field's
+        /// `choiceDescriptions`), shown beside it.
+        descriptions: Vec<Option<String>>,
         /// The option the cursor starts on.
         start: usize,
     },
@@ -69,10 +72,21 @@ pub fn question(field: &LessonField, prefill: Option<&str>) -> Question {
         Rendering::Choice => {
             let mut options = vec![LEAVE_EMPTY.to_owned()];
             options.extend(field.choices.iter().flatten().cloned());
+            let said = field.choice_descriptions.as_deref().unwrap_or_default();
+            let descriptions = (0..options.len())
+                .map(|at| {
+                    at.checked_sub(1)
+                        .and_then(|choice| said.get(choice).cloned().flatten())
+                })
+                .collect();
             let start = prefill
                 .and_then(|prefill| options.iter().skip(1).position(|choice| choice == prefill))
                 .map_or(0, |index| index + 1);
-            Input::Choice { options, start }
+            Input::Choice {
+                options,
+                descriptions,
+                start,
+            }
         }
         Rendering::Text => Input::Text {
             initial: prefill.unwrap_or_default().to_owned(),
@@ -138,11 +152,21 @@ struct Pick {
 
 impl Pick {
     fn list(options: &[String]) -> Vec<Pick> {
+        Pick::described(options, &[])
+    }
+
+    /// The options, each shown with its description when it has one
+    /// ("cold chain: Goods that must stay cold."), picked as it is.
+    fn described(options: &[String], descriptions: &[Option<String>]) -> Vec<Pick> {
         options
             .iter()
-            .map(|raw| Pick {
+            .enumerate()
+            .map(|(at, raw)| Pick {
                 raw: raw.clone(),
-                shown: line(raw),
+                shown: match descriptions.get(at).cloned().flatten() {
+                    Some(description) => format!("{}: {}", line(raw), line(&description)),
+                    None => line(raw),
+                },
             })
             .collect()
     }
@@ -181,7 +205,11 @@ pub fn ask(question: &Question) -> Result<Option<String>, CliError> {
                 .with_render_config(render_config())
                 .prompt()
         }
-        Input::Choice { options, start } => Select::new("", Pick::list(options))
+        Input::Choice {
+            options,
+            descriptions,
+            start,
+        } => Select::new("", Pick::described(options, descriptions))
             .with_starting_cursor(*start)
             .with_help_message("↑↓ to move, enter to pick, type to filter")
             .with_render_config(render_config())
@@ -282,6 +310,7 @@ mod tests {
                     "dangerous-goods".into(),
                     "cold chain".into()
                 ],
+                descriptions: vec![None; 4],
                 start: 3
             }
         );

@@ -98,6 +98,11 @@ fn typing_answers_and_picking_a_choice_with_the_arrow_keys() {
     let list = input(&mut session, "Desk", LIST_READY);
     assert!(list.contains("> general"), "{list:?}");
     assert!(list.contains("  (leave empty)"), "{list:?}");
+    // Each choice with what it means, from the variant's doc comment.
+    assert!(
+        list.contains("cold chain: Goods that must stay cold."),
+        "{list:?}"
+    );
     press(&mut session, DOWN);
     expect(&mut session, "> dangerous-goods");
     press(&mut session, DOWN);
