@@ -473,3 +473,38 @@ fn a_redeploy_with_a_renamed_and_a_removed_field_reads_every_version_through_an_
     );
     assert!(knowledge.teach(&removed).is_err());
 }
+
+#[test]
+fn a_store_dropped_reopens_at_once_while_the_process_starts_others() {
+    // A process started while the store is open inherits its file until
+    // it runs its program: dropping the store must release the lock all
+    // the same, or a reopen right after finds it "open already".
+    let dir = tempfile::tempdir().unwrap();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let starter = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let _ = std::process::Command::new("true").status();
+            }
+        })
+    };
+    let outcome = std::panic::catch_unwind(|| {
+        for round in 0..300 {
+            let knowledge = registered(Knowledge::open(dir.path()).unwrap());
+            let desk = if round % 2 == 0 {
+                "general"
+            } else {
+                "cold chain"
+            };
+            knowledge.teach(&rule_lesson("05", desk)).unwrap();
+            drop(knowledge);
+            Knowledge::open(dir.path()).unwrap_or_else(|error| panic!("round {round}: {error}"));
+        }
+    });
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    starter.join().unwrap();
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}

@@ -332,13 +332,17 @@ impl Storage for LogStorage {
 
 impl Drop for LogStorage {
     /// Seals the last group, so that damage to it is told from a crash,
-    /// and gives the room back.
+    /// gives the room back, and releases the store's lock.
     fn drop(&mut self) {
         let tail = self.file.get_mut().unwrap_or_else(PoisonError::into_inner);
         if !tail.cut_pending || tail.cut_back().is_ok() {
             // A seal that did not reach the disk is one a crash cut short.
             let _ = tail.close();
         }
+        // Released here, not when the file closes: a process this one
+        // started shares the open file until it runs its program, and the
+        // lock with it, so a store reopened at once would be "open already".
+        let _ = tail.file.unlock();
     }
 }
 
