@@ -56,7 +56,7 @@
 //!          "help": "Two-digit chapter of the Harmonized System."},
 //!         {"name": "desk", "label": "Desk", "kind": "choice",
 //!          "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
-//!         {"name": "note", "label": "Note for the broker", "kind": "text"}
+//!         {"name": "note", "label": "Note for the broker", "kind": "text", "help": "Optional."}
 //!     ]
 //! }));
 //!
