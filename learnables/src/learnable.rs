@@ -1,7 +1,7 @@
 //! The `Learnable` trait: a Rust type whose values an agent can be taught.
 
 use crate::lesson_error::LessonError;
-use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
+use crate::wire::{LearnableDescriptor, Lesson, LessonField, LessonValue};
 
 /// A knowledge type: what `#[derive(Learnable)]` implements.
 ///
@@ -172,5 +172,37 @@ pub trait Learnable: Sized {
                 ..field.clone()
             })
             .collect()
+    }
+}
+
+/// Reading a lesson as a learnable lives beside the trait it calls, so
+/// that the wire types do not depend on it.
+impl Lesson {
+    /// Parses the value as `T` for the lesson's entry
+    /// ([`Learnable::from_lesson_entry`]), after checking that the lesson is
+    /// for `T`'s collection.
+    ///
+    /// ```
+    /// # use learnables::{Learnable, Lesson, LessonValue};
+    /// #[derive(Learnable, Debug)]
+    /// #[learnable(collection = "desks", entry = "desk", teaches = "Which desks exist",
+    ///             how = "A fixed list kept by the operations team", decided_by = "rules",
+    ///             describes = "Desk {entry} is called {name}")]
+    /// struct Desk {
+    ///     /// Name
+    ///     name: String,
+    /// }
+    /// let value = LessonValue::try_from(serde_json::json!({"name": "Perishables"})).unwrap();
+    /// let lesson = Lesson::new("desks", "d1", value.clone(), "alice@example.com");
+    /// assert_eq!(lesson.parse::<Desk>().unwrap().name, "Perishables");
+    /// let wrong = Lesson::new("routing_rules", "d1", value, "alice@example.com");
+    /// assert!(wrong.parse::<Desk>().is_err());
+    /// ```
+    pub fn parse<T: Learnable>(&self) -> Result<T, LessonError> {
+        let expected = &T::descriptor().collection;
+        if &self.collection != expected {
+            return Err(LessonError::wrong_collection(expected, &self.collection));
+        }
+        T::from_lesson_entry(&self.entry, &self.value)
     }
 }

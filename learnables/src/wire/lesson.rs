@@ -3,8 +3,6 @@
 use serde::{Deserialize, Serialize};
 
 use super::LessonValue;
-use crate::learnable::Learnable;
-use crate::lesson_error::LessonError;
 
 /// A human's answer: the spec's `Lesson`, sent through the teach method.
 /// Keys the spec's `Lesson` does not define are allowed (its schema allows
@@ -127,34 +125,6 @@ impl Lesson {
     pub fn with_reason(mut self, reason: impl Into<String>) -> Lesson {
         self.reason = Some(reason.into());
         self
-    }
-
-    /// Parses the value as `T` for the lesson's entry
-    /// ([`Learnable::from_lesson_entry`]), after checking that the lesson is
-    /// for `T`'s collection.
-    ///
-    /// ```
-    /// # use learnables::{Learnable, Lesson, LessonValue};
-    /// #[derive(Learnable, Debug)]
-    /// #[learnable(collection = "desks", entry = "desk", teaches = "Which desks exist",
-    ///             how = "A fixed list kept by the operations team", decided_by = "rules",
-    ///             describes = "Desk {entry} is called {name}")]
-    /// struct Desk {
-    ///     /// Name
-    ///     name: String,
-    /// }
-    /// let value = LessonValue::try_from(serde_json::json!({"name": "Perishables"})).unwrap();
-    /// let lesson = Lesson::new("desks", "d1", value.clone(), "alice@example.com");
-    /// assert_eq!(lesson.parse::<Desk>().unwrap().name, "Perishables");
-    /// let wrong = Lesson::new("routing_rules", "d1", value, "alice@example.com");
-    /// assert!(wrong.parse::<Desk>().is_err());
-    /// ```
-    pub fn parse<T: Learnable>(&self) -> Result<T, LessonError> {
-        let expected = &T::descriptor().collection;
-        if &self.collection != expected {
-            return Err(LessonError::wrong_collection(expected, &self.collection));
-        }
-        T::from_lesson_entry(&self.entry, &self.value)
     }
 }
 
