@@ -361,13 +361,7 @@ pub fn read_question(
 /// The id of the task a question came from: the task's own, or the
 /// message's `taskId`.
 fn question_task(document: &Value) -> Option<String> {
-    let mut at = document;
-    if let Some(result) = at.get("result") {
-        at = result;
-    }
-    if let Some(inner) = at.get("task").or_else(|| at.get("message")) {
-        at = inner;
-    }
+    let at = what_was_sent(document);
     let id = if at.get("status").is_some() {
         at.get("id")
     } else {
@@ -376,17 +370,21 @@ fn question_task(document: &Value) -> Option<String> {
     id?.as_str().map(str::to_owned)
 }
 
-/// The question message in what the agent sent: a JSON-RPC answer's
-/// `result`, a `SendMessage` answer's `task` or `message`, a task's status
-/// message, or the message itself.
-fn question_message(document: &Value) -> &Value {
+/// The task or message in what the agent sent: a JSON-RPC answer's
+/// `result`, a `SendMessage` answer's `task` or `message`, or the document.
+fn what_was_sent(document: &Value) -> &Value {
     let mut at = document;
     if let Some(result) = at.get("result") {
         at = result;
     }
-    if let Some(inner) = at.get("task").or_else(|| at.get("message")) {
-        at = inner;
-    }
+    at.get("task").or_else(|| at.get("message")).unwrap_or(at)
+}
+
+/// The question message in what the agent sent: a JSON-RPC answer's
+/// `result`, a `SendMessage` answer's `task` or `message`, a task's status
+/// message, or the message itself.
+fn question_message(document: &Value) -> &Value {
+    let at = what_was_sent(document);
     match at.get("status").and_then(|status| status.get("message")) {
         Some(message) => message,
         None => at,

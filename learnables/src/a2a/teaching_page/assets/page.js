@@ -7,7 +7,7 @@ import {
   signOut, signedIn,
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
-import { answerOfTask, fromFragment, questionOfTask, teachBlock } from "./question.js";
+import { answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
 const $ = (id) => document.getElementById(id);
@@ -203,7 +203,7 @@ async function showTaught(result, learnable, entry, task) {
   // with the agent's answer.
   if (task && result?.learned) {
     try {
-      const now = await answerOfTask(state.rpc, task);
+      const now = answerOfTask(await readTask(state.rpc, task));
       if (now.answered) {
         answered.textContent = now.text
           ? `The agent's question is answered: ${now.text}`
@@ -491,8 +491,10 @@ async function openFromLink() {
   show("question-waiting", Boolean(asked) && !signedIn());
   if (!asked || !signedIn()) return;
   try {
-    if (asked.task) {
-      const now = await answerOfTask(state.rpc, asked.task);
+    // The task is read once: whether it still asks, and its question.
+    const task = asked.task ? await readTask(state.rpc, asked.task) : null;
+    if (task) {
+      const now = answerOfTask(task);
       if (now.answered) {
         $("question-text").textContent = now.text
           ? `This question is answered already: ${now.text}`
@@ -503,9 +505,7 @@ async function openFromLink() {
         return;
       }
     }
-    const question = asked.task
-      ? await questionOfTask(state.rpc, asked.task)
-      : { text: "", block: teachBlock(asked.block) };
+    const question = task ? questionOfTask(task) : { text: "", block: teachBlock(asked.block) };
     const learnable = descriptorOf(question.block.collection);
     if (!learnable) throw new AgentError(`this agent cannot be taught \`${question.block.collection}\``);
     $("question-text").textContent = question.text || "The agent asks you to teach it:";

@@ -57,19 +57,22 @@ const textOf = (message) =>
 
 // The question a task asks: its text and teach block, from the task's
 // status message, else the latest message of its history that carries one.
-export async function questionOfTask(rpcPath, taskId) {
-  const task = await call(rpcPath, "GetTask", { id: taskId });
+export function questionOfTask(task) {
   const history = Array.isArray(task?.history) ? [...task.history].reverse() : [];
   const message = [task?.status?.message, ...history].find((m) => blockOf(m));
   if (!message) throw new AgentError("the task asks no question with a teach block");
   return { text: textOf(message), block: teachBlock(blockOf(message)) };
 }
 
-// Where the task that asked stands now: answered once it no longer waits
-// for input (a lesson that answers its question resumes it), with the
-// text of its latest status message.
-export async function answerOfTask(rpcPath, taskId) {
-  const task = await call(rpcPath, "GetTask", { id: taskId });
+// The task `taskId`, as the agent has it now.
+export function readTask(rpcPath, taskId) {
+  return call(rpcPath, "GetTask", { id: taskId });
+}
+
+// Where a task stands: answered once it no longer waits for input (a
+// lesson that answers its question resumes it), with the text of its
+// latest status message.
+export function answerOfTask(task) {
   const state = task?.status?.state;
   return {
     answered: typeof state === "string" && state !== "TASK_STATE_INPUT_REQUIRED",
