@@ -72,15 +72,9 @@ pub fn fetch_page(
     limit: u32,
     from: Option<String>,
 ) -> Result<HistoryPage, CliError> {
-    let params = ShowBackParams {
-        collection: collection.to_owned(),
-        entry: entry.to_owned(),
-        version_id: None,
-        history: Some(HistoryParams {
-            limit: Some(limit),
-            from,
-        }),
-    };
+    let mut history = HistoryParams::default().with_limit(limit);
+    history.from = from;
+    let params = ShowBackParams::new(collection, entry).with_history(history);
     let params = serde_json::to_value(params)
         .map_err(|error| CliError::usage(format!("cannot write the request: {error}")))?;
     let result = client.call(
@@ -199,33 +193,36 @@ pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: 
 mod tests {
     use super::*;
 
+    fn read<T: serde::de::DeserializeOwned>(json: serde_json::Value) -> T {
+        serde_json::from_value(json).expect("the JSON of the type")
+    }
+
     fn version(number: u64, changes: Vec<FieldChange>, retracted: bool) -> HistoryVersion {
-        HistoryVersion {
-            definition_version: number,
-            version_id: format!("v{number}"),
-            entry_version: number,
-            taught_by: "alice@example.com".into(),
-            reason: Some("because\x1b[2J".into()),
-            taught_at: "2026-08-17T10:00:00.000Z".into(),
-            describes: String::new(),
-            retracted,
-            lesson_fields: None,
-            changes,
-        }
+        read(serde_json::json!({
+            "definitionVersion": number,
+            "versionId": format!("v{number}"),
+            "entryVersion": number,
+            "taughtBy": "alice@example.com",
+            "reason": "because\x1b[2J",
+            "taughtAt": "2026-08-17T10:00:00.000Z",
+            "describes": "",
+            "retracted": retracted,
+            "changes": changes,
+        }))
     }
 
     #[test]
     fn the_table_has_a_row_per_version_with_its_changes_escaped() {
-        let desk = FieldChange {
-            name: "desk".into(),
-            label: "Desk".into(),
-            before: Some("general".into()),
-            after: Some("cold\u{202e} chain".into()),
-        };
-        let page = HistoryPage {
-            versions: vec![version(2, vec![], true), version(1, vec![desk], false)],
-            next: Some("v0".into()),
-        };
+        let desk: FieldChange = read(serde_json::json!({
+            "name": "desk",
+            "label": "Desk",
+            "before": "general",
+            "after": "cold\u{202e} chain",
+        }));
+        let page: HistoryPage = read(serde_json::json!({
+            "versions": vec![version(2, vec![], true), version(1, vec![desk], false)],
+            "next": "v0",
+        }));
         let text = render_history("85", "routing_rules", &page, Style::plain());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "History of `85` in routing_rules");

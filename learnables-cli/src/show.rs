@@ -23,12 +23,8 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
     if let Some(warning) = &warning {
         warn(format, warning);
     }
-    let params = ShowBackParams {
-        collection: args.target.collection.clone(),
-        entry: args.target.entry.clone(),
-        version_id: args.as_of.clone(),
-        history: None,
-    };
+    let mut params = ShowBackParams::new(&args.target.collection, &args.target.entry);
+    params.version_id = args.as_of.clone();
     let params = serde_json::to_value(params)
         .map_err(|error| CliError::usage(format!("cannot write the request: {error}")))?;
     let result = client.call(
@@ -115,30 +111,34 @@ mod tests {
 
     use super::*;
 
+    fn read<T: serde::de::DeserializeOwned>(json: serde_json::Value) -> T {
+        serde_json::from_value(json).expect("the JSON of the type")
+    }
+
     #[test]
     fn a_show_back_is_rendered_by_field() {
-        let shown = ShowBack {
-            collection: "routing_rules".into(),
-            entry: "85".into(),
-            describes: "Chapter 85 declarations now go to the cold chain desk".into(),
-            lesson_fields: vec![
+        let shown: ShowBack = read(serde_json::json!({
+            "collection": "routing_rules",
+            "entry": "85",
+            "describes": "Chapter 85 declarations now go to the cold chain desk",
+            "lessonFields": vec![
                 LessonField::new("chapter", "HS chapter", FieldKind::TEXT).with_default("85"),
                 LessonField::new("desk", "Desk", FieldKind::CHOICE)
                     .with_choices(["cold chain"])
                     .with_default("cold chain"),
                 LessonField::new("note", "Note for the broker", FieldKind::TEXT),
             ],
-            definition_version: 2,
-            version_id: "v2".into(),
-            entry_version: 2,
-            previous_version_id: Some("v1".into()),
-            collection_version: 3,
-            taught_by: "alice@example.com".into(),
-            reason: Some("Batteries ship cold".into()),
-            taught_at: "2026-08-17T10:00:00.000Z".into(),
-            retracted: false,
-            history: None,
-        };
+            "definitionVersion": 2,
+            "versionId": "v2",
+            "entryVersion": 2,
+            "previousVersionId": "v1",
+            "collectionVersion": 3,
+            "taughtBy": "alice@example.com",
+            "reason": "Batteries ship cold",
+            "taughtAt": "2026-08-17T10:00:00.000Z",
+            "retracted": false,
+            "history": null,
+        }));
         assert_eq!(
             render_show_back(&shown, Style::plain()),
             "Entry `85` in routing_rules\n\
@@ -159,24 +159,24 @@ mod tests {
     fn a_hostile_show_back_is_shown_escaped() {
         let hostile = "\x1b]8;;http://x/\x1b\\a\x1b]8;;\x1b\\\u{9b}2J\u{202e}";
         let shown = r"\u{1b}]8;;http://x/\u{1b}\a\u{1b}]8;;\u{1b}\\u{9b}2J\u{202e}";
-        let show_back = ShowBack {
-            collection: hostile.into(),
-            entry: hostile.into(),
-            describes: hostile.into(),
-            lesson_fields: vec![
+        let show_back: ShowBack = read(serde_json::json!({
+            "collection": hostile,
+            "entry": hostile,
+            "describes": hostile,
+            "lessonFields": vec![
                 LessonField::new("a", hostile, FieldKind::TEXT).with_default(hostile),
             ],
-            definition_version: 1,
-            version_id: hostile.into(),
-            entry_version: 1,
-            previous_version_id: Some(hostile.into()),
-            collection_version: 1,
-            taught_by: hostile.into(),
-            reason: Some(hostile.into()),
-            taught_at: hostile.into(),
-            retracted: false,
-            history: None,
-        };
+            "definitionVersion": 1,
+            "versionId": hostile,
+            "entryVersion": 1,
+            "previousVersionId": hostile,
+            "collectionVersion": 1,
+            "taughtBy": hostile,
+            "reason": hostile,
+            "taughtAt": hostile,
+            "retracted": false,
+            "history": null,
+        }));
         let text = render_show_back(&show_back, Style::plain());
         assert!(
             !text

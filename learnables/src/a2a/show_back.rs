@@ -19,6 +19,7 @@ use crate::wire::LessonField;
 /// The params of `rsaxb.learnables.ShowBack`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
 pub struct ShowBackParams {
     /// The collection.
     pub collection: String,
@@ -32,9 +33,52 @@ pub struct ShowBackParams {
     pub history: Option<HistoryParams>,
 }
 
+impl ShowBackParams {
+    /// The params asking for `entry` of `collection` as it is now, with no
+    /// history; [`ShowBackParams::as_of`] and
+    /// [`ShowBackParams::with_history`] ask for more.
+    ///
+    /// ```
+    /// use learnables::a2a::{HistoryParams, ShowBackParams};
+    /// let params = ShowBackParams::new("routing_rules", "85")
+    ///     .as_of("01J0000000000000000000000")
+    ///     .with_history(HistoryParams::default().with_limit(5));
+    /// assert_eq!(
+    ///     serde_json::to_value(&params).unwrap(),
+    ///     serde_json::json!({"collection": "routing_rules", "entry": "85",
+    ///         "versionId": "01J0000000000000000000000", "history": {"limit": 5}})
+    /// );
+    /// ```
+    pub fn new(collection: impl Into<String>, entry: impl Into<String>) -> ShowBackParams {
+        ShowBackParams {
+            collection: collection.into(),
+            entry: entry.into(),
+            version_id: None,
+            history: None,
+        }
+    }
+
+    /// Asks for the entry as of the version `version_id` rather than now.
+    pub fn as_of(mut self, version_id: impl Into<String>) -> ShowBackParams {
+        self.version_id = Some(version_id.into());
+        self
+    }
+
+    /// Asks for a page of the entry's history too.
+    pub fn with_history(mut self, history: HistoryParams) -> ShowBackParams {
+        self.history = Some(history);
+        self
+    }
+}
+
 /// An entry as learned.
+///
+/// It is `#[non_exhaustive]`, so that a key the method's answer gains is
+/// not a breaking change: the agent's layer makes it ([`ShowBack::of`]),
+/// a client reads it from the answer's JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ShowBack {
     /// The collection.
     pub collection: String,

@@ -31,6 +31,7 @@ pub const MAX_PAGE: u32 = 100;
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[non_exhaustive]
 pub struct HistoryParams {
     /// How many versions the page holds (1 to 100; 20 when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -41,9 +42,32 @@ pub struct HistoryParams {
     pub from: Option<String>,
 }
 
+impl HistoryParams {
+    /// Asks for a page of `limit` versions (1 to 100).
+    ///
+    /// ```
+    /// use learnables::a2a::HistoryParams;
+    /// let params = HistoryParams::default().with_limit(5).starting_at("01J0000000000000000000000");
+    /// assert_eq!(params.limit, Some(5));
+    /// assert_eq!(params.from.as_deref(), Some("01J0000000000000000000000"));
+    /// ```
+    pub fn with_limit(mut self, limit: u32) -> HistoryParams {
+        self.limit = Some(limit);
+        self
+    }
+
+    /// Asks for the page that starts with the version `version_id` (the
+    /// previous page's `next`).
+    pub fn starting_at(mut self, version_id: impl Into<String>) -> HistoryParams {
+        self.from = Some(version_id.into());
+        self
+    }
+}
+
 /// A page of an entry's history, newest first.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HistoryPage {
     /// The versions, newest first.
     pub versions: Vec<HistoryVersion>,
@@ -55,6 +79,7 @@ pub struct HistoryPage {
 /// One version of an entry in a history page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct HistoryVersion {
     /// The collection version it made.
     pub definition_version: u64,

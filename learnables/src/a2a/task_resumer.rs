@@ -42,12 +42,7 @@ const PAGE_SIZE: i32 = 100;
 /// ```
 /// use a2a::{Message, Part, Role};
 /// use learnables::a2a::AnsweringLesson;
-/// let lesson = AnsweringLesson {
-///     collection: "routing_rules".into(),
-///     entry: "85".into(),
-///     version_id: Some("v-1".into()),
-///     taught_by: "alice@example.com".into(),
-/// };
+/// let lesson = AnsweringLesson::new("routing_rules", "85", "alice@example.com").with_version_id("v-1");
 /// let mut message = Message::new(Role::User, vec![Part::text("A teacher answered")]);
 /// lesson.attach_to_message(&mut message);
 /// assert_eq!(AnsweringLesson::from_message(&message), Some(lesson));
@@ -56,6 +51,7 @@ const PAGE_SIZE: i32 = 100;
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AnsweringLesson {
     /// The lesson's collection.
     pub collection: String,
@@ -87,6 +83,27 @@ impl AnsweringLesson {
         }
     }
 
+    /// The lesson of `taught_by` about `entry` of `collection`, with no
+    /// version id ([`AnsweringLesson::with_version_id`] adds it).
+    pub fn new(
+        collection: impl Into<String>,
+        entry: impl Into<String>,
+        taught_by: impl Into<String>,
+    ) -> AnsweringLesson {
+        AnsweringLesson {
+            collection: collection.into(),
+            entry: entry.into(),
+            version_id: None,
+            taught_by: taught_by.into(),
+        }
+    }
+
+    /// The same lesson, naming the version it made.
+    pub fn with_version_id(mut self, version_id: impl Into<String>) -> AnsweringLesson {
+        self.version_id = Some(version_id.into());
+        self
+    }
+
     /// Whether `task` waits (input-required) on a question whose teach
     /// block names this lesson's entry of its collection.
     ///
@@ -101,10 +118,7 @@ impl AnsweringLesson {
     ///     status: TaskStatus { state, message: Some(question.clone()), timestamp: None },
     ///     artifacts: None, history: None, metadata: None,
     /// };
-    /// let lesson = |entry: &str| AnsweringLesson {
-    ///     collection: "routing_rules".into(), entry: entry.into(),
-    ///     version_id: None, taught_by: "alice@example.com".into(),
-    /// };
+    /// let lesson = |entry: &str| AnsweringLesson::new("routing_rules", entry, "alice@example.com");
     /// assert!(lesson("85").answers(&task(TaskState::InputRequired)));
     /// assert!(!lesson("12").answers(&task(TaskState::InputRequired)));
     /// assert!(!lesson("85").answers(&task(TaskState::Completed)));
@@ -398,7 +412,8 @@ mod tests {
     use futures::stream::{self, BoxStream};
 
     use super::*;
-    use crate::wire::{LessonValue, TeachBlock};
+    use crate::a2a::TeachBlock;
+    use crate::wire::LessonValue;
 
     /// Asks about the entry its first message names, with a teach block;
     /// completes on the next turn, or, when `hangs`, never finishes it.

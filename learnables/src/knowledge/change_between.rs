@@ -16,16 +16,14 @@ use crate::wire::LessonField;
 /// use learnables::{FieldKind, LessonField};
 /// let desk = |value: &str| vec![LessonField::new("desk", "Desk", FieldKind::TEXT).with_default(value)];
 /// let changes = field_changes(Some(&desk("general")), Some(&desk("perishables")));
-/// assert_eq!(changes, [FieldChange {
-///     name: "desk".into(),
-///     label: "Desk".into(),
-///     before: Some("general".into()),
-///     after: Some("perishables".into()),
-/// }]);
+/// let [FieldChange { name, label, before, after, .. }] = &changes[..] else { panic!() };
+/// assert_eq!((name.as_str(), label.as_str()), ("desk", "Desk"));
+/// assert_eq!((before.as_deref(), after.as_deref()), (Some("general"), Some("perishables")));
 /// assert!(field_changes(Some(&desk("general")), Some(&desk("general"))).is_empty());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct FieldChange {
     /// The field's key in a lesson value (for code; a person reads `label`).
     pub name: String,
