@@ -3,7 +3,11 @@
 use std::any::TypeId;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
+use crate::a2a::CardError;
+#[cfg(feature = "a2a-types")]
+use crate::a2a::card_json;
 use crate::constants::EXTENSION_URI;
 use crate::knowledge::{Knowledge, KnowledgeError};
 use crate::knowledge::{OnUnreadable, UnreadableReport};
@@ -140,6 +144,107 @@ impl Declaration {
             params: self.params.clone(),
         }
     }
+
+    /// Checks the declaration and that every skill id it names is one of
+    /// the card's `skills[].id`.
+    pub fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
+        self.params().validate_for_card(card)
+    }
+
+    /// Puts the declaration in `card.capabilities.extensions[]`, replacing
+    /// an earlier Learnables entry, after checking it against the card.
+    ///
+    /// ```
+    /// use learnables::Declaration;
+    /// let mut card = serde_json::json!({
+    ///     "name": "Customs agent", "capabilities": {"streaming": false},
+    ///     "skills": [{"id": "route-declaration", "name": "Route", "description": "d", "tags": []}]
+    /// });
+    /// Declaration::new().add_to_card(&mut card).unwrap();
+    /// assert_eq!(card["capabilities"]["extensions"][0]["required"], false);
+    /// assert_eq!(card["capabilities"]["streaming"], false);
+    /// ```
+    pub fn add_to_card(&self, card: &mut Value) -> Result<(), CardError> {
+        self.validate_for_card(card).map_err(CardError::Invalid)?;
+        let entry = serde_json::to_value(self.agent_extension())
+            .map_err(|_| CardError::Shape("extension entry", "object"))?;
+        let Value::Object(card) = card else {
+            return Err(CardError::Shape("body", "object"));
+        };
+        let Value::Object(capabilities) = card
+            .entry("capabilities")
+            .or_insert_with(|| Value::Object(Map::new()))
+        else {
+            return Err(CardError::Shape("capabilities", "object"));
+        };
+        let Value::Array(extensions) = capabilities
+            .entry("extensions")
+            .or_insert_with(|| Value::Array(Vec::new()))
+        else {
+            return Err(CardError::Shape("capabilities.extensions", "array"));
+        };
+        extensions.retain(|extension| {
+            extension.get("uri").and_then(Value::as_str) != Some(EXTENSION_URI)
+        });
+        extensions.push(entry);
+        Ok(())
+    }
+
+    #[cfg(feature = "a2a-types")]
+    /// Puts the declaration in the card's `capabilities.extensions`,
+    /// replacing an earlier Learnables entry, after checking it and that
+    /// every skill it names is one of the card's skills, as
+    /// [`Declaration::add_to_card`] does. The card is left as it was when
+    /// the declaration does not fit.
+    ///
+    /// ```
+    /// use a2a::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill};
+    /// use learnables::{Declaration, EXTENSION_URI};
+    /// let mut card = AgentCard {
+    ///     name: "Customs agent".into(),
+    ///     description: "Routes declarations".into(),
+    ///     version: "1.0.0".into(),
+    ///     supported_interfaces: vec![AgentInterface::new("http://localhost:8080/", "JSONRPC")],
+    ///     capabilities: AgentCapabilities { streaming: Some(false), ..Default::default() },
+    ///     default_input_modes: vec!["text/plain".into()],
+    ///     default_output_modes: vec!["text/plain".into()],
+    ///     skills: vec![AgentSkill {
+    ///         id: "route-declaration".into(),
+    ///         name: "Route".into(),
+    ///         description: "Says which desk handles a declaration".into(),
+    ///         tags: vec![],
+    ///         examples: None,
+    ///         input_modes: None,
+    ///         output_modes: None,
+    ///         security_requirements: None,
+    ///     }],
+    ///     provider: None,
+    ///     documentation_url: None,
+    ///     icon_url: None,
+    ///     security_schemes: None,
+    ///     security_requirements: None,
+    ///     signatures: None,
+    /// };
+    /// Declaration::new().add_to_agent_card(&mut card).unwrap();
+    /// let extensions = card.capabilities.extensions.as_ref().unwrap();
+    /// assert_eq!(extensions[0].uri, EXTENSION_URI);
+    /// assert_eq!(extensions[0].required, Some(false));
+    /// assert_eq!(card.capabilities.streaming, Some(false));
+    /// ```
+    pub fn add_to_agent_card(&self, card: &mut a2a::AgentCard) -> Result<(), CardError> {
+        let mut json = card_json(card).map_err(|_| CardError::Shape("body", "object"))?;
+        self.add_to_card(&mut json)?;
+        let extensions = json
+            .get_mut("capabilities")
+            .and_then(|capabilities| capabilities.get_mut("extensions"))
+            .map(Value::take)
+            .ok_or(CardError::Shape("capabilities.extensions", "array"))?;
+        card.capabilities.extensions = Some(
+            serde_json::from_value(extensions)
+                .map_err(|_| CardError::Shape("capabilities.extensions", "array"))?,
+        );
+        Ok(())
+    }
 }
 
 const DESCRIPTION: &str = "This agent can be taught: it publishes what it can learn, attaches \
@@ -149,6 +254,7 @@ const DESCRIPTION: &str = "This agent can be taught: it publishes what it can le
 /// An A2A `AgentExtension` declaring the Learnables extension.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct AgentExtension {
     /// The extension's URI.
     pub uri: String,

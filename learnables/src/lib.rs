@@ -219,6 +219,7 @@ pub mod untrusted;
 mod validation;
 mod wire;
 
+pub use a2a::TeachBlock;
 pub use choice::{Choice, ChoiceError};
 pub use constants::{
     ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, SHOW_BACK_METHOD, TEACH_METHOD,
@@ -232,7 +233,7 @@ pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
 pub use validation::{Violation, Violations};
 pub use wire::{
     DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
-    LessonValue, NotAnObject, Rendering, TeachBlock,
+    LessonValue, NotAnObject, Rendering,
 };
 
 /// `#[derive(Learnable)]`: see the crate documentation.

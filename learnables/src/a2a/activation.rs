@@ -104,6 +104,36 @@ impl Activation {
     }
 }
 
+#[cfg(feature = "a2a-server")]
+impl Activation {
+    /// The extensions a request activated, from the SDK's service params
+    /// (the request's headers).
+    ///
+    /// ```
+    /// use learnables::a2a::Activation;
+    /// let params = a2a_server::ServiceParams::from([(
+    ///     "a2a-extensions".to_owned(),
+    ///     vec![learnables::EXTENSION_URI.to_owned()],
+    /// )]);
+    /// assert!(Activation::from_service_params(&params).learnables());
+    /// assert!(!Activation::from_service_params(&Default::default()).learnables());
+    /// ```
+    pub fn from_service_params(params: &a2a_server::ServiceParams) -> Activation {
+        Activation::from_header_values(
+            params
+                .get("a2a-extensions")
+                .into_iter()
+                .flatten()
+                .map(String::as_str),
+        )
+    }
+
+    /// The extensions the request an executor is answering activated.
+    pub fn of(context: &a2a_server::ExecutorContext) -> Activation {
+        Activation::from_service_params(&context.service_params)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,11 +1,9 @@
 //! The declaration on an agent card the user already has (as JSON, from
 //! whichever A2A SDK), and the declaration read back from any agent's card.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::constants::EXTENSION_URI;
-use crate::declaration::Declaration;
-use crate::validation::Violation;
 use crate::validation::Violations;
 use crate::wire::DeclarationParams;
 
@@ -21,86 +19,6 @@ pub enum CardError {
     /// does not have.
     #[error("the declaration does not fit the card:\n{0}")]
     Invalid(Violations),
-}
-
-impl Declaration {
-    /// Checks the declaration and that every skill id it names is one of
-    /// the card's `skills[].id`.
-    pub fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
-        self.params().validate_for_card(card)
-    }
-
-    /// Puts the declaration in `card.capabilities.extensions[]`, replacing
-    /// an earlier Learnables entry, after checking it against the card.
-    ///
-    /// ```
-    /// use learnables::Declaration;
-    /// let mut card = serde_json::json!({
-    ///     "name": "Customs agent", "capabilities": {"streaming": false},
-    ///     "skills": [{"id": "route-declaration", "name": "Route", "description": "d", "tags": []}]
-    /// });
-    /// Declaration::new().add_to_card(&mut card).unwrap();
-    /// assert_eq!(card["capabilities"]["extensions"][0]["required"], false);
-    /// assert_eq!(card["capabilities"]["streaming"], false);
-    /// ```
-    pub fn add_to_card(&self, card: &mut Value) -> Result<(), CardError> {
-        self.validate_for_card(card).map_err(CardError::Invalid)?;
-        let entry = serde_json::to_value(self.agent_extension())
-            .map_err(|_| CardError::Shape("extension entry", "object"))?;
-        let Value::Object(card) = card else {
-            return Err(CardError::Shape("body", "object"));
-        };
-        let Value::Object(capabilities) = card
-            .entry("capabilities")
-            .or_insert_with(|| Value::Object(Map::new()))
-        else {
-            return Err(CardError::Shape("capabilities", "object"));
-        };
-        let Value::Array(extensions) = capabilities
-            .entry("extensions")
-            .or_insert_with(|| Value::Array(Vec::new()))
-        else {
-            return Err(CardError::Shape("capabilities.extensions", "array"));
-        };
-        extensions.retain(|extension| {
-            extension.get("uri").and_then(Value::as_str) != Some(EXTENSION_URI)
-        });
-        extensions.push(entry);
-        Ok(())
-    }
-}
-
-impl DeclarationParams {
-    /// Checks the params and that every skill id they name is one of the
-    /// card's `skills[].id`.
-    fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
-        let mut list: Vec<Violation> = self
-            .validate()
-            .err()
-            .map(|violations| violations.iter().cloned().collect())
-            .unwrap_or_default();
-        let skills: Vec<&str> = card
-            .get("skills")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|skill| skill.get("id").and_then(Value::as_str))
-            .collect();
-        for (index, descriptor) in self.learnables.iter().enumerate() {
-            for (at, skill) in descriptor.skills.iter().flatten().enumerate() {
-                if !skills.contains(&skill.as_str()) {
-                    list.push(Violation {
-                        path: format!("learnables[{index}].skills[{at}]"),
-                        message: format!(
-                            "the card has no skill `{skill}`; its skills are: {}",
-                            skills.join(", ")
-                        ),
-                    });
-                }
-            }
-        }
-        Violations::from_vec(list)
-    }
 }
 
 /// The Learnables declaration an agent card carries, read for checking.
@@ -161,4 +79,47 @@ impl CardDeclaration {
             required,
         }))
     }
+
+    #[cfg(feature = "a2a-types")]
+    /// Finds the Learnables entry of a typed agent card and reads its
+    /// params, as [`CardDeclaration::read`] does: `Ok(None)` when the card
+    /// declares no Learnables; `Err` with every violation, each with its
+    /// path, when it declares them wrongly.
+    ///
+    /// ```
+    /// use learnables::a2a::CardDeclaration;
+    /// let card: a2a::AgentCard = serde_json::from_value(serde_json::json!({
+    ///     "name": "Agent", "version": "1", "supportedInterfaces": [],
+    ///     "capabilities": {"extensions": [
+    ///         {"uri": "https://example.com/other/v1"},
+    ///         {"uri": "https://rsaxb.com/a2a/learnables/v1", "required": false,
+    ///          "params": {"learnables": []}}]}
+    /// })).unwrap();
+    /// let declared = CardDeclaration::read_agent_card(&card).unwrap().unwrap();
+    /// assert_eq!(declared.index, 1);
+    /// assert!(declared.params.learnables.is_empty());
+    /// ```
+    pub fn read_agent_card(card: &a2a::AgentCard) -> Result<Option<CardDeclaration>, Violations> {
+        let json = card_json(card).map_err(|error| {
+            Violations::one(
+                "capabilities.extensions",
+                format!("the card's extensions do not read as JSON: {error}"),
+            )
+        })?;
+        CardDeclaration::read(&json)
+    }
+}
+
+#[cfg(feature = "a2a-types")]
+/// What the JSON card functions look at of a typed card: its skills and
+/// its capabilities' extensions.
+pub(crate) fn card_json(card: &a2a::AgentCard) -> serde_json::Result<Value> {
+    let mut capabilities = serde_json::Map::new();
+    if let Some(extensions) = &card.capabilities.extensions {
+        capabilities.insert("extensions".into(), serde_json::to_value(extensions)?);
+    }
+    let mut json = serde_json::Map::new();
+    json.insert("skills".into(), serde_json::to_value(&card.skills)?);
+    json.insert("capabilities".into(), Value::Object(capabilities));
+    Ok(Value::Object(json))
 }

@@ -27,20 +27,19 @@
 mod activation;
 mod card;
 pub mod json_rpc;
-mod message;
+mod message_error;
 mod rpc_error;
 mod service;
 mod show_back;
 mod show_back_history;
-mod teach_block_builder;
+mod teach_block;
 mod teachers;
+mod unknown_field;
 
 #[cfg(feature = "a2a-server")]
 mod declared_card;
 #[cfg(feature = "server")]
 mod decoding;
-#[cfg(feature = "a2a-server")]
-mod executor;
 #[cfg(feature = "server")]
 mod json_scrub;
 #[cfg(feature = "server")]
@@ -54,6 +53,8 @@ mod replay;
 mod retraction;
 #[cfg(feature = "server")]
 mod scrub;
+#[cfg(feature = "server")]
+mod scrub_error;
 #[cfg(feature = "server")]
 mod scrubbed_body;
 #[cfg(feature = "server")]
@@ -78,7 +79,9 @@ pub use layer::{LearnablesLayer, LearnablesMiddleware};
 #[cfg(feature = "a2a-server")]
 pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
-pub use scrub::{CarriesNoTeachBlock, MAX_EVENT, ResponseScrubber, ScrubError};
+pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
+#[cfg(feature = "server")]
+pub use scrub_error::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 #[cfg(feature = "a2a-server")]
@@ -88,15 +91,18 @@ pub use task_resumer::{
 };
 
 pub use activation::Activation;
+#[cfg(feature = "a2a-types")]
+pub(crate) use card::card_json;
 pub use card::{CardDeclaration, CardError};
-pub use message::MessageError;
+pub use message_error::MessageError;
 #[cfg(feature = "server")]
 pub use service::CARD_PATH;
 pub use service::LearnablesService;
 pub use show_back::{ShowBack, ShowBackParams};
 pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
-pub use teach_block_builder::{TeachBlockBuilder, UnknownField, UntypedTeachBlockBuilder};
+pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{
     Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens,
     service_account_sign,
 };
+pub use unknown_field::UnknownField;

@@ -5,13 +5,13 @@
 //! [`ResponseScrubber`].
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::ops::Range;
 
 use bytes::Bytes;
 
 use super::decoding::{Decoder, Encoding};
 use super::json_scrub::{JsonFault, JsonScrub, Sink, Stopped};
+use super::scrub_error::ScrubError;
 use super::scrubbed_events::EventScrub;
 use super::uri_scan::{LONGEST_SPELLING, UriScan};
 
@@ -51,7 +51,7 @@ pub struct CarriesNoTeachBlock;
 ///   deleted from every `extensions` array. Numbers, key order and
 ///   whitespace are not touched.
 /// - **Event streams** (`text/event-stream`, lines ended by LF, CR or
-///   CRLF): each event is read whole (up to [`MAX_EVENT`] bytes) and passed
+///   CRLF): each event is read whole (up to [`MAX_EVENT`](crate::a2a::MAX_EVENT) bytes) and passed
 ///   on unchanged unless it names the URI; then its data is scrubbed as
 ///   JSON, and its other lines naming the URI are dropped.
 /// - **Fail closed**: anything else (another type, none, JSON that stops
@@ -101,94 +101,10 @@ impl std::fmt::Debug for ResponseScrubber {
     }
 }
 
-/// The longest event of an event stream the scrubber reads whole; a longer
-/// one ends the stream with an error.
-///
-/// ```
-/// use learnables::a2a::{MAX_EVENT, ResponseScrubber};
-/// let mut events = ResponseScrubber::new(Some("text/event-stream"), None)?;
-/// let mut out = Vec::new();
-/// assert!(events.feed(&vec![b'x'; MAX_EVENT + 1], &mut out).is_err());
-/// # Ok::<(), learnables::a2a::ScrubError>(())
-/// ```
-pub const MAX_EVENT: usize = 4 << 20;
-
 enum Mode {
     Json(JsonScrub),
     Events(EventScrub),
     Scan(ScanPass),
-}
-
-/// Why a body is not sent to a client that did not activate: an encoding
-/// that cannot be decoded, or the URI where it cannot be removed. Its
-/// `Display` is a sentence for a log line.
-///
-/// ```
-/// use learnables::a2a::ResponseScrubber;
-/// let error = ResponseScrubber::new(None, Some("compress")).err().unwrap();
-/// assert!(error.to_string().contains("compress"));
-/// ```
-#[derive(Debug)]
-pub struct ScrubError {
-    reason: Reason,
-}
-
-#[derive(Debug)]
-enum Reason {
-    UnknownEncoding(String),
-    Stacked(String),
-    Undecodable(std::io::Error),
-    Unremovable,
-    EventTooLarge,
-}
-
-impl fmt::Display for ScrubError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.reason {
-            Reason::UnknownEncoding(coding) => write!(
-                f,
-                "the body's encoding `{}` cannot be decoded to remove teach blocks",
-                crate::untrusted::Untrusted::new(coding).max_chars(64)
-            ),
-            Reason::Stacked(codings) => write!(
-                f,
-                "the body is encoded more than once (`{}`); only one encoding is decoded",
-                crate::untrusted::Untrusted::new(codings).max_chars(64)
-            ),
-            Reason::Undecodable(error) => {
-                write!(f, "the body's encoding does not decode: {error}")
-            }
-            Reason::Unremovable => f.write_str(
-                "the body names the Learnables URI where it cannot be removed (not in JSON the scrubber reads)",
-            ),
-            Reason::EventTooLarge => write!(
-                f,
-                "an event of the stream is larger than {MAX_EVENT} bytes and names the Learnables URI or is unfinished"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ScrubError {}
-
-impl ScrubError {
-    pub(crate) fn unremovable() -> ScrubError {
-        ScrubError {
-            reason: Reason::Unremovable,
-        }
-    }
-
-    pub(crate) fn event_too_large() -> ScrubError {
-        ScrubError {
-            reason: Reason::EventTooLarge,
-        }
-    }
-
-    fn undecodable(error: std::io::Error) -> ScrubError {
-        ScrubError {
-            reason: Reason::Undecodable(error),
-        }
-    }
 }
 
 /// How the body's type is read.
@@ -239,16 +155,13 @@ impl ResponseScrubber {
             if coding.is_empty() {
                 continue;
             }
-            let encoding = Encoding::named(coding).ok_or_else(|| ScrubError {
-                reason: Reason::UnknownEncoding(coding.to_owned()),
-            })?;
+            let encoding =
+                Encoding::named(coding).ok_or_else(|| ScrubError::unknown_encoding(coding))?;
             if encoding == Encoding::Identity {
                 continue;
             }
             if decoder.is_some() {
-                return Err(ScrubError {
-                    reason: Reason::Stacked(content_encoding.unwrap_or_default().to_owned()),
-                });
+                return Err(ScrubError::stacked(content_encoding.unwrap_or_default()));
             }
             decoder = Decoder::new(encoding).map_err(ScrubError::undecodable)?;
         }

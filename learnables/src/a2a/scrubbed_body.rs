@@ -10,7 +10,8 @@ use std::task::{Context, Poll};
 use axum::body::{Body, Bytes, HttpBody};
 use http_body::Frame;
 
-use super::scrub::{ResponseScrubber, ScrubError};
+use super::scrub::ResponseScrubber;
+use super::scrub_error::ScrubError;
 use super::uri_scan::UriScan;
 
 /// The most encoded bytes decoded at once: what they decode to (at most

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use bytes::Bytes;
 
 use super::json_scrub::scrub_whole;
-use super::scrub::{MAX_EVENT, ScrubError};
+use super::scrub_error::{MAX_EVENT, ScrubError};
 use super::uri_scan::UriScan;
 
 /// One line of the event being read: where it starts, where its text

@@ -1,187 +1,9 @@
-//! The declaration and teach blocks on the types of the A2A v1.0 SDK
-//! `a2a-lf` (imported as `a2a`), with the feature `a2a-types`.
-//!
-//! Each conversion hands the part of the typed card or message it touches
-//! to the JSON functions ([`Declaration::add_to_card`],
-//! [`CardDeclaration::read`], [`TeachBlock::attach_to`],
-//! [`TeachBlock::from_message`]) and reads the result back, so both paths
-//! follow the same rules and put the same JSON on the wire.
+//! The declaration's extension entry as the A2A v1.0 SDK's type (`a2a-lf`,
+//! imported as `a2a`, with the feature `a2a-types`); and the tests that
+//! every typed path (a typed card, a typed message) puts the same JSON on
+//! the wire as the JSON path it hands its part to.
 
-use std::collections::HashMap;
-
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value};
-
-use super::{CardDeclaration, CardError, MessageError};
-use crate::declaration::Declaration;
-use crate::validation::Violations;
-use crate::wire::TeachBlock;
-
-impl Declaration {
-    /// Puts the declaration in the card's `capabilities.extensions`,
-    /// replacing an earlier Learnables entry, after checking it and that
-    /// every skill it names is one of the card's skills, as
-    /// [`Declaration::add_to_card`] does. The card is left as it was when
-    /// the declaration does not fit.
-    ///
-    /// ```
-    /// use a2a::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill};
-    /// use learnables::{Declaration, EXTENSION_URI};
-    /// let mut card = AgentCard {
-    ///     name: "Customs agent".into(),
-    ///     description: "Routes declarations".into(),
-    ///     version: "1.0.0".into(),
-    ///     supported_interfaces: vec![AgentInterface::new("http://localhost:8080/", "JSONRPC")],
-    ///     capabilities: AgentCapabilities { streaming: Some(false), ..Default::default() },
-    ///     default_input_modes: vec!["text/plain".into()],
-    ///     default_output_modes: vec!["text/plain".into()],
-    ///     skills: vec![AgentSkill {
-    ///         id: "route-declaration".into(),
-    ///         name: "Route".into(),
-    ///         description: "Says which desk handles a declaration".into(),
-    ///         tags: vec![],
-    ///         examples: None,
-    ///         input_modes: None,
-    ///         output_modes: None,
-    ///         security_requirements: None,
-    ///     }],
-    ///     provider: None,
-    ///     documentation_url: None,
-    ///     icon_url: None,
-    ///     security_schemes: None,
-    ///     security_requirements: None,
-    ///     signatures: None,
-    /// };
-    /// Declaration::new().add_to_agent_card(&mut card).unwrap();
-    /// let extensions = card.capabilities.extensions.as_ref().unwrap();
-    /// assert_eq!(extensions[0].uri, EXTENSION_URI);
-    /// assert_eq!(extensions[0].required, Some(false));
-    /// assert_eq!(card.capabilities.streaming, Some(false));
-    /// ```
-    pub fn add_to_agent_card(&self, card: &mut a2a::AgentCard) -> Result<(), CardError> {
-        let mut json = card_json(card).map_err(|_| CardError::Shape("body", "object"))?;
-        self.add_to_card(&mut json)?;
-        let extensions = json
-            .get_mut("capabilities")
-            .and_then(|capabilities| capabilities.get_mut("extensions"))
-            .map(Value::take)
-            .ok_or(CardError::Shape("capabilities.extensions", "array"))?;
-        card.capabilities.extensions = Some(
-            serde_json::from_value(extensions)
-                .map_err(|_| CardError::Shape("capabilities.extensions", "array"))?,
-        );
-        Ok(())
-    }
-}
-
-impl CardDeclaration {
-    /// Finds the Learnables entry of a typed agent card and reads its
-    /// params, as [`CardDeclaration::read`] does: `Ok(None)` when the card
-    /// declares no Learnables; `Err` with every violation, each with its
-    /// path, when it declares them wrongly.
-    ///
-    /// ```
-    /// use learnables::a2a::CardDeclaration;
-    /// let card: a2a::AgentCard = serde_json::from_value(serde_json::json!({
-    ///     "name": "Agent", "version": "1", "supportedInterfaces": [],
-    ///     "capabilities": {"extensions": [
-    ///         {"uri": "https://example.com/other/v1"},
-    ///         {"uri": "https://rsaxb.com/a2a/learnables/v1", "required": false,
-    ///          "params": {"learnables": []}}]}
-    /// })).unwrap();
-    /// let declared = CardDeclaration::read_agent_card(&card).unwrap().unwrap();
-    /// assert_eq!(declared.index, 1);
-    /// assert!(declared.params.learnables.is_empty());
-    /// ```
-    pub fn read_agent_card(card: &a2a::AgentCard) -> Result<Option<CardDeclaration>, Violations> {
-        let json = card_json(card).map_err(|error| {
-            Violations::one(
-                "capabilities.extensions",
-                format!("the card's extensions do not read as JSON: {error}"),
-            )
-        })?;
-        CardDeclaration::read(&json)
-    }
-}
-
-/// What the JSON card functions look at of a typed card: its skills and
-/// its capabilities' extensions.
-fn card_json(card: &a2a::AgentCard) -> serde_json::Result<Value> {
-    let mut capabilities = Map::new();
-    if let Some(extensions) = &card.capabilities.extensions {
-        capabilities.insert("extensions".into(), serde_json::to_value(extensions)?);
-    }
-    let mut json = Map::new();
-    json.insert("skills".into(), serde_json::to_value(&card.skills)?);
-    json.insert("capabilities".into(), Value::Object(capabilities));
-    Ok(Value::Object(json))
-}
-
-impl TeachBlock {
-    /// Puts this block on a typed A2A message, as [`TeachBlock::attach_to`]
-    /// does: `metadata[URI].teach`, and the URI in `extensions`. Other
-    /// metadata and extensions are kept.
-    ///
-    /// ```
-    /// use a2a::{Message, Part, Role};
-    /// use learnables::{EXTENSION_URI, TeachBlock};
-    /// let mut message = Message::new(Role::Agent, vec![Part::text("Which desk?")]);
-    /// TeachBlock::new("routing_rules", ["85"]).attach_to_message(&mut message).unwrap();
-    /// assert_eq!(message.extensions, Some(vec![EXTENSION_URI.to_owned()]));
-    /// let teach = &message.metadata.as_ref().unwrap()[EXTENSION_URI]["teach"];
-    /// assert_eq!(teach["collection"], "routing_rules");
-    /// ```
-    pub fn attach_to_message(&self, message: &mut a2a::Message) -> Result<(), MessageError> {
-        let mut json = Map::new();
-        if let Some(metadata) = &message.metadata {
-            json.insert("metadata".into(), to_json("metadata", metadata)?);
-        }
-        if let Some(extensions) = &message.extensions {
-            json.insert("extensions".into(), to_json("extensions", extensions)?);
-        }
-        let mut json = Value::Object(json);
-        self.attach_to(&mut json)?;
-        let metadata: HashMap<String, Value> = from_json("metadata", &mut json)?;
-        let extensions: Vec<String> = from_json("extensions", &mut json)?;
-        message.metadata = Some(metadata);
-        message.extensions = Some(extensions);
-        Ok(())
-    }
-
-    /// The teach block a typed A2A message carries, if it carries one, read
-    /// as [`TeachBlock::from_message`] reads it.
-    ///
-    /// ```
-    /// use a2a::{Message, Part, Role};
-    /// use learnables::TeachBlock;
-    /// let mut message = Message::new(Role::Agent, vec![Part::text("Which desk?")]);
-    /// assert_eq!(TeachBlock::from_a2a_message(&message).unwrap(), None);
-    /// let block = TeachBlock::new("routing_rules", ["85"]);
-    /// block.attach_to_message(&mut message).unwrap();
-    /// assert_eq!(TeachBlock::from_a2a_message(&message).unwrap(), Some(block));
-    /// ```
-    pub fn from_a2a_message(message: &a2a::Message) -> Result<Option<TeachBlock>, MessageError> {
-        let Some(metadata) = &message.metadata else {
-            return Ok(None);
-        };
-        let mut json = Map::new();
-        json.insert("metadata".into(), to_json("metadata", metadata)?);
-        TeachBlock::from_message(&Value::Object(json))
-    }
-}
-
-fn to_json(field: &'static str, value: &impl Serialize) -> Result<Value, MessageError> {
-    serde_json::to_value(value).map_err(|error| MessageError::Shape(field, error.to_string()))
-}
-
-fn from_json<T: DeserializeOwned>(
-    field: &'static str,
-    json: &mut Value,
-) -> Result<T, MessageError> {
-    let value = json.get_mut(field).map(Value::take).unwrap_or(Value::Null);
-    serde_json::from_value(value).map_err(|error| MessageError::Shape(field, error.to_string()))
-}
+use serde_json::Value;
 
 impl From<crate::AgentExtension> for a2a::AgentExtension {
     /// The SDK's extension entry with the same JSON.
@@ -211,13 +33,17 @@ impl From<crate::AgentExtension> for a2a::AgentExtension {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashMap;
+
+    use crate::a2a::TeachBlock;
+    use crate::a2a::{CardDeclaration, CardError};
+    use crate::declaration::Declaration;
     use a2a::{
         AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, Message, Part,
         Role,
     };
     use serde_json::json;
 
-    use super::*;
     use crate::{EXTENSION_URI, LearnableDescriptor};
 
     fn skill(id: &str) -> AgentSkill {

@@ -7,8 +7,8 @@
 use a2a::{Task, TaskState};
 use a2a_server::ExecutorContext;
 
+use super::teach_block::TeachBlock;
 use crate::knowledge::{Knowledge, Snapshot, VersionRecord};
-use crate::wire::TeachBlock;
 
 /// The key of a task's metadata under which [`TaskPin`] keeps the position
 /// the task pinned, as a decimal string (A2A metadata numbers are doubles,

@@ -16,7 +16,7 @@ mod reader;
 mod spec;
 mod write;
 
-pub use probe::{FieldOf, FieldOps, FieldType, ParseFn, Probe, TakeFn, TextField};
+pub use probe::{FieldOf, FieldOps, FieldType, Probe, TakeFn, TextField};
 pub use reader::{
     MigrateFn, Parsers, Reader, Sent, Slot, entries, owned_entries, read_stored, validated,
 };

@@ -8,14 +8,11 @@ use std::str::FromStr;
 use serde_json::Value;
 
 use super::number_text::NumberText;
-use super::spec::FieldSpec;
+use super::spec::{FieldSpec, ParseFn};
 use super::write::as_display;
 use crate::choice::Choice;
 use crate::lesson_error::{LessonProblem, shortened};
 use crate::wire::lesson_value::json_type_name;
-
-/// Reads a field's value from a lesson: what the probe hands the parser.
-pub type ParseFn<T> = fn(&Value, &FieldSpec) -> Result<T, LessonProblem>;
 
 /// Reads a field's value taken out of a lesson value the parser owns: as
 /// [`ParseFn`], and a `String` field keeps the text sent rather than a copy.

@@ -4,7 +4,8 @@ use std::fmt::Display;
 
 use serde_json::{Map as JsonMap, Value};
 
-use super::probe::{ParseFn, TakeFn};
+use super::probe::TakeFn;
+use super::spec::ParseFn;
 use super::spec::{DescriptorSpec, FieldSpec};
 use crate::lesson_error::{FieldErrors, LessonError};
 use crate::lesson_error::{LessonProblem, shortened};

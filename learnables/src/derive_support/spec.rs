@@ -3,7 +3,12 @@
 
 use crate::wire::{FieldKind, LearnableDescriptor, LessonField};
 
-use super::probe::ParseFn;
+use serde_json::Value;
+
+use crate::lesson_error::LessonProblem;
+
+/// Reads a field's value from a lesson: what the probe hands the parser.
+pub type ParseFn<T> = fn(&Value, &FieldSpec) -> Result<T, LessonProblem>;
 
 /// A learnable as the derive saw it, in `'static` data.
 #[derive(Debug)]

@@ -1,8 +1,12 @@
 //! The card's Learnables entry: the spec's `DeclarationParams`.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::LearnableDescriptor;
+use crate::validation::{Violation, Violations};
 
 /// The `params` of the extension's entry in `capabilities.extensions[]`.
 ///
@@ -73,5 +77,82 @@ impl DeclarationParams {
     pub fn with_retract_method(mut self, method: impl Into<String>) -> DeclarationParams {
         self.retract_method = Some(method.into());
         self
+    }
+
+    /// Checks every descriptor, that no two share a collection, and that
+    /// `teachMethod`, when given, is not blank and no core A2A method.
+    ///
+    /// ```
+    /// use learnables::{DeclarationParams, LearnableDescriptor};
+    /// let ok = LearnableDescriptor::new("a", "a", "What a is", "A table kept by the team", "rules");
+    /// let params = DeclarationParams::new(vec![ok.clone(), ok]);
+    /// assert_eq!(
+    ///     params.validate().unwrap_err().to_string(),
+    ///     "learnables[1].collection: the collection `a` is declared twice"
+    /// );
+    /// ```
+    pub fn validate(&self) -> Result<(), Violations> {
+        Violations::collect(|report| {
+            let mut collections = HashSet::new();
+            for (index, descriptor) in self.learnables.iter().enumerate() {
+                let mut descriptor_report = report.nested(&format!("learnables[{index}]"));
+                descriptor.check(&mut descriptor_report);
+                if !collections.insert(descriptor.collection.as_str()) {
+                    descriptor_report.at(
+                        "collection",
+                        format!(
+                            "the collection `{}` is declared twice",
+                            descriptor.collection
+                        ),
+                    );
+                }
+            }
+            if let Some(method) = &self.teach_method
+                && let Some(problem) = learnables_rules::teach_method_problem(method)
+            {
+                report.at("teachMethod", problem.to_string());
+            }
+            if let Some(method) = &self.retract_method {
+                if let Some(problem) = learnables_rules::teach_method_problem(method) {
+                    report.at("retractMethod", problem.to_string());
+                } else if self.teach_method.as_ref() == Some(method) {
+                    report.at(
+                        "retractMethod",
+                        "it must not be the `teachMethod`".to_owned(),
+                    );
+                }
+            }
+        })
+    }
+
+    /// Checks the params and that every skill id they name is one of the
+    /// card's `skills[].id`.
+    pub(crate) fn validate_for_card(&self, card: &Value) -> Result<(), Violations> {
+        let mut list: Vec<Violation> = self
+            .validate()
+            .err()
+            .map(|violations| violations.iter().cloned().collect())
+            .unwrap_or_default();
+        let skills: Vec<&str> = card
+            .get("skills")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|skill| skill.get("id").and_then(Value::as_str))
+            .collect();
+        for (index, descriptor) in self.learnables.iter().enumerate() {
+            for (at, skill) in descriptor.skills.iter().flatten().enumerate() {
+                if !skills.contains(&skill.as_str()) {
+                    list.push(Violation {
+                        path: format!("learnables[{index}].skills[{at}]"),
+                        message: format!(
+                            "the card has no skill `{skill}`; its skills are: {}",
+                            skills.join(", ")
+                        ),
+                    });
+                }
+            }
+        }
+        Violations::from_vec(list)
     }
 }

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::LessonField;
+use crate::validation::{Report, Violations};
+use std::collections::HashSet;
 
 /// What an agent can be taught: the spec's `LearnableDescriptor`, one entry of
 /// the declaration's `learnables`. `#[derive(Learnable)]` generates it; build
@@ -88,5 +90,57 @@ impl LearnableDescriptor {
     /// The lesson field of that name.
     pub fn field(&self, name: &str) -> Option<&LessonField> {
         self.lesson_fields.iter().find(|field| field.name == name)
+    }
+
+    /// Checks the spec's rules and ours: `how` is prose, not a placeholder;
+    /// `collection`, `entry`, `teaches`, `decidedBy`, every field's name,
+    /// label and kind are not blank; `skills`, when present, names at least
+    /// one skill; a `choice` field has choices (and only it has), and a
+    /// default is one of them; no two fields share a name.
+    ///
+    /// ```
+    /// use learnables::LearnableDescriptor;
+    /// let descriptor = LearnableDescriptor::new("rules", "rule", "What to do", "TBD", "rules");
+    /// let violations = descriptor.validate().unwrap_err();
+    /// assert_eq!(violations.to_string(), "how: `how` is a placeholder (`TBD`)");
+    /// ```
+    pub fn validate(&self) -> Result<(), Violations> {
+        Violations::collect(|report| self.check(report))
+    }
+
+    pub(crate) fn check(&self, report: &mut Report<'_>) {
+        for (key, value) in [
+            ("collection", &self.collection),
+            ("entry", &self.entry),
+            ("teaches", &self.teaches),
+            ("decidedBy", &self.decided_by),
+        ] {
+            if learnables_rules::is_blank(value) {
+                report.at(key, format!("`{key}` is empty; it needs a word"));
+            }
+        }
+        if let Some(problem) = learnables_rules::how_problem(&self.how, &self.teaches) {
+            report.at("how", problem.to_string());
+        }
+        if let Some(skills) = &self.skills
+            && let Some(problem) = learnables_rules::skills_problem(skills)
+        {
+            let key = match problem {
+                learnables_rules::SkillsProblem::Blank(index) => format!("skills[{index}]"),
+                learnables_rules::SkillsProblem::Empty => "skills".to_owned(),
+            };
+            report.at(&key, problem.to_string());
+        }
+        let mut names = HashSet::new();
+        for (index, field) in self.lesson_fields.iter().enumerate() {
+            let mut field_report = report.nested(&format!("lessonFields[{index}]"));
+            field.check(&mut field_report);
+            if !names.insert(field.name.as_str()) {
+                field_report.at(
+                    "name",
+                    format!("another lesson field is already named `{}`", field.name),
+                );
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::FieldKind;
+use crate::validation::Report;
 
 /// One input of a lesson: the spec's `LessonField`.
 ///
@@ -104,5 +105,38 @@ impl LessonField {
     pub fn with_help(mut self, help: impl Into<String>) -> LessonField {
         self.help = Some(help.into());
         self
+    }
+
+    pub(crate) fn check(&self, report: &mut Report<'_>) {
+        if learnables_rules::is_blank(&self.name) {
+            report.at("name", "the name is empty; it needs a character");
+        }
+        if learnables_rules::is_blank(&self.label) {
+            report.at(
+                "label",
+                "the label is empty; it needs at least one character",
+            );
+        }
+        if learnables_rules::is_blank(self.kind.as_str()) {
+            report.at(
+                "kind",
+                "the kind is empty; write `text`, `choice` or another kind",
+            );
+        }
+        if let Some(problem) =
+            learnables_rules::choices_problem(self.kind.as_str(), self.choices.as_deref())
+        {
+            let key = match problem {
+                learnables_rules::ChoicesProblem::Blank(index) => format!("choices[{index}]"),
+                _ => "choices".to_owned(),
+            };
+            report.at(&key, problem.to_string());
+        }
+        if let Some(default) = &self.default
+            && let Some(problem) =
+                learnables_rules::default_problem(default, self.choices.as_deref())
+        {
+            report.at("default", problem);
+        }
     }
 }

@@ -9,7 +9,6 @@ mod lesson;
 mod lesson_field;
 mod lesson_result;
 pub(crate) mod lesson_value;
-mod teach_block;
 
 pub use declaration_params::DeclarationParams;
 pub use field_kind::{FieldKind, Rendering};
@@ -18,4 +17,3 @@ pub use lesson::Lesson;
 pub use lesson_field::LessonField;
 pub use lesson_result::LessonResult;
 pub use lesson_value::{LessonValue, NotAnObject};
-pub use teach_block::TeachBlock;

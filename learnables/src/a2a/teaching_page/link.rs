@@ -3,7 +3,7 @@
 //! URL fragment. The fragment never leaves the browser, and never carries a
 //! token.
 
-use crate::wire::TeachBlock;
+use crate::a2a::TeachBlock;
 
 /// The link that opens the question task `task_id` asks, on the page at
 /// `page_url` (such as `http://agent.example/learnables/`).
