@@ -1,7 +1,5 @@
 //! The extension's entry in an agent card's `capabilities.extensions[]`.
 
-use std::any::TypeId;
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -9,8 +7,7 @@ use crate::a2a::CardError;
 #[cfg(feature = "a2a-types")]
 use crate::a2a::card_json;
 use crate::constants::EXTENSION_URI;
-use crate::knowledge::{Knowledge, KnowledgeError};
-use crate::knowledge::{OnUnreadable, UnreadableReport};
+use crate::knowledge::registry::Registration;
 use crate::learnable::Learnable;
 use crate::validation::Violations;
 use crate::wire::{DeclarationParams, LearnableDescriptor};
@@ -42,33 +39,7 @@ pub struct Declaration {
     params: DeclarationParams,
     /// How the knowledge reads each type declared with
     /// [`Declaration::learnable`]: the one list the service registers.
-    types: Vec<DeclaredType>,
-}
-
-/// Registers a declared type: [`Knowledge::register_with`] of it.
-pub(crate) type RegisterFn =
-    fn(&Knowledge, OnUnreadable) -> Result<UnreadableReport, KnowledgeError>;
-
-/// A type declared with [`Declaration::learnable`].
-#[derive(Clone, Copy)]
-struct DeclaredType {
-    type_id: TypeId,
-    type_name: &'static str,
-    register: RegisterFn,
-}
-
-impl PartialEq for DeclaredType {
-    fn eq(&self, other: &DeclaredType) -> bool {
-        self.type_id == other.type_id
-    }
-}
-
-impl Eq for DeclaredType {}
-
-impl std::fmt::Debug for DeclaredType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.type_name)
-    }
+    types: Vec<Registration>,
 }
 
 impl Declaration {
@@ -81,11 +52,7 @@ impl Declaration {
     /// knowledge a [`LearnablesService`](crate::a2a::LearnablesService) is
     /// built with reads its lessons and stored versions as `T`.
     pub fn learnable<T: Learnable + Send + Sync + 'static>(mut self) -> Declaration {
-        self.types.push(DeclaredType {
-            type_id: TypeId::of::<T>(),
-            type_name: std::any::type_name::<T>(),
-            register: Knowledge::register_with::<T>,
-        });
+        self.types.push(Registration::of::<T>());
         self.descriptor(T::descriptor().clone())
     }
 
@@ -121,8 +88,8 @@ impl Declaration {
 
     /// How each type declared with [`Declaration::learnable`] is
     /// registered, in the order declared.
-    pub(crate) fn registrations(&self) -> impl Iterator<Item = RegisterFn> + '_ {
-        self.types.iter().map(|declared| declared.register)
+    pub(crate) fn registrations(&self) -> impl Iterator<Item = Registration> + '_ {
+        self.types.iter().copied()
     }
 
     /// The declaration's `params`.

@@ -204,7 +204,16 @@ impl Knowledge {
     where
         T: Learnable + Send + Sync + 'static,
     {
-        let descriptor = T::descriptor();
+        self.register_registration(Registration::of::<T>(), on_unreadable)
+    }
+
+    /// [`Knowledge::register_with`] of the type `registration` is of.
+    fn register_registration(
+        &self,
+        registration: Registration,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError> {
+        let descriptor = (registration.descriptor)();
         let collection = descriptor.collection.clone();
         descriptor
             .validate()
@@ -212,7 +221,6 @@ impl Knowledge {
                 collection: collection.clone(),
                 violations,
             })?;
-        let registration = Registration::of::<T>();
         let _registering = self
             .shared
             .registering
@@ -231,7 +239,7 @@ impl Knowledge {
                 let state = self.shared.writer.current();
                 let mut report = UnreadableReport::default();
                 for stored in state.versions(&collection).filter(|v| !v.is_retracted()) {
-                    if let Err(error) = T::from_stored_value(&stored.value()) {
+                    if let Err(error) = (registration.reads)(&stored.value()) {
                         report.add(&collection, stored.entry(), &error);
                     }
                 }
@@ -281,8 +289,8 @@ impl Knowledge {
         on_unreadable: OnUnreadable,
     ) -> Result<UnreadableReport, KnowledgeError> {
         let mut report = UnreadableReport::default();
-        for register in declaration.registrations() {
-            match register(self, on_unreadable) {
+        for registration in declaration.registrations() {
+            match self.register_registration(registration, on_unreadable) {
                 Ok(more) | Err(KnowledgeError::Unreadable(more)) => report.extend(more),
                 Err(error) => return Err(error),
             }

@@ -37,7 +37,7 @@ mod import;
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
-mod registry;
+pub(crate) mod registry;
 mod revert;
 mod same_text;
 mod snapshot;

@@ -22,6 +22,7 @@ pub(crate) struct Absorbed {
 
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
 type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
+type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 
 /// One registered learnable.
 #[derive(Clone, Copy)]
@@ -30,7 +31,25 @@ pub(crate) struct Registration {
     pub(crate) type_name: &'static str,
     pub(crate) absorb: AbsorbFn,
     pub(crate) show: ShowFn,
+    /// Whether a stored value reads as the type.
+    pub(crate) reads: ReadsFn,
     pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
+}
+
+/// Two registrations are the same when they are of the same type.
+impl PartialEq for Registration {
+    fn eq(&self, other: &Registration) -> bool {
+        self.type_id == other.type_id
+    }
+}
+
+impl Eq for Registration {}
+
+/// A registration shows as the name of its type.
+impl std::fmt::Debug for Registration {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.type_name)
+    }
 }
 
 impl Registration {
@@ -40,6 +59,7 @@ impl Registration {
             type_name: std::any::type_name::<T>(),
             absorb: absorb::<T>,
             show: show::<T>,
+            reads: reads::<T>,
             descriptor: T::descriptor,
         }
     }
@@ -56,6 +76,10 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
         value,
         describes: typed.describes(entry),
     })
+}
+
+fn reads<T: Learnable>(value: &LessonValue) -> Result<(), LessonError> {
+    T::from_stored_value(value).map(drop)
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {
