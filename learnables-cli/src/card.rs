@@ -153,6 +153,14 @@ pub fn render_descriptor(descriptor: &LearnableDescriptor, card: &Value, style: 
                 text.push_str(&format!("      {help_line}\n"));
             }
         }
+        // What each choice means, where the agent says.
+        let choices = field.choices.iter().flatten();
+        let descriptions = field.choice_descriptions.iter().flatten();
+        for (choice, description) in choices.zip(descriptions) {
+            if let Some(description) = description {
+                text.push_str(&format!("      {}: {}\n", line(choice), line(description)));
+            }
+        }
     }
     text
 }
@@ -185,12 +193,17 @@ mod tests {
             LessonField::new("chapter", "HS chapter", FieldKind::TEXT)
                 .with_help("Two-digit chapter."),
         )
-        .with_field(
-            LessonField::new("desk", "Desk", FieldKind::CHOICE)
-                .with_choices(["general", "cold chain"])
-                .with_default("general"),
-        )
+        .with_field(desk())
         .with_field(LessonField::new("when", "Review", FieldKind::new("date")))
+    }
+
+    /// A choice field; its second choice says what it means.
+    fn desk() -> LessonField {
+        let mut desk = LessonField::new("desk", "Desk", FieldKind::CHOICE)
+            .with_choices(["general", "cold chain"])
+            .with_default("general");
+        desk.choice_descriptions = Some(vec![None, Some("Perishables kept cold".into())]);
+        desk
     }
 
     fn card() -> Value {
@@ -213,6 +226,7 @@ mod tests {
              \x20   HS chapter  (chapter; text)\n\
              \x20     Two-digit chapter.\n\
              \x20   Desk  (desk; choice: general, cold chain; default general)\n\
+             \x20     cold chain: Perishables kept cold\n\
              \x20   Review  (when; date (entered as text))\n"
         );
     }
@@ -239,7 +253,12 @@ mod tests {
                     .with_help(hostile)
                     .with_default(hostile),
             )
-            .with_field(LessonField::new("d", hostile, FieldKind::CHOICE).with_choices([hostile]));
+            .with_field({
+                let mut choice =
+                    LessonField::new("d", hostile, FieldKind::CHOICE).with_choices([hostile]);
+                choice.choice_descriptions = Some(vec![Some(hostile.into())]);
+                choice
+            });
         let card = json!({"name": hostile, "skills": [{"id": hostile, "name": hostile}]});
         let params = DeclarationParams::new(vec![descriptor]).with_teach_method(hostile);
         let text = render_card(&card, &params, Style::plain());
@@ -250,9 +269,9 @@ mod tests {
             "{text:?}"
         );
         // name, method, collection, entry, teaches, how, decided by, skill
-        // id and name, field name, label, kind, default, help, a choice and
-        // the other label:
-        assert_eq!(text.matches(shown).count(), 16, "{text}");
+        // id and name, field name, label, kind, default, help, a choice,
+        // the other label, and the choice again with its description:
+        assert_eq!(text.matches(shown).count(), 18, "{text}");
     }
 
     #[test]

@@ -492,7 +492,7 @@ impl LearnablesService {
                 );
                 // Beside the field, in a teacher's words.
                 let in_words = format!(
-                    "the agent has not been taught the {} {:?} yet",
+                    "the agent has not been taught the {} \"{}\" yet",
                     descriptor.entry,
                     shown(&params.entry)
                 );

@@ -494,4 +494,16 @@ fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
             "the agent has not been taught the routing rule \"62\" yet"
         )]
     );
+    // An entry with a control character is escaped once, not quoted again.
+    let hostile = agent.call(
+        learnables::SHOW_BACK_METHOD,
+        json!({"collection": "routing_rules", "entry": "6\u{1b}2"}),
+    );
+    assert_eq!(
+        hostile.violations(),
+        vec![(
+            "entry",
+            r#"the agent has not been taught the routing rule "6\u{1b}2" yet"#
+        )]
+    );
 }
