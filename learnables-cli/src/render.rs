@@ -1,6 +1,6 @@
 //! Small pieces of text shared by the renderers.
 //!
-//! Everything an agent or a file said reaches the screen through [`line`]
+//! Everything an agent or a file said reaches the screen through [`line()`]
 //! or [`paragraph`] ([`learnables::untrusted`]): control characters,
 //! escape sequences, bidirectional and invisible characters are shown as
 //! escapes, never run.

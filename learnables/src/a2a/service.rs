@@ -861,11 +861,11 @@ pub const CARD_PATH: &str = "/.well-known/agent-card.json";
 impl LearnablesService {
     /// A router for a whole agent: `GET /.well-known/agent-card.json`
     /// serves `card` with the declaration added, and everything else is
-    /// `inner` under a [`LearnablesLayer`].
+    /// `inner` under a [`LearnablesLayer`](super::LearnablesLayer).
     ///
     /// An agent that serves its own card (the official A2A server SDK's
     /// `agent_card_router`, say) should keep its card route and apply
-    /// [`LearnablesLayer`] itself instead, putting the declaration on its
+    /// [`LearnablesLayer`](super::LearnablesLayer) itself instead, putting the declaration on its
     /// card where it makes it (with the feature `a2a-server`,
     /// [`DeclaredCard`][card]): this router's card route
     /// replaces the agent's own, with its headers.

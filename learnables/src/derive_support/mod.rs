@@ -21,5 +21,5 @@ pub use reader::{
     MigrateFn, Parsers, Reader, Sent, Slot, entries, owned_entries, read_stored, validated,
 };
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
-pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, check_default};
+pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, ParseFn, check_default};
 pub use write::{Piece, choices_hold, lesson_value, phrase};
