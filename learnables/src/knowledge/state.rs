@@ -84,6 +84,21 @@ impl Unpublished {
             .copied()
     }
 
+    /// Makes room for `additional` more changes, so that applying many
+    /// (a store opening) neither copies the changes nor rehashes the index
+    /// as they come.
+    fn reserve(&mut self, store: &Store, additional: usize) {
+        self.changes.reserve(additional);
+        if self.changes.len() + additional > TAIL_SEARCHED {
+            let Unpublished { changes, entries } = self;
+            entries.reserve(additional, |at| {
+                change_at(changes, *at).map_or(0, |change| {
+                    tail_hash(store, change.collection, change.entry())
+                })
+            });
+        }
+    }
+
     /// Appends `change`, the next version.
     fn push(&mut self, store: &Store, change: Change) {
         self.changes.push(change);
@@ -323,6 +338,14 @@ impl State {
         Some(self.change(position)?.version_id().to_owned())
     }
 
+    /// Makes room for `additional` records to be applied.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        let store = self.store.clone();
+        self.tail
+            .get_or_insert_default()
+            .reserve(&store, additional);
+    }
+
     /// Applies the next record; [`State::follows_on`] has checked it.
     pub(crate) fn apply(&mut self, record: &VersionRecord) {
         self.apply_written(record.view(), value_json(&record.value).as_deref());
@@ -379,6 +402,8 @@ impl State {
             return;
         };
         let count = tail.changes.len();
+        // The versions each collection's index is to take, by collection.
+        let mut indexed: Vec<Vec<u64>> = vec![Vec::new(); self.collections.len()];
         for change in tail.changes {
             let position = change.position;
             let number = change.collection;
@@ -409,13 +434,12 @@ impl State {
                     .change(position)
                     .filter(|published| published.is_entry(change.entry()))
             };
-            if let Some(published) = held {
-                self.collections[index]
-                    .entries
-                    .set(&store, published.entry(), position);
+            if held.is_some() {
+                indexed[index].push(position);
             }
         }
-        for collection in &mut self.collections {
+        for (collection, positions) in self.collections.iter_mut().zip(indexed) {
+            collection.entries.set_all(&store, &positions);
             collection.entries.settle(&store, count);
         }
     }

@@ -202,6 +202,7 @@ impl Writer {
 
 /// Applies stored records after `state`'s position, each checked to follow on.
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
+    state.reserve(records.len());
     for record in records {
         state
             .follows_on(&record)
