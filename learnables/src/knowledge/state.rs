@@ -50,17 +50,28 @@ pub(crate) struct State {
 struct Unpublished {
     /// In position order.
     changes: Vec<Change>,
-    /// The latest position in `changes` of each entry they change, hashed
-    /// by [`tail_hash`]; the key is the change's there. Empty while the
-    /// tail is short enough to search ([`TAIL_SEARCHED`]), as most are (a commit
-    /// of one lesson makes a tail of one).
-    entries: HashTable<u64>,
+    /// The latest position in `changes` of each entry they change, with
+    /// the entry's [`tail_hash`] (kept, so that growing the table reads no
+    /// change); the key is the change's there. Empty while the tail is
+    /// short enough to search ([`TAIL_SEARCHED`]), as most are (a commit of
+    /// one lesson makes a tail of one).
+    entries: HashTable<(u64, u64)>,
 }
 
 /// The longest tail searched change by change rather than through an index.
 const TAIL_SEARCHED: usize = 8;
 
 impl Unpublished {
+    /// The changes, in position order.
+    fn changes(&self) -> &[Change] {
+        &self.changes
+    }
+
+    /// The changes, in position order, taken out.
+    fn into_changes(self) -> Vec<Change> {
+        self.changes
+    }
+
     /// The change at `position`, one of the tail's.
     fn change(&self, position: u64) -> Option<&Change> {
         change_at(&self.changes, position)
@@ -78,24 +89,19 @@ impl Unpublished {
                 .map(|change| change.position);
         }
         self.entries
-            .find(tail_hash(store, collection, key), |at| {
+            .find(tail_hash(store, collection, key), |(_, at)| {
                 is_change_of(self.change(*at), collection, key)
             })
-            .copied()
+            .map(|(_, at)| *at)
     }
 
     /// Makes room for `additional` more changes, so that applying many
     /// (a store opening) neither copies the changes nor rehashes the index
     /// as they come.
-    fn reserve(&mut self, store: &Store, additional: usize) {
+    fn reserve(&mut self, additional: usize) {
         self.changes.reserve(additional);
         if self.changes.len() + additional > TAIL_SEARCHED {
-            let Unpublished { changes, entries } = self;
-            entries.reserve(additional, |at| {
-                change_at(changes, *at).map_or(0, |change| {
-                    tail_hash(store, change.collection, change.entry())
-                })
-            });
+            self.entries.reserve(additional, |(hash, _)| *hash);
         }
     }
 
@@ -119,17 +125,13 @@ impl Unpublished {
         let change = &changes[at];
         let (number, key, position) = (change.collection, change.entry(), change.position);
         let hash = tail_hash(store, number, key);
-        let earlier = entries.find_mut(hash, |at| {
+        let earlier = entries.find_mut(hash, |(_, at)| {
             is_change_of(change_at(changes, *at), number, key)
         });
         match earlier {
-            Some(latest) => *latest = position,
+            Some((_, latest)) => *latest = position,
             None => {
-                entries.insert_unique(hash, position, |at| {
-                    change_at(changes, *at).map_or(0, |change| {
-                        tail_hash(store, change.collection, change.entry())
-                    })
-                });
+                entries.insert_unique(hash, (hash, position), |(hash, _)| *hash);
             }
         }
     }
@@ -168,7 +170,7 @@ impl State {
 
     /// The version at `position`, published or in the tail.
     pub(crate) fn change(&self, position: u64) -> Option<&Change> {
-        let tail = self.tail.as_deref().map_or(&[][..], |tail| &tail.changes);
+        let tail = self.tail.as_deref().map_or(&[][..], Unpublished::changes);
         match tail.first() {
             Some(first) if position >= first.position => {
                 tail.get(usize::try_from(position - first.position).ok()?)
@@ -330,7 +332,7 @@ impl State {
             .or_else(|| {
                 self.tail
                     .as_deref()?
-                    .changes
+                    .changes()
                     .iter()
                     .find(|t| t.collection == change.collection && t.definition_version == number)
                     .map(|t| t.position)
@@ -340,10 +342,7 @@ impl State {
 
     /// Makes room for `additional` records to be applied.
     pub(crate) fn reserve(&mut self, additional: usize) {
-        let store = self.store.clone();
-        self.tail
-            .get_or_insert_default()
-            .reserve(&store, additional);
+        self.tail.get_or_insert_default().reserve(additional);
     }
 
     /// Applies the next record; [`State::follows_on`] has checked it.
@@ -401,10 +400,10 @@ impl State {
         let Some(tail) = self.tail.take() else {
             return;
         };
-        let count = tail.changes.len();
+        let count = tail.changes().len();
         // The versions each collection's index is to take, by collection.
         let mut indexed: Vec<Vec<u64>> = vec![Vec::new(); self.collections.len()];
-        for change in tail.changes {
+        for change in tail.into_changes() {
             let position = change.position;
             let number = change.collection;
             let Some(index) = self.collections.iter().position(|c| c.number == number) else {
@@ -447,18 +446,21 @@ impl State {
     /// Whether `record` is the next version: the next position, and the
     /// next version of its collection, naming the current head.
     pub(crate) fn follows_on(&self, record: &VersionRecord) -> Result<(), String> {
+        self.follows_on_view(record.view())
+    }
+
+    /// [`State::follows_on`] of a borrowed record.
+    pub(crate) fn follows_on_view(&self, record: RecordView<'_>) -> Result<(), String> {
         if record.position != self.position + 1 {
             return Err(format!(
                 "version {} is at position {}, but the knowledge is at position {}",
                 record.version_id, record.position, self.position
             ));
         }
-        let head = self.head(&record.collection);
+        let head = self.head(record.collection);
         let head_version = head.map_or(0, |head| head.definition_version);
         let head_id = head.map(Change::version_id);
-        if record.definition_version != head_version + 1
-            || record.previous_version_id.as_deref() != head_id
-        {
+        if record.definition_version != head_version + 1 || record.previous_version_id != head_id {
             return Err(format!(
                 "version {} of `{}` claims to be number {} after {:?}, but the collection is at \
                  number {head_version} ({head_id:?})",
