@@ -60,6 +60,7 @@ fn main() {
     let plain = dir.path().join("records.jsonl");
     write_lines(&plain, &records);
     drop(records);
+    settle();
 
     let rounds = if test_mode { 1 } else { 3 };
     let (mut opening, mut reading) = (Vec::new(), Vec::new());
@@ -79,13 +80,25 @@ fn main() {
     );
 }
 
-/// How long `run` takes, its result dropped outside the timing.
+/// How long `run` takes, its result dropped outside the timing, and with
+/// it the allocator's work of freeing it ([`settle`]).
 fn timed<T>(run: impl FnOnce() -> T) -> Duration {
     let start = Instant::now();
     let result = black_box(run());
     let elapsed = start.elapsed();
     drop(result);
+    settle();
     elapsed
+}
+
+/// Has the allocator finish freeing what was dropped, before the next
+/// timing: glibc's `malloc` takes the small blocks freed back into its
+/// free lists lazily, in the next allocation of a kilobyte or more, which
+/// was the other side's first (the baseline's million records, freed, cost
+/// the next `Knowledge::open` a sixth of its time, in `malloc_consolidate`
+/// under the allocation of its first state).
+fn settle() {
+    drop(black_box(Vec::<u8>::with_capacity(4096)));
 }
 
 fn median(times: &mut [Duration]) -> Duration {

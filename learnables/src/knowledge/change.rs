@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::VersionRecord;
 use super::same_text::same_bytes;
 use super::text_blocks::{SharedText, TextBlocks};
-use super::version_record::RecordView;
+use super::version_record::{RecordView, ValueRef};
 use crate::wire::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
@@ -21,7 +21,7 @@ pub(crate) type Typed = Arc<dyn Any + Send + Sync>;
 
 /// How deep a value may nest and still be kept as JSON text: parsing it
 /// back must stay within `serde_json`'s recursion limit (128).
-const DEEPEST_AS_TEXT: usize = 100;
+pub(crate) const DEEPEST_AS_TEXT: usize = 100;
 
 /// Where a version stands in its entry's chain of versions.
 #[derive(Clone, Copy, Default)]
@@ -322,10 +322,10 @@ fn compact(
     texts: &TextBlocks,
 ) -> Option<(SharedText, [u16; 4])> {
     let value = value_json?;
-    if record
-        .value
-        .entries()
-        .any(|(_, field)| nesting_exceeds(field, DEEPEST_AS_TEXT - 1))
+    if let ValueRef::Parsed(parsed) = record.value
+        && parsed
+            .entries()
+            .any(|(_, field)| nesting_exceeds(field, DEEPEST_AS_TEXT - 1))
     {
         return None;
     }

@@ -83,7 +83,9 @@ impl Knowledge {
     /// version it holds.
     #[cfg(feature = "embedded")]
     pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Knowledge, KnowledgeError> {
-        Knowledge::with_storage(LogStorage::open(dir)?)
+        let mut state = State::default();
+        let storage = LogStorage::open_into(dir.as_ref(), &mut state)?;
+        Knowledge::with_state(storage, state)
     }
 
     /// Knowledge kept in memory only, starting empty. Its lessons are
@@ -105,6 +107,12 @@ impl Knowledge {
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         extend(&mut state, off_runtime(|| storage.load())?)?;
+        Knowledge::with_state(storage, state)
+    }
+
+    /// Knowledge on `storage`, which holds the versions `state` was built
+    /// of (checked to follow on): see [`Knowledge::with_storage`].
+    fn with_state(storage: impl Storage, state: State) -> Result<Knowledge, KnowledgeError> {
         let writer = Arc::new(Writer::new(Box::new(storage), state));
         let commit_thread = CommitThread::start(Arc::downgrade(&writer))?;
         let knowledge = Knowledge::from_parts(writer, Some(commit_thread));

@@ -12,7 +12,9 @@
 //! durable back end (`commit_thread.rs`), the versions every state shares
 //! (`store.rs`: every version once, compact (`change.rs`), in an
 //! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
-//! each collection's entries indexed by key in `entry_index.rs`), what
+//! each collection's entries indexed by key in `entry_index.rs`, the
+//! versions applied and not yet published in `unpublished.rs`), a store's
+//! records read back without a copy of each (`stored_record.rs`), what
 //! registering a type finds that does not read (`unreadable.rs`), and the
 //! back ends (`storage/`). One entry's history, newest first, is read in
 //! `entry_history.rs`, what each version changed in `change_between.rs`; reverting and retracting
@@ -44,7 +46,10 @@ mod snapshot;
 mod state;
 mod storage;
 mod store;
+#[cfg(feature = "embedded")]
+mod stored_record;
 mod text_blocks;
+mod unpublished;
 mod unreadable;
 mod version_record;
 mod writer;

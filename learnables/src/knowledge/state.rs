@@ -6,10 +6,7 @@
 //! chained, so the version an entry had at any position is a few steps
 //! back from its latest.
 
-use std::hash::BuildHasher;
 use std::sync::Arc;
-
-use hashbrown::HashTable;
 
 use super::VersionRecord;
 use super::append_log::PositionLog;
@@ -17,6 +14,7 @@ use super::change::{Change, EntryLink, Names, value_json};
 use super::entry_index::EntryIndex;
 use super::same_text::same_bytes;
 use super::store::{CollectionLog, Store, id_hash, same_id};
+use super::unpublished::Unpublished;
 use super::version_record::RecordView;
 
 /// One collection as a state sees it.
@@ -45,100 +43,6 @@ pub(crate) struct State {
     tail: Option<Box<Unpublished>>,
 }
 
-/// Versions applied but not published yet.
-#[derive(Clone, Default)]
-struct Unpublished {
-    /// In position order.
-    changes: Vec<Change>,
-    /// The latest position in `changes` of each entry they change, hashed
-    /// by [`tail_hash`]; the key is the change's there. Empty while the
-    /// tail is short enough to search ([`TAIL_SEARCHED`]), as most are (a commit
-    /// of one lesson makes a tail of one).
-    entries: HashTable<u64>,
-}
-
-/// The longest tail searched change by change rather than through an index.
-const TAIL_SEARCHED: usize = 8;
-
-impl Unpublished {
-    /// The change at `position`, one of the tail's.
-    fn change(&self, position: u64) -> Option<&Change> {
-        change_at(&self.changes, position)
-    }
-
-    /// The position of the latest change of entry `key` of collection
-    /// `collection` in the tail.
-    fn latest(&self, store: &Store, collection: u32, key: &str) -> Option<u64> {
-        if self.changes.len() <= TAIL_SEARCHED {
-            return self
-                .changes
-                .iter()
-                .rev()
-                .find(|change| is_change_of(Some(change), collection, key))
-                .map(|change| change.position);
-        }
-        self.entries
-            .find(tail_hash(store, collection, key), |at| {
-                is_change_of(self.change(*at), collection, key)
-            })
-            .copied()
-    }
-
-    /// Appends `change`, the next version.
-    fn push(&mut self, store: &Store, change: Change) {
-        self.changes.push(change);
-        match self.changes.len() {
-            length if length <= TAIL_SEARCHED => {}
-            length if length == TAIL_SEARCHED + 1 => {
-                for at in 0..length {
-                    self.index(store, at);
-                }
-            }
-            length => self.index(store, length - 1),
-        }
-    }
-
-    /// Makes `changes[at]` its entry's latest in `entries`.
-    fn index(&mut self, store: &Store, at: usize) {
-        let Unpublished { changes, entries } = self;
-        let change = &changes[at];
-        let (number, key, position) = (change.collection, change.entry(), change.position);
-        let hash = tail_hash(store, number, key);
-        let earlier = entries.find_mut(hash, |at| {
-            is_change_of(change_at(changes, *at), number, key)
-        });
-        match earlier {
-            Some(latest) => *latest = position,
-            None => {
-                entries.insert_unique(hash, position, |at| {
-                    change_at(changes, *at).map_or(0, |change| {
-                        tail_hash(store, change.collection, change.entry())
-                    })
-                });
-            }
-        }
-    }
-}
-
-/// The change at `position` among `changes`, which are in position order
-/// with no gap.
-fn change_at(changes: &[Change], position: u64) -> Option<&Change> {
-    let first = changes.first()?.position;
-    changes.get(usize::try_from(position.checked_sub(first)?).ok()?)
-}
-
-/// Whether `change` is one of entry `key` of the collection numbered
-/// `collection`.
-fn is_change_of(change: Option<&Change>, collection: u32, key: &str) -> bool {
-    change.is_some_and(|change| change.collection == collection && change.is_entry(key))
-}
-
-/// The hash of entry `key` of the collection numbered `collection`, in a
-/// tail's index.
-fn tail_hash(store: &Store, collection: u32, key: &str) -> u64 {
-    store.hasher.hash_one((collection, key))
-}
-
 impl State {
     pub(crate) fn collection(&self, name: &str) -> Option<&CollectionState> {
         self.collections.get(self.collection_index(name)?)
@@ -153,7 +57,7 @@ impl State {
 
     /// The version at `position`, published or in the tail.
     pub(crate) fn change(&self, position: u64) -> Option<&Change> {
-        let tail = self.tail.as_deref().map_or(&[][..], |tail| &tail.changes);
+        let tail = self.tail.as_deref().map_or(&[][..], Unpublished::changes);
         match tail.first() {
             Some(first) if position >= first.position => {
                 tail.get(usize::try_from(position - first.position).ok()?)
@@ -315,12 +219,17 @@ impl State {
             .or_else(|| {
                 self.tail
                     .as_deref()?
-                    .changes
+                    .changes()
                     .iter()
                     .find(|t| t.collection == change.collection && t.definition_version == number)
                     .map(|t| t.position)
             })?;
         Some(self.change(position)?.version_id().to_owned())
+    }
+
+    /// Makes room for `additional` records to be applied.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.tail.get_or_insert_default().reserve(additional);
     }
 
     /// Applies the next record; [`State::follows_on`] has checked it.
@@ -378,8 +287,10 @@ impl State {
         let Some(tail) = self.tail.take() else {
             return;
         };
-        let count = tail.changes.len();
-        for change in tail.changes {
+        let count = tail.changes().len();
+        // The versions each collection's index is to take, by collection.
+        let mut indexed: Vec<Vec<u64>> = vec![Vec::new(); self.collections.len()];
+        for change in tail.into_changes() {
             let position = change.position;
             let number = change.collection;
             let Some(index) = self.collections.iter().position(|c| c.number == number) else {
@@ -409,13 +320,12 @@ impl State {
                     .change(position)
                     .filter(|published| published.is_entry(change.entry()))
             };
-            if let Some(published) = held {
-                self.collections[index]
-                    .entries
-                    .set(&store, published.entry(), position);
+            if held.is_some() {
+                indexed[index].push(position);
             }
         }
-        for collection in &mut self.collections {
+        for (collection, positions) in self.collections.iter_mut().zip(indexed) {
+            collection.entries.set_all(&store, &positions);
             collection.entries.settle(&store, count);
         }
     }
@@ -423,18 +333,21 @@ impl State {
     /// Whether `record` is the next version: the next position, and the
     /// next version of its collection, naming the current head.
     pub(crate) fn follows_on(&self, record: &VersionRecord) -> Result<(), String> {
+        self.follows_on_view(record.view())
+    }
+
+    /// [`State::follows_on`] of a borrowed record.
+    pub(crate) fn follows_on_view(&self, record: RecordView<'_>) -> Result<(), String> {
         if record.position != self.position + 1 {
             return Err(format!(
                 "version {} is at position {}, but the knowledge is at position {}",
                 record.version_id, record.position, self.position
             ));
         }
-        let head = self.head(&record.collection);
+        let head = self.head(record.collection);
         let head_version = head.map_or(0, |head| head.definition_version);
         let head_id = head.map(Change::version_id);
-        if record.definition_version != head_version + 1
-            || record.previous_version_id.as_deref() != head_id
-        {
+        if record.definition_version != head_version + 1 || record.previous_version_id != head_id {
             return Err(format!(
                 "version {} of `{}` claims to be number {} after {:?}, but the collection is at \
                  number {head_version} ({head_id:?})",
@@ -531,6 +444,7 @@ impl State {
 mod tests {
     use super::*;
     use crate::LessonValue;
+    use crate::knowledge::unpublished::TAIL_SEARCHED;
 
     /// The next record after `state`: collection "b" every third position,
     /// "a" otherwise; entry "0" changes at every fifth position, the others

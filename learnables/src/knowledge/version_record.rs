@@ -78,7 +78,7 @@ impl VersionRecord {
             version_id: &self.version_id,
             previous_version_id: self.previous_version_id.as_deref(),
             entry: &self.entry,
-            value: &self.value,
+            value: ValueRef::Parsed(&self.value),
             taught_by: &self.taught_by,
             reason: self.reason.as_deref(),
             describes: &self.describes,
@@ -98,12 +98,32 @@ pub(crate) struct RecordView<'a> {
     pub(crate) version_id: &'a str,
     pub(crate) previous_version_id: Option<&'a str>,
     pub(crate) entry: &'a str,
-    pub(crate) value: &'a LessonValue,
+    pub(crate) value: ValueRef<'a>,
     pub(crate) taught_by: &'a str,
     pub(crate) reason: Option<&'a str>,
     pub(crate) describes: &'a str,
     pub(crate) taught_at_ms: u64,
     pub(crate) retracted: bool,
+}
+
+/// A record's value, borrowed: parsed, or as the compact JSON a version
+/// keeps (`value_json` of it), which a store's record is read back as.
+#[derive(Clone, Copy)]
+pub(crate) enum ValueRef<'a> {
+    Parsed(&'a LessonValue),
+    /// An object no deeper than a version keeps as text.
+    Compact(&'a str),
+}
+
+impl ValueRef<'_> {
+    /// The value, parsed.
+    pub(crate) fn to_value(self) -> LessonValue {
+        match self {
+            ValueRef::Parsed(value) => value.clone(),
+            // Written from a value that parsed, within the parser's limit.
+            ValueRef::Compact(json) => serde_json::from_str(json).unwrap_or_default(),
+        }
+    }
 }
 
 impl RecordView<'_> {
@@ -116,7 +136,7 @@ impl RecordView<'_> {
             version_id: self.version_id.to_owned(),
             previous_version_id: self.previous_version_id.map(str::to_owned),
             entry: self.entry.to_owned(),
-            value: self.value.clone(),
+            value: self.value.to_value(),
             taught_by: self.taught_by.to_owned(),
             reason: self.reason.map(str::to_owned),
             describes: self.describes.to_owned(),

@@ -15,7 +15,7 @@ use arc_swap::ArcSwap;
 
 use super::registry::Absorbed;
 use super::state::State;
-use super::version_record::RecordView;
+use super::version_record::{RecordView, ValueRef};
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
 use crate::wire::LessonResult;
 
@@ -202,6 +202,7 @@ impl Writer {
 
 /// Applies stored records after `state`'s position, each checked to follow on.
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
+    state.reserve(records.len());
     for record in records {
         state
             .follows_on(&record)
@@ -270,7 +271,7 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             version_id: &version_id,
             previous_version_id: previous_version_id.as_deref(),
             entry: &pending.entry,
-            value: &pending.absorbed.value,
+            value: ValueRef::Parsed(&pending.absorbed.value),
             taught_by: &pending.taught_by,
             reason: pending.reason.as_deref(),
             describes: &pending.absorbed.describes,

@@ -15,7 +15,7 @@
 //! written with the next group, when the store opens and when it closes,
 //! so that only a crash leaves an acknowledged group unsealed.
 //!
-//! Reading back ([`scan`]) finds where the log ends, and refuses damage:
+//! Reading back ([`scan_with`]) finds where the log ends, and refuses damage:
 //! - the log is the intact frames from the header on, and ends at the
 //!   first frame that is not intact;
 //! - what follows it (its *tail*: the room's zeros, what a file system
@@ -90,20 +90,49 @@ fn header(kind: u32, length: u32, payload_crc: u32) -> [u8; HEADER_LEN] {
     header
 }
 
-/// What a store file holds.
+/// Why a group's versions were not taken.
+pub(super) enum GroupError {
+    /// Its payload does not read as versions.
+    Unreadable(serde_json::Error),
+    /// They were read, and refused.
+    Refused(StoreError),
+}
+
+impl From<serde_json::Error> for GroupError {
+    fn from(error: serde_json::Error) -> GroupError {
+        GroupError::Unreadable(error)
+    }
+}
+
+/// A reader of groups for [`scan_with`] that keeps every version in
+/// `records`.
+pub(super) fn collect_into(
+    records: &mut Vec<VersionRecord>,
+) -> impl FnMut(&[u8]) -> Result<Option<u64>, GroupError> + '_ {
+    |payload| {
+        let group: Vec<VersionRecord> = serde_json::from_slice(payload)?;
+        let last = group.last().map(|record| record.position);
+        records.extend(group);
+        Ok(last)
+    }
+}
+
+/// Where a store file's log ends, as [`scan_with`] finds it.
 #[derive(Debug)]
-pub(super) struct Scanned {
-    /// Every version, in the order written.
-    pub records: Vec<VersionRecord>,
+pub(super) struct Frames {
     /// Where the log ends: the intact frames stop here. Whatever follows
     /// (zeros, junk, a write a crash cut short) was never acknowledged; the
     /// store keeps it aside and cuts it off, and the next frame goes here.
     pub end: u64,
     /// The payload checksum of the last group, if no seal follows it.
     pub unsealed: Option<u32>,
+    /// The position of the last version (0 for none).
+    pub last_position: u64,
 }
 
-/// Reads a store file's bytes; `name` names the file in errors.
+/// Reads a store file's bytes, handing each group's payload (the JSON
+/// array of its versions), in order, to `read_group`, which returns the
+/// position of the group's last version; `name` names the file in errors.
 ///
 /// The log is the intact frames from the header on. It ends at the first
 /// frame that is not intact (or at the end of the file), and what follows
@@ -115,7 +144,11 @@ pub(super) struct Scanned {
 /// but its seal did not: zeros where the seal goes, then an intact group,
 /// then nothing intact. That group was never acknowledged (its write did
 /// not complete) and belongs to the tail.
-pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
+pub(super) fn scan_with(
+    bytes: &[u8],
+    name: &str,
+    mut read_group: impl FnMut(&[u8]) -> Result<Option<u64>, GroupError>,
+) -> Result<Frames, StoreError> {
     let damaged =
         |offset: usize, what: &str| {
             StoreError::Damaged(format!(
@@ -126,10 +159,10 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
     if bytes.len() < MAGIC.len() {
         // A file whose creation was cut short holds part of the header.
         if MAGIC.starts_with(bytes) {
-            return Ok(Scanned {
-                records: Vec::new(),
+            return Ok(Frames {
                 end: 0,
                 unsealed: None,
+                last_position: 0,
             });
         }
         return Err(damaged(0, "is not a learnables store"));
@@ -137,7 +170,7 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
     if &bytes[..MAGIC.len()] != MAGIC {
         return Err(damaged(0, "is not a learnables store"));
     }
-    let mut records = Vec::new();
+    let mut last_position = 0;
     let mut offset = MAGIC.len();
     // The payload checksum of the last group, until its seal is read.
     let mut unsealed: Option<u32> = None;
@@ -145,14 +178,16 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
         match Frame::at(bytes, offset) {
             Some(Frame::Group { payload_crc, end }) if unsealed.is_none() => {
                 let payload = &bytes[offset + HEADER_LEN..end];
-                let group: Vec<VersionRecord> =
-                    serde_json::from_slice(payload).map_err(|error| {
-                        damaged(
+                match read_group(payload) {
+                    Ok(last) => last_position = last.unwrap_or(last_position),
+                    Err(GroupError::Unreadable(error)) => {
+                        return Err(damaged(
                             offset,
                             &format!("has a group of versions that cannot be read ({error})"),
-                        )
-                    })?;
-                records.extend(group);
+                        ));
+                    }
+                    Err(GroupError::Refused(error)) => return Err(error),
+                }
                 unsealed = Some(payload_crc);
                 offset = end;
             }
@@ -177,10 +212,10 @@ pub(super) fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
             &format!("{what}, before an intact frame at byte {intact},"),
         ));
     }
-    Ok(Scanned {
-        records,
+    Ok(Frames {
         end: offset as u64,
         unsealed,
+        last_position,
     })
 }
 
@@ -299,6 +334,30 @@ impl Header {
 mod tests {
     use super::*;
     use crate::LessonValue;
+
+    /// What a store file holds.
+    #[derive(Debug)]
+    struct Scanned {
+        /// Every version, in the order written.
+        records: Vec<VersionRecord>,
+        /// Where the log ends: the intact frames stop here. Whatever follows
+        /// (zeros, junk, a write a crash cut short) was never acknowledged; the
+        /// store keeps it aside and cuts it off, and the next frame goes here.
+        end: u64,
+        /// The payload checksum of the last group, if no seal follows it.
+        unsealed: Option<u32>,
+    }
+
+    /// Reads a store file's bytes, keeping every version.
+    fn scan(bytes: &[u8], name: &str) -> Result<Scanned, StoreError> {
+        let mut records = Vec::new();
+        let frames = scan_with(bytes, name, collect_into(&mut records))?;
+        Ok(Scanned {
+            records,
+            end: frames.end,
+            unsealed: frames.unsealed,
+        })
+    }
 
     fn record(position: u64) -> VersionRecord {
         VersionRecord {

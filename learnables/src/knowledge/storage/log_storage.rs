@@ -5,11 +5,15 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use super::log_frame::{self, MAGIC};
+use serde::de::{DeserializeSeed, Deserializer, Error as _, SeqAccess, Visitor};
+
+use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
 use super::store_reason::StoreReason;
 use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::VersionRecord;
+use crate::knowledge::state::State;
+use crate::knowledge::stored_record::StoredRecord;
 use crate::knowledge::version_record::now_ms;
 
 /// The name of the store file inside the knowledge directory.
@@ -88,7 +92,45 @@ impl LogStorage {
     /// (see above), and a last group left unsealed by a crash is sealed,
     /// before this returns.
     pub fn open(dir: impl AsRef<Path>) -> Result<LogStorage, StoreError> {
-        let dir = dir.as_ref();
+        let mut records = Vec::new();
+        let mut storage =
+            LogStorage::open_with(dir.as_ref(), log_frame::collect_into(&mut records))?;
+        storage
+            .file
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .opened_with = Some(records);
+        Ok(storage)
+    }
+
+    /// [`LogStorage::open`], applying every version the store holds to
+    /// `state` (empty) as it is read, each checked to follow on, without
+    /// making a [`VersionRecord`] of it (see `stored_record.rs`).
+    pub(crate) fn open_into(dir: &Path, state: &mut State) -> Result<LogStorage, StoreError> {
+        LogStorage::open_with(dir, |payload| {
+            let mut group = ApplyGroup {
+                state: &mut *state,
+                last: None,
+                refused: None,
+            };
+            let mut deserializer = serde_json::Deserializer::from_slice(payload);
+            let read = (&mut group)
+                .deserialize(&mut deserializer)
+                .and_then(|()| deserializer.end());
+            if let Some(refused) = group.refused {
+                return Err(GroupError::Refused(refused));
+            }
+            read?;
+            Ok(group.last)
+        })
+    }
+
+    /// Opens the store in `dir`, handing each group of versions it holds
+    /// to `read_group` (see [`log_frame::scan_with`]).
+    fn open_with(
+        dir: &Path,
+        read_group: impl FnMut(&[u8]) -> Result<Option<u64>, GroupError>,
+    ) -> Result<LogStorage, StoreError> {
         let open_error = |reason: StoreReason| private_files::cannot_open(dir, reason);
         private_files::create_dir(dir)?;
         let path = dir.join(FILE_NAME);
@@ -124,15 +166,15 @@ impl LogStorage {
                 error,
             ))
         })?;
-        let scanned = log_frame::scan(&bytes, &path.display().to_string())?;
+        let scanned = log_frame::scan_with(&bytes, &path.display().to_string(), read_group)?;
         let mut tail = OpenLog {
             file,
             end: scanned.end,
             allocated: bytes.len() as u64,
-            last_position: scanned.records.last().map_or(0, |record| record.position),
+            last_position: scanned.last_position,
             unsealed: scanned.unsealed,
             cut_pending: false,
-            opened_with: Some(scanned.records),
+            opened_with: None,
         };
         if tail.end == 0 {
             // New, or its creation was cut short: the header, made durable
@@ -224,7 +266,10 @@ impl LogStorage {
                 error,
             ))
         })?;
-        Ok(log_frame::scan(&bytes, &self.path.display().to_string())?.records)
+        let mut records = Vec::new();
+        let name = self.path.display().to_string();
+        log_frame::scan_with(&bytes, &name, log_frame::collect_into(&mut records))?;
+        Ok(records)
     }
 }
 
@@ -343,6 +388,43 @@ impl Drop for LogStorage {
         // started shares the open file until it runs its program, and the
         // lock with it, so a store reopened at once would be "open already".
         let _ = tail.file.unlock();
+    }
+}
+
+/// Applies a group's versions to `state` as they are read, keeping none:
+/// each record's texts are borrowed, and freed before the next is read.
+struct ApplyGroup<'s> {
+    state: &'s mut State,
+    /// The position of the last version applied.
+    last: Option<u64>,
+    /// Why a version was refused, if one was.
+    refused: Option<StoreError>,
+}
+
+impl<'de> DeserializeSeed<'de> for &mut ApplyGroup<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for &mut ApplyGroup<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an array of versions")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut records: A) -> Result<(), A::Error> {
+        while let Some(record) = records.next_element::<StoredRecord<'de>>()? {
+            if let Err(refused) = record.apply(self.state) {
+                self.refused = Some(refused);
+                return Err(A::Error::custom("a version was refused"));
+            }
+            self.last = Some(record.position);
+        }
+        Ok(())
     }
 }
 
