@@ -12,7 +12,7 @@
 //!
 //! `cargo bench -p learnables-tests --bench knowledge`
 
-mod routing_entries;
+mod pin_get_bench;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
 use learnables_examples::RoutingRule;
-use routing_entries::teach_concurrently;
+use learnables_tests::routing_entries::{self, teach_concurrently};
 
 const ENTRIES: usize = 100_000;
 
@@ -100,8 +100,8 @@ fn pin_and_get(c: &mut Criterion) {
     let (knowledge, map) = seeded();
     let keys = routing_entries::keys(ENTRIES as u64);
     let mut group = c.benchmark_group("pin_get");
-    routing_entries::bench_hash_map_get(&mut group, &map, &keys);
-    routing_entries::bench_pin_get(&mut group, "pin + get", &knowledge, &keys);
+    pin_get_bench::bench_hash_map_get(&mut group, &map, &keys);
+    pin_get_bench::bench_pin_get(&mut group, "pin + get", &knowledge, &keys);
     // What the pin alone costs of the two (taken and dropped).
     group.bench_function("pin alone", |b| b.iter(|| black_box(knowledge.pin())));
     group.finish();

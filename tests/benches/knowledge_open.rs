@@ -8,14 +8,13 @@
 //! `cargo bench -p learnables-tests --bench knowledge_open`
 //! (`-- --test`, as CI runs it: 2,000 lessons, once each side.)
 
-mod routing_entries;
-
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use learnables::Knowledge;
 use learnables::knowledge::{LogStorage, Storage, VersionRecord};
+use learnables_tests::routing_entries;
 use serde::Deserialize;
 
 /// The baseline's record: the same content, in a plain struct.

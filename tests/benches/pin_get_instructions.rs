@@ -14,13 +14,13 @@
 //! `cargo bench -p learnables-tests --bench pin_get_instructions`
 
 mod cachegrind;
-mod routing_entries;
 
 use std::hint::black_box;
 
 use cachegrind::{Counts, per_operation};
 
 use learnables_examples::RoutingRule;
+use learnables_tests::routing_entries;
 
 const ENTRIES: u64 = 100_000;
 const READS: u64 = 200_000;

@@ -16,7 +16,7 @@
 //! Uses `DATABASE_URL`, or starts a throwaway server like the tests do.
 //! `cargo bench -p learnables-tests --bench postgres`
 
-mod routing_entries;
+mod pin_get_bench;
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
@@ -26,8 +26,8 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
 use learnables::knowledge::{LogStorage, PostgresStorage, Storage};
 use learnables_examples::RoutingRule;
+use learnables_tests::routing_entries::{self, lesson, teach_concurrently};
 use learnables_tests::support::postgres as postgres_harness;
-use routing_entries::{lesson, teach_concurrently};
 
 const ENTRIES: u64 = 10_000;
 
@@ -121,10 +121,10 @@ fn pin_and_get(c: &mut Criterion) {
     });
     let keys = routing_entries::keys(ENTRIES);
     let mut group = c.benchmark_group("pin_get");
-    routing_entries::bench_hash_map_get(&mut group, &map, &keys);
-    routing_entries::bench_pin_get(&mut group, "embedded, pin + get", &embedded, &keys);
+    pin_get_bench::bench_hash_map_get(&mut group, &map, &keys);
+    pin_get_bench::bench_pin_get(&mut group, "embedded, pin + get", &embedded, &keys);
     if let Some(postgres) = &postgres {
-        routing_entries::bench_pin_get(&mut group, "postgres, pin + get", postgres, &keys);
+        pin_get_bench::bench_pin_get(&mut group, "postgres, pin + get", postgres, &keys);
     }
     group.finish();
 }

@@ -2,5 +2,6 @@
 
 pub mod load;
 pub mod loopback;
+pub mod routing_entries;
 pub mod skip;
 pub mod support;

@@ -3,16 +3,11 @@
 //! and as a `HashMap` of the same rules, the baseline of `pin()` + `get`.
 //! Shared by the knowledge benches and the PostgreSQL bench.
 
-#![allow(dead_code)] // each bench uses the part it needs
-
 use std::collections::HashMap;
-use std::hint::black_box;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use criterion::BenchmarkGroup;
-use criterion::measurement::WallTime;
 use learnables::knowledge::{MemoryStorage, Storage, VersionRecord};
 use learnables::{Knowledge, Learnable, Lesson};
 use learnables_examples::{Chapter, Desk, RoutingRule};
@@ -113,36 +108,4 @@ pub fn keys(count: u64) -> Vec<String> {
     (0..1024)
         .map(|i| format!("entry-{}", i * 97 % count))
         .collect()
-}
-
-/// The baseline: `HashMap::get` and a clone of the rule, key after key.
-pub fn bench_hash_map_get(
-    group: &mut BenchmarkGroup<'_, WallTime>,
-    map: &HashMap<String, RoutingRule>,
-    keys: &[String],
-) {
-    let mut next = 0usize;
-    group.bench_function("HashMap get + clone", |b| {
-        b.iter(|| {
-            next = (next + 1) % keys.len();
-            black_box(map.get(black_box(&keys[next])).cloned())
-        });
-    });
-}
-
-/// `knowledge.pin()` and `get` of the rule, key after key.
-pub fn bench_pin_get(
-    group: &mut BenchmarkGroup<'_, WallTime>,
-    name: &str,
-    knowledge: &Knowledge,
-    keys: &[String],
-) {
-    let mut next = 0usize;
-    group.bench_function(name, |b| {
-        b.iter(|| {
-            next = (next + 1) % keys.len();
-            let pinned = knowledge.pin();
-            black_box(pinned.get::<RoutingRule>(black_box(&keys[next])))
-        });
-    });
 }
