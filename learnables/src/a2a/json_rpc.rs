@@ -2,13 +2,14 @@
 //! read with limits on size and nesting, and responses, refusals written as
 //! A2A v1.0 writes errors ([`RpcError`]).
 
-use std::borrow::Cow;
 use std::cell::Cell;
 
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
+
+use crate::key_name::KeyName;
 
 pub use super::rpc_error::{
     BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons,
@@ -346,37 +347,6 @@ impl<'de> Visitor<'de> for TopLevel<'_> {
             }
         }
         Ok(Top::Object(members))
-    }
-}
-
-/// A member's name, borrowed from the body unless it has escapes.
-struct KeyName;
-
-impl<'de> DeserializeSeed<'de> for KeyName {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for KeyName {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a member name")
-    }
-
-    fn visit_borrowed_str<E>(self, name: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(name))
-    }
-
-    fn visit_str<E>(self, name: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(name.to_owned()))
-    }
-
-    fn visit_string<E>(self, name: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(name))
     }
 }
 

@@ -18,6 +18,7 @@ use super::StoreError;
 use super::change::{DEEPEST_AS_TEXT, value_json};
 use super::state::State;
 use super::version_record::{RecordView, ValueRef};
+use crate::key_name::KeyName;
 use crate::wire::LessonValue;
 
 /// A version record as stored, its texts borrowed from the bytes it was
@@ -218,7 +219,7 @@ impl<'de> Visitor<'de> for Transcode<'_> {
         self.0.enter();
         self.0.bytes.push(b'{');
         let mut previous: Option<Cow<'de, str>> = None;
-        while let Some(key) = fields.next_key_seed(Key)? {
+        while let Some(key) = fields.next_key_seed(KeyName)? {
             if let Some(previous) = &previous {
                 self.0.bytes.push(b',');
                 if previous.as_bytes() >= key.as_bytes() {
@@ -233,33 +234,6 @@ impl<'de> Visitor<'de> for Transcode<'_> {
         self.0.bytes.push(b'}');
         self.0.depth -= 1;
         Ok("an object")
-    }
-}
-
-/// An object's key, borrowed when it holds no escapes.
-struct Key;
-
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Cow<'de, str>, D::Error> {
-        deserializer.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E>(self, key: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(key))
-    }
-
-    fn visit_str<E>(self, key: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(key.to_owned()))
     }
 }
 

@@ -111,7 +111,12 @@ pub(crate) struct RecordView<'a> {
 #[derive(Clone, Copy)]
 pub(crate) enum ValueRef<'a> {
     Parsed(&'a LessonValue),
-    /// An object no deeper than a version keeps as text.
+    /// An object no deeper than a version keeps as text (read back from
+    /// the embedded store's log).
+    #[cfg_attr(
+        not(feature = "embedded"),
+        expect(dead_code, reason = "only the log reads it")
+    )]
     Compact(&'a str),
 }
 
