@@ -2,8 +2,8 @@
 //! first, each with its record and its value read as the learnable's type
 //! ([`Snapshot::entry_history`]), and what each changed from the one before.
 
-use super::change::Change;
 use super::change_between::{FieldChange, field_changes};
+use super::version::Version;
 use super::{Snapshot, VersionRecord};
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
@@ -88,8 +88,8 @@ impl Snapshot {
     {
         self.entry_changes(&T::descriptor().collection, entry)
             .map(|change| EntryVersion {
-                record: self.state.record_copy(change),
-                value: if change.is_retracted() {
+                record: change.to_record(),
+                value: if change.retracted {
                     VersionValue::Retracted
                 } else {
                     match T::from_stored_value(&change.value()) {
@@ -110,17 +110,17 @@ impl Snapshot {
         entry: &str,
     ) -> impl Iterator<Item = VersionRecord> + '_ {
         self.entry_changes(collection, entry)
-            .map(|change| self.state.record_copy(change))
+            .map(Version::to_record)
     }
 
     /// The record of the latest version of an entry when that version
     /// retracted it: who retracted it, when and why. `None` when the entry
     /// is present or was never taught.
     pub fn retraction(&self, collection: &str, entry: &str) -> Option<VersionRecord> {
-        self.state
-            .latest(collection, entry)
-            .filter(|change| change.is_retracted())
-            .map(|change| self.state.record_copy(change))
+        self.entry_changes(collection, entry)
+            .next()
+            .filter(|change| change.retracted)
+            .map(Version::to_record)
     }
 
     /// How many versions of an entry this snapshot holds, retractions
@@ -157,8 +157,10 @@ impl Snapshot {
         &'a self,
         collection: &str,
         entry: &str,
-    ) -> impl Iterator<Item = &'a Change> + 'a {
-        let latest = self.state.latest(collection, entry);
-        std::iter::successors(latest, |change| self.state.entry_previous(change))
+    ) -> impl Iterator<Item = &'a Version> + 'a {
+        let latest = self
+            .collection(collection)
+            .and_then(|c| c.latest(entry, self.position()));
+        latest.into_iter().flat_map(Version::and_earlier)
     }
 }

@@ -20,8 +20,7 @@
 use std::io::Write;
 
 use super::Knowledge;
-use super::change::Change;
-use super::state::State;
+use super::version::Version;
 
 /// The format's name, in the first and last lines.
 pub(crate) const FORMAT: &str = "learnables-knowledge";
@@ -69,12 +68,9 @@ impl Knowledge {
         )?;
         let mut line = Vec::with_capacity(1024);
         let mut digits = itoa::Buffer::new();
-        for position in 1..=state.position {
-            let change = state.change(position).ok_or_else(|| {
-                std::io::Error::other(format!("the version at position {position} is missing"))
-            })?;
+        for version in state.versions() {
             line.clear();
-            write_body(&state, change, &mut line)?;
+            write_body(version, &mut line)?;
             out.write_all(VERSION_LINE)?;
             out.write_all(digits.format(crc32fast::hash(&line)).as_bytes())?;
             out.write_all(b",")?;
@@ -84,23 +80,16 @@ impl Knowledge {
         writeln!(
             out,
             "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
-            state.position
+            state.position()
         )?;
         out.flush()?;
-        Ok(state.position)
+        Ok(state.position())
     }
 }
 
-/// The record of `change` as JSON without its opening `{`, from the parts
-/// the knowledge keeps: its value written as kept, never parsed back.
-fn write_body(state: &State, change: &Change, out: &mut Vec<u8>) -> std::io::Result<()> {
-    let Some((reason, describes, value)) = change.parts() else {
-        // Kept whole (too large or too deep to keep as text).
-        let record = state.record_copy(change);
-        serde_json::to_writer(&mut *out, &record)?;
-        out.remove(0);
-        return Ok(());
-    };
+/// The record of `version` as JSON without its opening `{`: its value
+/// written as kept, never parsed back.
+fn write_body(version: &Version, out: &mut Vec<u8>) -> std::io::Result<()> {
     let mut digits = itoa::Buffer::new();
     let text = |out: &mut Vec<u8>, key: &[u8], value: &str| -> std::io::Result<()> {
         out.extend_from_slice(key);
@@ -108,25 +97,25 @@ fn write_body(state: &State, change: &Change, out: &mut Vec<u8>) -> std::io::Res
         Ok(())
     };
     out.extend_from_slice(b"\"position\":");
-    out.extend_from_slice(digits.format(change.position).as_bytes());
-    text(out, b",\"collection\":", state.collection_name(change))?;
+    out.extend_from_slice(digits.format(version.position).as_bytes());
+    text(out, b",\"collection\":", &version.collection)?;
     out.extend_from_slice(b",\"definitionVersion\":");
-    out.extend_from_slice(digits.format(change.definition_version).as_bytes());
-    text(out, b",\"versionId\":", change.version_id())?;
-    if let Some(previous) = state.previous_version_id(change) {
-        text(out, b",\"previousVersionId\":", &previous)?;
+    out.extend_from_slice(digits.format(version.definition_version).as_bytes());
+    text(out, b",\"versionId\":", &version.version_id)?;
+    if let Some(previous) = &version.previous_version_id {
+        text(out, b",\"previousVersionId\":", previous)?;
     }
-    text(out, b",\"entry\":", change.entry())?;
+    text(out, b",\"entry\":", &version.entry)?;
     out.extend_from_slice(b",\"value\":");
-    out.extend_from_slice(value.as_bytes());
-    text(out, b",\"taughtBy\":", state.teacher_name(change))?;
-    if let Some(reason) = reason {
+    out.extend_from_slice(version.value_json().as_bytes());
+    text(out, b",\"taughtBy\":", &version.taught_by)?;
+    if let Some(reason) = &version.reason {
         text(out, b",\"reason\":", reason)?;
     }
-    text(out, b",\"describes\":", describes)?;
+    text(out, b",\"describes\":", &version.describes)?;
     out.extend_from_slice(b",\"taughtAtMs\":");
-    out.extend_from_slice(digits.format(change.taught_at_ms()).as_bytes());
-    if change.is_retracted() {
+    out.extend_from_slice(digits.format(version.taught_at_ms).as_bytes());
+    if version.retracted {
         out.extend_from_slice(b",\"retracted\":true");
     }
     out.push(b'}');

@@ -80,7 +80,7 @@ impl Knowledge {
     /// assert!(reason.contains("ends without its last line"), "{reason}");
     /// ```
     pub fn import(&self, input: impl std::io::Read) -> Result<u64, ImportError> {
-        let versions = self.current().position;
+        let versions = self.current().position();
         if versions != 0 {
             return Err(ImportError::NotEmpty { versions });
         }
@@ -90,7 +90,7 @@ impl Knowledge {
         match off_runtime(|| writer.import(state, &records))? {
             true => Ok(count),
             false => Err(ImportError::NotEmpty {
-                versions: self.current().position,
+                versions: self.current().position(),
             }),
         }
     }

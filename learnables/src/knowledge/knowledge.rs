@@ -246,9 +246,13 @@ impl Knowledge {
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.writer.current();
                 let mut report = UnreadableReport::default();
-                for stored in state.versions(&collection).filter(|v| !v.is_retracted()) {
+                let versions = state.collection(&collection).into_iter();
+                for stored in versions.flat_map(|c| c.versions(state.position())) {
+                    if stored.retracted {
+                        continue;
+                    }
                     if let Err(error) = (registration.reads)(&stored.value()) {
-                        report.add(&collection, stored.entry(), &error);
+                        report.add(&collection, &stored.entry, &error);
                     }
                 }
                 if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
@@ -362,22 +366,14 @@ impl Knowledge {
 
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
-        Snapshot {
-            state: self.shared.writer.current(),
-        }
+        Snapshot::of(self.shared.writer.current())
     }
 
     /// The knowledge as it was at `position` (a [`Snapshot::position`]
     /// kept by a task, say, to resume after a restart pinned to the version
     /// it started on). A position past the latest gives the latest.
     pub fn pin_at(&self, position: u64) -> Snapshot {
-        let current = self.shared.writer.current();
-        if position >= current.position {
-            return Snapshot { state: current };
-        }
-        Snapshot {
-            state: Arc::new(current.as_of(position)),
-        }
+        Snapshot::of_past(self.shared.writer.current(), position)
     }
 
     /// The knowledge just after the version `version_id` was made: every
@@ -385,7 +381,8 @@ impl Knowledge {
     pub fn pin_as_of(&self, version_id: &str) -> Result<Snapshot, KnowledgeError> {
         let current = self.shared.writer.current();
         let position = current
-            .position_of(version_id)
+            .by_id(version_id)
+            .map(|version| version.position)
             .ok_or_else(|| KnowledgeError::UnknownVersion(version_id.to_owned()))?;
         Ok(self.pin_at(position))
     }
@@ -489,7 +486,7 @@ impl Knowledge {
 impl std::fmt::Debug for Knowledge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Knowledge")
-            .field("position", &self.shared.writer.current().position)
+            .field("position", &self.shared.writer.current().position())
             .field("collections", &self.collections())
             .finish()
     }

@@ -9,31 +9,26 @@
 //! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the single
 //! writer that decides each batch of lessons, has the back end store it
 //! and publishes the new state (`writer.rs`), the commit thread of a
-//! durable back end (`commit_thread.rs`), the versions every state shares
-//! (`store.rs`: every version once, compact (`change.rs`), in an
-//! append-only log (`append_log.rs`)), the state pins share (`state.rs`,
-//! each collection's entries indexed by key in `entry_index.rs`, the
-//! versions applied and not yet published in `unpublished.rs`), a store's
-//! records read back without a copy of each (`stored_record.rs`), what
-//! registering a type finds that does not read (`unreadable.rs`), and the
-//! back ends (`storage/`). One entry's history, newest first, is read in
-//! `entry_history.rs`, what each version changed in `change_between.rs`; reverting and retracting
-//! an entry in `revert.rs`; a knowledge leaves its store as JSON Lines
-//! (`export.rs`) and enters another (`import.rs`).
+//! durable back end (`commit_thread.rs`), the state pins share
+//! (`state.rs`: persistent maps of shared versions, `version.rs`, each
+//! collection's entries in the order of `entry_key.rs`), a store's records
+//! read back without a copy of each (`stored_record.rs`), what registering
+//! a type finds that does not read (`unreadable.rs`), and the back ends
+//! (`storage/`). One entry's history, newest first, is read in
+//! `entry_history.rs`, what each version changed in `change_between.rs`;
+//! reverting and retracting an entry in `revert.rs`; a knowledge leaves its
+//! store as JSON Lines (`export.rs`) and enters another (`import.rs`).
 
-mod append_log;
 #[cfg(feature = "tokio")]
 mod async_calls;
-mod change;
 mod change_between;
 mod commit_thread;
 #[cfg(feature = "postgres")]
 mod connect;
 mod entry_history;
-mod entry_index;
+mod entry_key;
 mod error;
 mod export;
-mod id_index;
 mod import;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
@@ -41,16 +36,13 @@ mod knowledge;
 mod off_runtime;
 pub(crate) mod registry;
 mod revert;
-mod same_text;
 mod snapshot;
 mod state;
 mod storage;
-mod store;
 #[cfg(feature = "embedded")]
 mod stored_record;
-mod text_blocks;
-mod unpublished;
 mod unreadable;
+mod version;
 mod version_record;
 mod writer;
 

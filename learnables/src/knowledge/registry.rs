@@ -5,7 +5,7 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 
-use super::change::value_json;
+use super::version::value_json;
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
 use crate::wire::{LearnableDescriptor, LessonField, LessonValue};

@@ -3,8 +3,8 @@
 //! version, like any lesson: history stays linear and immutable, and pins
 //! taken before still see the entry as it was.
 
-use super::change::value_json;
 use super::registry::Absorbed;
+use super::version::value_json;
 use super::writer::Pending;
 use super::{Knowledge, TeachError};
 use crate::wire::{LessonResult, LessonValue};
@@ -60,11 +60,10 @@ impl Knowledge {
             version_id: version_id.to_owned(),
         };
         let target = state
-            .position_of(version_id)
-            .and_then(|position| state.change(position))
-            .filter(|change| change.is_entry(entry))
+            .by_id(version_id)
+            .filter(|version| *version.entry == *entry)
             .ok_or_else(unknown)?;
-        let record = state.record_copy(target);
+        let record = target.to_record();
         if record.collection != collection {
             return Err(unknown());
         }

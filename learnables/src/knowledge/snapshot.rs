@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use super::VersionRecord;
-use super::change::Change;
-use super::state::State;
+use super::state::{Collection, State};
+use super::version::Version;
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
 use crate::wire::LessonValue;
@@ -13,7 +13,8 @@ use crate::wire::LessonValue;
 /// afterwards. A task pins once when it starts and reads only from its pin.
 ///
 /// Pinning costs one reference count; a pin shares everything with the
-/// knowledge it was taken from.
+/// knowledge it was taken from. A pin of the past ([`Knowledge::pin_at`](crate::Knowledge::pin_at))
+/// is the same state read as of an earlier position.
 ///
 /// ```
 /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
@@ -35,7 +36,9 @@ use crate::wire::LessonValue;
 /// ```
 #[derive(Clone)]
 pub struct Snapshot {
-    pub(crate) state: Arc<State>,
+    state: Arc<State>,
+    /// The position it is read at: the state's own, or an earlier one.
+    at: u64,
 }
 
 /// A collection's version as a snapshot sees it.
@@ -50,6 +53,18 @@ pub struct CollectionVersion {
 }
 
 impl Snapshot {
+    /// `state` as of its latest version.
+    pub(crate) fn of(state: Arc<State>) -> Snapshot {
+        let at = state.position();
+        Snapshot { state, at }
+    }
+
+    /// `state` as of `position` (its latest, if `position` is past it).
+    pub(crate) fn of_past(state: Arc<State>, position: u64) -> Snapshot {
+        let at = position.min(state.position());
+        Snapshot { state, at }
+    }
+
     /// The entry `entry` of `T`'s collection, if it has one that reads as
     /// `T`: `None` both when it is absent and when its stored version no
     /// longer reads (see [`Snapshot::try_get`] to tell them apart).
@@ -89,7 +104,7 @@ impl Snapshot {
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
-        match self.state.entry(&T::descriptor().collection, entry) {
+        match self.stored(&T::descriptor().collection, entry) {
             Some(stored) => typed::<T>(stored).map(Some),
             None => Ok(None),
         }
@@ -118,7 +133,7 @@ impl Snapshot {
     where
         T: Learnable + Send + Sync + 'static,
     {
-        let stored = self.state.entry(&T::descriptor().collection, entry)?;
+        let stored = self.stored(&T::descriptor().collection, entry)?;
         shared::<T>(stored).ok()
     }
 
@@ -166,17 +181,14 @@ impl Snapshot {
     where
         T: Learnable + Clone + Send + Sync + 'static,
     {
-        self.sorted_entries(&T::descriptor().collection)
-            .into_iter()
-            .map(|stored| (stored.entry(), typed::<T>(stored)))
+        self.present(&T::descriptor().collection)
+            .map(|stored| (&*stored.entry, typed::<T>(stored)))
     }
 
     /// The keys of a collection's entries, in the order of
     /// [`Snapshot::entries`].
     pub fn entry_keys(&self, collection: &str) -> impl Iterator<Item = &str> {
-        self.sorted_entries(collection)
-            .into_iter()
-            .map(Change::entry)
+        self.present(collection).map(|stored| &*stored.entry)
     }
 
     /// An entry's stored lesson value, for carrying (to show it back), not
@@ -188,17 +200,16 @@ impl Snapshot {
 
     /// The record of the version that gave an entry its value.
     pub fn entry_record(&self, collection: &str, entry: &str) -> Option<&VersionRecord> {
-        let stored = self.state.entry(collection, entry)?;
-        Some(self.state.record(stored))
+        Some(self.stored(collection, entry)?.record())
     }
 
     /// A collection's version, `None` before its first lesson.
     pub fn version(&self, collection: &str) -> Option<CollectionVersion> {
-        let head = self.state.head(collection)?;
+        let head = self.state.collection(collection)?.head(self.at)?;
         Some(CollectionVersion {
             definition_version: head.definition_version,
-            version_id: head.version_id().to_owned(),
-            previous_version_id: self.state.previous_version_id(head),
+            version_id: head.version_id.to_string(),
+            previous_version_id: head.previous_version_id.as_deref().map(str::to_owned),
         })
     }
 
@@ -206,54 +217,47 @@ impl Snapshot {
     /// keep it to pin the same knowledge again after a restart, with
     /// [`Knowledge::pin_at`](crate::Knowledge::pin_at).
     pub fn position(&self) -> u64 {
-        self.state.position
+        self.at
     }
 
-    /// A collection's entries, in key order.
-    fn sorted_entries(&self, collection: &str) -> Vec<&Change> {
-        let Some(collection) = self.state.collection(collection) else {
-            return Vec::new();
-        };
-        let mut sorted: Vec<&Change> = self.state.entries(collection).collect();
-        sorted.sort_unstable_by(|a, b| key_order(a.entry(), b.entry()));
-        sorted
+    /// The collection `name` as the snapshot holds it.
+    pub(crate) fn collection(&self, name: &str) -> Option<&Collection> {
+        self.state.collection(name)
+    }
+
+    /// The version that gave an entry its value.
+    fn stored(&self, collection: &str, entry: &str) -> Option<&Version> {
+        self.collection(collection)?.entry(entry, self.at)
+    }
+
+    /// A collection's present entries, in key order.
+    fn present(&self, collection: &str) -> impl Iterator<Item = &Version> {
+        self.collection(collection)
+            .into_iter()
+            .flat_map(|collection| collection.entries(self.at))
     }
 }
 
 impl std::fmt::Debug for Snapshot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Snapshot")
-            .field("position", &self.state.position)
-            .field("collections", &self.state.collections.len())
+            .field("position", &self.at)
+            .field(
+                "collections",
+                &self
+                    .state
+                    .collections()
+                    .iter()
+                    .filter(|c| c.head(self.at).is_some())
+                    .count(),
+            )
             .finish()
     }
 }
 
-/// The order of entry keys: integers first, by value, then the others as
-/// text.
-fn key_order(a: &str, b: &str) -> std::cmp::Ordering {
-    match (integer(a), integer(b)) {
-        (Some(a), Some(b)) => a.cmp(&b),
-        (Some(_), None) => std::cmp::Ordering::Less,
-        (None, Some(_)) => std::cmp::Ordering::Greater,
-        (None, None) => a.cmp(b),
-    }
-}
-
-/// `key` as an integer, when it is written as one plainly (no `+`, no
-/// leading zero, no `-0`).
-fn integer(key: &str) -> Option<i128> {
-    let digits = key.strip_prefix('-').unwrap_or(key);
-    let plain = !digits.is_empty()
-        && digits.bytes().all(|byte| byte.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'))
-        && key != "-0";
-    plain.then(|| key.parse().ok()).flatten()
-}
-
 /// The entry as a shared `T`: the cached typed value when it is a `T`,
 /// else read from the stored value (and cached when the cache is empty).
-fn shared<T>(stored: &Change) -> Result<Arc<T>, LessonError>
+fn shared<T>(stored: &Version) -> Result<Arc<T>, LessonError>
 where
     T: Learnable + Send + Sync + 'static,
 {
@@ -269,21 +273,9 @@ where
 }
 
 /// The entry as `T`: [`shared`], copied out.
-fn typed<T>(stored: &Change) -> Result<T, LessonError>
+fn typed<T>(stored: &Version) -> Result<T, LessonError>
 where
     T: Learnable + Clone + Send + Sync + 'static,
 {
     shared::<T>(stored).map(|value| T::clone(&value))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::key_order;
-
-    #[test]
-    fn integer_keys_come_first_by_value_then_the_others_as_text() {
-        let mut keys = vec!["b", "10", "007", "9", "-3", "a", "+4", "0", "-0"];
-        keys.sort_by(|a, b| key_order(a, b));
-        assert_eq!(keys, ["-3", "0", "9", "10", "+4", "-0", "007", "a", "b"]);
-    }
 }

@@ -15,8 +15,8 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
 use super::StoreError;
-use super::change::{DEEPEST_AS_TEXT, value_json};
 use super::state::State;
+use super::version::{DEEPEST_AS_TEXT, value_json};
 use super::version_record::{RecordView, ValueRef};
 use crate::key_name::KeyName;
 use crate::wire::LessonValue;

@@ -93,8 +93,7 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// The writer of `storage`, which holds `state`.
-    pub(crate) fn new(storage: Box<dyn Storage>, mut state: State) -> Writer {
-        state.publish();
+    pub(crate) fn new(storage: Box<dyn Storage>, state: State) -> Writer {
         Writer {
             storage,
             current: ArcSwap::from_pointee(state),
@@ -119,8 +118,7 @@ impl Writer {
     }
 
     /// Makes `state` what later pins see. The caller holds the lock.
-    fn publish(&self, _writer: &MutexGuard<'_, ()>, mut state: State) -> Arc<State> {
-        state.publish();
+    fn publish(&self, _writer: &MutexGuard<'_, ()>, state: State) -> Arc<State> {
         let published = Arc::new(state);
         self.current.store(published.clone());
         published
@@ -131,7 +129,7 @@ impl Writer {
     pub(crate) fn catch_up(&self) -> Result<(), StoreError> {
         let writer = self.lock();
         let current = self.current();
-        let records = self.storage.load_since(current.position)?;
+        let records = self.storage.load_since(current.position())?;
         if records.is_empty() {
             return Ok(());
         }
@@ -151,7 +149,7 @@ impl Writer {
         records: &[VersionRecord],
     ) -> Result<bool, StoreError> {
         let writer = self.lock();
-        if self.current().position != 0 {
+        if self.current().position() != 0 {
             return Ok(false);
         }
         self.storage.append(records)?;
@@ -202,7 +200,6 @@ impl Writer {
 
 /// Applies stored records after `state`'s position, each checked to follow on.
 pub(crate) fn extend(state: &mut State, records: Vec<VersionRecord>) -> Result<(), StoreError> {
-    state.reserve(records.len());
     for record in records {
         state
             .follows_on(&record)
@@ -239,11 +236,11 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
                     }));
                     continue;
                 }
-                Some(stored) => Some(stored).filter(|stored| stored.is_retracted()),
+                Some(stored) => Some(stored).filter(|stored| stored.retracted),
             }
         } else {
             latest.filter(|stored| {
-                !stored.is_retracted() && stored.value_is(&pending.absorbed.value, json)
+                !stored.retracted && stored.value_is(&pending.absorbed.value, json)
             })
         };
         if let Some(stored) = unchanged {
@@ -251,21 +248,21 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
                 learned: false,
                 describes: pending.absorbed.describes.clone(),
                 definition_version: stored.definition_version,
-                version_id: Some(stored.version_id().to_owned()),
-                previous_version_id: seen.previous_version_id(stored),
+                version_id: Some(stored.version_id.to_string()),
+                previous_version_id: stored.previous_version_id.as_deref().map(str::to_owned),
             }));
             continue;
         }
         let (definition_version, previous_version_id) = match seen.head(&pending.collection) {
             Some(head) => (
                 head.definition_version + 1,
-                Some(head.version_id().to_owned()),
+                Some(head.version_id.to_string()),
             ),
             None => (1, None),
         };
         let version_id = new_version_id();
         let record = RecordView {
-            position: seen.position + 1,
+            position: seen.position() + 1,
             collection: &pending.collection,
             definition_version,
             version_id: &version_id,
