@@ -1,17 +1,49 @@
-//! [`EntryKey`]: an entry's key as its collection orders it: keys written
-//! as integers first, by value (`9` before `10`), then every other key as
-//! text. A collection's entries are kept in this order, so that reading
-//! them in order sorts nothing.
+//! How a collection finds and orders its entries: [`ByEntry`], a version
+//! found by its entry's key ([`EntryProbe`] looks one up without copying
+//! the key), and [`EntryKey`], the order of keys: keys written as integers
+//! first, by value (`9` before `10`), then every other key as text.
 
 use std::cmp::Ordering;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use equivalent::{Comparable, Equivalent};
+use equivalent::Equivalent;
 
-/// An entry's key in a collection's map of entries.
+use super::version::Version;
+
+/// An entry's latest version, hashed and compared by the entry's key.
+#[derive(Clone)]
+pub(crate) struct ByEntry(pub(crate) Arc<Version>);
+
+/// An entry's key, looked up among [`ByEntry`]s.
+#[derive(Hash)]
+pub(crate) struct EntryProbe<'a>(pub(crate) &'a str);
+
+impl Hash for ByEntry {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // As `EntryProbe` hashes the same key.
+        (*self.0.entry).hash(state);
+    }
+}
+
+impl PartialEq for ByEntry {
+    fn eq(&self, other: &ByEntry) -> bool {
+        self.0.entry == other.0.entry
+    }
+}
+
+impl Eq for ByEntry {}
+
+impl Equivalent<ByEntry> for EntryProbe<'_> {
+    fn equivalent(&self, key: &ByEntry) -> bool {
+        *self.0 == *key.0.entry
+    }
+}
+
+/// An entry's key in the order a collection lists its entries.
 #[derive(Clone, Debug)]
 pub(crate) struct EntryKey {
-    text: Arc<str>,
+    pub(crate) text: Arc<str>,
     /// `text` as an integer, when it is written as one plainly.
     integer: Option<i128>,
 }
@@ -25,35 +57,9 @@ impl EntryKey {
     }
 }
 
-/// A key looked up in a collection's map of entries, without copying it.
-pub(crate) struct KeyProbe<'a> {
-    text: &'a str,
-    integer: Option<i128>,
-}
-
-impl KeyProbe<'_> {
-    pub(crate) fn new(text: &str) -> KeyProbe<'_> {
-        KeyProbe {
-            text,
-            integer: integer(text),
-        }
-    }
-}
-
-/// The order of keys: integers first, by value, then the others as text.
-/// An integer has one plain spelling, so keys that are equal in this order
-/// are the same text.
-fn order(a: (Option<i128>, &str), b: (Option<i128>, &str)) -> Ordering {
-    match (a.0, b.0) {
-        (Some(a), Some(b)) => a.cmp(&b),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.1.cmp(b.1),
-    }
-}
-
 /// `key` as an integer, when it is written as one plainly (no `+`, no
-/// leading zero, no `-0`).
+/// leading zero, no `-0`): an integer has one such spelling, so keys equal
+/// in [`EntryKey`]'s order are the same text.
 fn integer(key: &str) -> Option<i128> {
     let digits = key.strip_prefix('-').unwrap_or(key);
     let plain = !digits.is_empty()
@@ -65,7 +71,12 @@ fn integer(key: &str) -> Option<i128> {
 
 impl Ord for EntryKey {
     fn cmp(&self, other: &EntryKey) -> Ordering {
-        order((self.integer, &self.text), (other.integer, &other.text))
+        match (self.integer, other.integer) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => self.text.cmp(&other.text),
+        }
     }
 }
 
@@ -83,18 +94,6 @@ impl PartialEq for EntryKey {
 
 impl Eq for EntryKey {}
 
-impl Equivalent<EntryKey> for KeyProbe<'_> {
-    fn equivalent(&self, key: &EntryKey) -> bool {
-        *self.text == *key.text
-    }
-}
-
-impl Comparable<EntryKey> for KeyProbe<'_> {
-    fn compare(&self, key: &EntryKey) -> Ordering {
-        order((self.integer, self.text), (key.integer, &key.text))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,15 +109,6 @@ mod tests {
         assert_eq!(
             texts,
             ["-3", "0", "9", "10", "+5", "-0", "09", "1e3", "a", "b"]
-        );
-        for key in &keys {
-            let probe = KeyProbe::new(&key.text);
-            assert_eq!(probe.compare(key), Ordering::Equal);
-            assert!(probe.equivalent(key));
-        }
-        assert_eq!(
-            KeyProbe::new("9").compare(&EntryKey::new(Arc::from("10"))),
-            Ordering::Less
         );
     }
 }

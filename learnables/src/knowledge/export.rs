@@ -70,7 +70,7 @@ impl Knowledge {
         let mut digits = itoa::Buffer::new();
         for version in state.versions() {
             line.clear();
-            write_body(version, &mut line)?;
+            write_body(&version, &mut line)?;
             out.write_all(VERSION_LINE)?;
             out.write_all(digits.format(crc32fast::hash(&line)).as_bytes())?;
             out.write_all(b",")?;

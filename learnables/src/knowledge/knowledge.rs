@@ -246,8 +246,7 @@ impl Knowledge {
             MapEntry::Vacant(vacant) => {
                 let state = self.shared.writer.current();
                 let mut report = UnreadableReport::default();
-                let versions = state.collection(&collection).into_iter();
-                for stored in versions.flat_map(|c| c.versions(state.position())) {
+                for stored in state.collection_versions(&collection) {
                     if stored.retracted {
                         continue;
                     }

@@ -11,7 +11,8 @@
 //! and publishes the new state (`writer.rs`), the commit thread of a
 //! durable back end (`commit_thread.rs`), the state pins share
 //! (`state.rs`: persistent maps of shared versions, `version.rs`, each
-//! collection's entries in the order of `entry_key.rs`), a store's records
+//! collection's entries in the order of `entry_key.rs`; what only grows,
+//! kept once for all states, in `published.rs`), a store's records
 //! read back without a copy of each (`stored_record.rs`), what registering
 //! a type finds that does not read (`unreadable.rs`), and the back ends
 //! (`storage/`). One entry's history, newest first, is read in
@@ -34,6 +35,7 @@ mod import;
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod off_runtime;
+mod published;
 pub(crate) mod registry;
 mod revert;
 mod snapshot;

@@ -205,7 +205,7 @@ impl Snapshot {
 
     /// A collection's version, `None` before its first lesson.
     pub fn version(&self, collection: &str) -> Option<CollectionVersion> {
-        let head = self.state.collection(collection)?.head(self.at)?;
+        let head = self.state.head_at(collection, self.at)?;
         Some(CollectionVersion {
             definition_version: head.definition_version,
             version_id: head.version_id.to_string(),
@@ -242,15 +242,7 @@ impl std::fmt::Debug for Snapshot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Snapshot")
             .field("position", &self.at)
-            .field(
-                "collections",
-                &self
-                    .state
-                    .collections()
-                    .iter()
-                    .filter(|c| c.head(self.at).is_some())
-                    .count(),
-            )
+            .field("collections", &self.state.collections(self.at).count())
             .finish()
     }
 }

@@ -1,7 +1,9 @@
-//! [`State`]: the knowledge after its latest version, as persistent
-//! structures: every version once, behind an `Arc`, and maps that share
-//! their unchanged parts with the state before. Copying a state is a few
-//! reference counts; applying a version copies only the paths it changes.
+//! [`State`]: the knowledge after its latest version. Every version is
+//! kept once, behind an `Arc`; each collection's entries are persistent
+//! maps (`imbl`) that share their unchanged parts with the state before, so
+//! copying a state is a few reference counts and a lesson copies only the
+//! paths it changes. What only grows (every version in order, by
+//! collection and by id) is kept once for all states ([`Published`]).
 //!
 //! A state is never changed once shared: the writer applies versions to
 //! its own copy and publishes it whole. A state is read as of any position
@@ -9,13 +11,13 @@
 //! each entry's versions are chained, newest first, so the version it had
 //! then is found by walking back from its latest.
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
-use imbl::{HashMap, OrdMap, Vector};
+use imbl::{HashMap, OrdSet};
 
 use super::VersionRecord;
-use super::entry_key::{EntryKey, KeyProbe};
+use super::entry_key::{ByEntry, EntryKey, EntryProbe};
+use super::published::Published;
 use super::version::{Shared, Version, value_json};
 use super::version_record::RecordView;
 
@@ -24,32 +26,37 @@ use super::version_record::RecordView;
 pub(crate) struct State {
     /// How many versions the knowledge has (the position of the latest).
     position: u64,
-    /// Every version: position `p` at index `p - 1`.
-    log: Vector<Arc<Version>>,
     /// The collections with at least one version, in the order of their
     /// first.
     collections: Vec<Collection>,
-    /// Every version by its id ([`id_key`]).
-    ids: HashMap<Arc<str>, Arc<Version>>,
+    /// The versions published so far, shared by every state.
+    published: Arc<Published>,
+    /// Versions applied since the state was last published, in position
+    /// order: only the writer's own copy has any.
+    unpublished: Vec<Arc<Version>>,
     /// Every teacher's name, kept once.
     teachers: HashMap<Arc<str>, ()>,
 }
 
-/// One collection: its versions, and each entry's latest.
+/// One collection: its latest version, and each entry's.
 #[derive(Clone)]
 pub(crate) struct Collection {
     pub(crate) name: Arc<str>,
-    /// Oldest first: `definitionVersion` `n` at index `n - 1`.
-    versions: Vector<Arc<Version>>,
-    /// Each entry's latest version, a retraction included, in key order.
-    entries: OrdMap<EntryKey, Arc<Version>>,
+    head: Arc<Version>,
+    /// Each entry's latest version, a retraction included.
+    entries: HashMap<ByEntry, ()>,
+    /// Every entry's key, in the order entries are listed.
+    order: OrdSet<EntryKey>,
 }
 
 impl Collection {
     /// The version of entry `key` at position `at`, a retraction included.
     pub(crate) fn latest(&self, key: &str, at: u64) -> Option<&Version> {
-        let newest = self.entries.get(&KeyProbe::new(key))?;
-        newest.and_earlier().find(|version| version.position <= at)
+        let (newest, ()) = self.entries.get_key_value(&EntryProbe(key))?;
+        newest
+            .0
+            .and_earlier()
+            .find(|version| version.position <= at)
     }
 
     /// The version that gave entry `key` its value at position `at`: `None`
@@ -60,32 +67,9 @@ impl Collection {
 
     /// The entries present at position `at`, in key order.
     pub(crate) fn entries(&self, at: u64) -> impl Iterator<Item = &Version> {
-        self.entries
-            .values()
-            .filter_map(move |newest| newest.and_earlier().find(|version| version.position <= at))
-            .filter(|version| !version.retracted)
-    }
-
-    /// The collection's versions up to position `at`, oldest first.
-    pub(crate) fn versions(&self, at: u64) -> impl Iterator<Item = &Version> {
-        self.versions
+        self.order
             .iter()
-            .map(|version| &**version)
-            .take_while(move |version| version.position <= at)
-    }
-
-    /// The collection's latest version at position `at`.
-    pub(crate) fn head(&self, at: u64) -> Option<&Version> {
-        let count = match self
-            .versions
-            .binary_search_by(|version| version.position.cmp(&at))
-        {
-            Ok(index) => index + 1,
-            Err(index) => index,
-        };
-        self.versions
-            .get(count.checked_sub(1)?)
-            .map(|version| &**version)
+            .filter_map(move |key| self.entry(&key.text, at))
     }
 }
 
@@ -102,9 +86,12 @@ impl State {
             .find(|collection| *collection.name == *name)
     }
 
-    /// The collections with at least one version.
-    pub(crate) fn collections(&self) -> &[Collection] {
-        &self.collections
+    /// The names of the collections with at least one version at `at`.
+    pub(crate) fn collections(&self, at: u64) -> impl Iterator<Item = &str> {
+        self.collections
+            .iter()
+            .filter(move |collection| self.head_at(&collection.name, at).is_some())
+            .map(|collection| &*collection.name)
     }
 
     /// The latest version of entry `key` of `collection`, a retraction
@@ -115,31 +102,41 @@ impl State {
 
     /// The latest version of `collection`.
     pub(crate) fn head(&self, collection: &str) -> Option<&Version> {
-        self.collection(collection)?
-            .versions
-            .last()
-            .map(|head| &**head)
-    }
-
-    /// Every version, in position order.
-    pub(crate) fn versions(&self) -> impl Iterator<Item = &Version> {
-        self.log.iter().map(|version| &**version)
-    }
-
-    /// The version whose id is `version_id`, in any spelling of a UUID.
-    pub(crate) fn by_id(&self, version_id: &str) -> Option<&Version> {
-        self.ids.get(&*id_key(version_id)).map(|version| &**version)
-    }
-
-    /// The records of `collection`, oldest first.
-    pub(crate) fn history(&self, collection: &str) -> Vec<VersionRecord> {
         self.collection(collection)
-            .map_or_else(Vec::new, |collection| {
-                collection
-                    .versions(self.position)
-                    .map(Version::to_record)
-                    .collect()
-            })
+            .map(|collection| &*collection.head)
+    }
+
+    /// The latest version of `collection` at position `at` (of a published
+    /// state).
+    pub(crate) fn head_at(&self, collection: &str, at: u64) -> Option<Arc<Version>> {
+        let head = &self.collection(collection)?.head;
+        if head.position <= at {
+            return Some(head.clone());
+        }
+        self.published.head(collection, at)
+    }
+
+    /// Every version of `collection` (of a published state), oldest first.
+    pub(crate) fn collection_versions(&self, collection: &str) -> Vec<Arc<Version>> {
+        self.published
+            .collection_versions(collection, self.position)
+    }
+
+    /// Every version (of a published state), in position order.
+    pub(crate) fn versions(&self) -> Vec<Arc<Version>> {
+        self.published.versions(self.position)
+    }
+
+    /// The version whose id is `version_id` (of a published state), in any
+    /// spelling of a UUID.
+    pub(crate) fn by_id(&self, version_id: &str) -> Option<Arc<Version>> {
+        self.published.by_id(version_id, self.position)
+    }
+
+    /// The records of `collection` (of a published state), oldest first.
+    pub(crate) fn history(&self, collection: &str) -> Vec<VersionRecord> {
+        let versions = self.collection_versions(collection);
+        versions.iter().map(|version| version.to_record()).collect()
     }
 
     /// Whether `record` is the next version: the next position, and the
@@ -182,76 +179,80 @@ impl State {
     /// read back), so that it is written once.
     pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<&str>) {
         let taught_by = self.teacher(record.taught_by);
-        let index = match self
+        let index = self
             .collections
             .iter()
-            .position(|c| *c.name == *record.collection)
-        {
-            Some(index) => index,
-            None => {
-                self.collections.push(Collection {
-                    name: Arc::from(record.collection),
-                    versions: Vector::new(),
-                    entries: OrdMap::new(),
-                });
-                self.collections.len() - 1
-            }
-        };
-        let collection = &mut self.collections[index];
-        let previous = collection
-            .entries
-            .get(&KeyProbe::new(record.entry))
-            .cloned();
+            .position(|collection| *collection.name == *record.collection);
+        let collection = index.map(|index| &mut self.collections[index]);
+        let previous = collection.as_ref().and_then(|collection| {
+            let (newest, ()) = collection
+                .entries
+                .get_key_value(&EntryProbe(record.entry))?;
+            Some(newest.0.clone())
+        });
         let shared = Shared {
-            collection: collection.name.clone(),
+            collection: collection
+                .as_ref()
+                .map_or_else(|| Arc::from(record.collection), |c| c.name.clone()),
             entry: previous.as_ref().map_or_else(
                 || Arc::from(record.entry),
                 |previous| previous.entry.clone(),
             ),
             taught_by,
-            previous_version_id: collection
-                .versions
-                .last()
-                .map(|head| head.version_id.clone()),
+            previous_version_id: collection.as_ref().map(|c| c.head.version_id.clone()),
             previous,
         };
+        let is_new_entry = shared.previous.is_none();
         let version = Arc::new(Version::new(record, value_json, shared));
-        collection
-            .entries
-            .insert(EntryKey::new(version.entry.clone()), version.clone());
-        collection.versions.push_back(version.clone());
-        let id = match id_key(&version.version_id) {
-            Cow::Borrowed(_) => version.version_id.clone(),
-            Cow::Owned(canonical) => Arc::from(canonical),
+        let collection = match collection {
+            Some(collection) => {
+                collection.head = version.clone();
+                collection
+            }
+            None => {
+                self.collections.push(Collection {
+                    name: version.collection.clone(),
+                    head: version.clone(),
+                    entries: HashMap::new(),
+                    order: OrdSet::new(),
+                });
+                self.collections.last_mut().expect("just pushed")
+            }
         };
-        self.ids.insert(id, version.clone());
-        self.log.push_back(version);
+        if is_new_entry {
+            collection
+                .order
+                .insert(EntryKey::new(version.entry.clone()));
+        }
+        // Replaces the entry's key as well as its value: the key is the
+        // version.
+        collection.entries.insert(ByEntry(version.clone()), ());
+        self.unpublished.push(version);
         self.position = record.position;
+    }
+
+    /// Makes the versions applied since the state was last published
+    /// readable by id and in order, by every state. For the writer only,
+    /// as it publishes this state.
+    pub(crate) fn publish(&mut self) {
+        self.published.append(&self.unpublished);
+        self.unpublished = Vec::new();
     }
 
     /// The teacher `name`, kept once however many versions they taught.
     fn teacher(&mut self, name: &str) -> Arc<str> {
+        // Most lessons in a row come from one teacher.
+        if let Some(last) = self.unpublished.last()
+            && *last.taught_by == *name
+        {
+            return last.taught_by.clone();
+        }
         if let Some((known, ())) = self.teachers.get_key_value(name) {
             return known.clone();
         }
         let name: Arc<str> = Arc::from(name);
         self.teachers.insert(name.clone(), ());
         name
-    }
-}
-
-/// The key of a version id among a state's: a UUID in its lowercase,
-/// hyphenated spelling (whichever it was written in), any other id as it is.
-fn id_key(id: &str) -> Cow<'_, str> {
-    let Ok(uuid) = uuid::Uuid::parse_str(id) else {
-        return Cow::Borrowed(id);
-    };
-    let mut spelled = [0; uuid::fmt::Hyphenated::LENGTH];
-    let canonical = uuid.hyphenated().encode_lower(&mut spelled);
-    if *canonical == *id {
-        Cow::Borrowed(id)
-    } else {
-        Cow::Owned(canonical.to_owned())
     }
 }
 
@@ -299,21 +300,19 @@ mod tests {
 
     fn contents(state: &State, at: u64) -> Contents {
         state
-            .collections()
-            .iter()
-            .filter_map(|collection| {
-                let head = collection.head(at)?.to_record();
+            .collections(at)
+            .map(|name| {
+                let collection = state.collection(name).unwrap();
+                let head = state.head_at(name, at).map(|head| head.to_record());
                 let entries: Vec<_> = collection
                     .entries(at)
                     .map(|v| (v.entry.to_string(), v.position, v.value()))
                     .collect();
                 for (key, position, _) in &entries {
-                    assert_eq!(
-                        collection.entry(key, at).map(|v| v.position),
-                        Some(*position)
-                    );
+                    let found = collection.entry(key, at).map(|v| v.position);
+                    assert_eq!(found, Some(*position));
                 }
-                Some((collection.name.to_string(), Some(head), entries))
+                (name.to_owned(), head, entries)
             })
             .collect()
     }
@@ -327,8 +326,13 @@ mod tests {
             let next = record(position, &present);
             present.follows_on(&next).unwrap();
             present.apply(&next);
+            if position % 7 != 0 {
+                // Some publishes hold several versions.
+                present.publish();
+            }
             seen.push(contents(&present, position));
         }
+        present.publish();
         for (at, expected) in seen.iter().enumerate() {
             assert_eq!(&contents(&present, at as u64), expected, "as of {at}");
         }
@@ -358,7 +362,7 @@ mod tests {
             Some(history[99].position)
         );
         assert!(present.by_id("not-a-uuid").is_none());
-        let positions: Vec<u64> = present.versions().map(|v| v.position).collect();
+        let positions: Vec<u64> = present.versions().iter().map(|v| v.position).collect();
         assert_eq!(positions, (1..=total).collect::<Vec<_>>());
     }
 
@@ -368,12 +372,14 @@ mod tests {
         for position in 1..=300 {
             let next = record(position, &present);
             present.apply(&next);
+            present.publish();
         }
         let copy = present.clone();
         let before = contents(&copy, copy.position());
         for position in 301..=600 {
             let next = record(position, &present);
             present.apply(&next);
+            present.publish();
         }
         assert_eq!(contents(&copy, copy.position()), before);
         assert_eq!(contents(&present, 300), before);
@@ -386,6 +392,7 @@ mod tests {
         let mut next = record(1, &state);
         next.version_id = "version-one".to_owned();
         state.apply(&next);
+        state.publish();
         assert_eq!(state.by_id("version-one").map(|v| v.position), Some(1));
         assert!(state.by_id("VERSION-ONE").is_none());
     }

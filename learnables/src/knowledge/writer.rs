@@ -93,7 +93,8 @@ pub(crate) struct Writer {
 
 impl Writer {
     /// The writer of `storage`, which holds `state`.
-    pub(crate) fn new(storage: Box<dyn Storage>, state: State) -> Writer {
+    pub(crate) fn new(storage: Box<dyn Storage>, mut state: State) -> Writer {
+        state.publish();
         Writer {
             storage,
             current: ArcSwap::from_pointee(state),
@@ -118,7 +119,8 @@ impl Writer {
     }
 
     /// Makes `state` what later pins see. The caller holds the lock.
-    fn publish(&self, _writer: &MutexGuard<'_, ()>, state: State) -> Arc<State> {
+    fn publish(&self, _writer: &MutexGuard<'_, ()>, mut state: State) -> Arc<State> {
+        state.publish();
         let published = Arc::new(state);
         self.current.store(published.clone());
         published

@@ -1,0 +1,127 @@
+//! [`Published`]: what every published state of one knowledge shares, in
+//! plain maps behind a lock: every version in position order, each
+//! collection's versions, and every version by id. The writer appends to
+//! it as it publishes; a state reads it up to its own position. Kept once
+//! rather than in each state, so that a state pinned for a long task costs
+//! only what its lessons changed (`knowledge_memory` bench).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use super::version::Version;
+
+/// The published versions of one knowledge.
+#[derive(Default)]
+pub(crate) struct Published {
+    index: Mutex<Index>,
+}
+
+#[derive(Default)]
+struct Index {
+    /// Position `p` at index `p - 1`.
+    log: Vec<Arc<Version>>,
+    /// Each collection's versions, oldest first (collections are few).
+    collections: Vec<(Arc<str>, Vec<Arc<Version>>)>,
+    /// Every version by its id ([`id_key`]).
+    ids: HashMap<Arc<str>, Arc<Version>>,
+}
+
+impl Published {
+    fn index(&self) -> MutexGuard<'_, Index> {
+        // Appends finish or do nothing: a panic elsewhere leaves it whole.
+        self.index.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Appends `versions`, the next in position order; those it holds
+    /// already are skipped. For the writer, as it publishes.
+    pub(crate) fn append(&self, versions: &[Arc<Version>]) {
+        let mut index = self.index();
+        // Room for them all at once: a store opening appends every version
+        // it holds, and growing the map of ids step by step hashed each id
+        // again at every step.
+        index.log.reserve(versions.len());
+        index.ids.reserve(versions.len());
+        for version in versions {
+            if version.position != index.log.len() as u64 + 1 {
+                continue;
+            }
+            index.log.push(version.clone());
+            match index.collection_mut(&version.collection) {
+                Some(versions) => versions.push(version.clone()),
+                None => {
+                    let collection = (version.collection.clone(), vec![version.clone()]);
+                    index.collections.push(collection);
+                }
+            }
+            let id = match id_key(&version.version_id) {
+                Cow::Borrowed(_) => version.version_id.clone(),
+                Cow::Owned(canonical) => Arc::from(canonical),
+            };
+            index.ids.insert(id, version.clone());
+        }
+    }
+
+    /// The version whose id is `version_id` (in any spelling of a UUID),
+    /// if it is at `at` or before.
+    pub(crate) fn by_id(&self, version_id: &str, at: u64) -> Option<Arc<Version>> {
+        let index = self.index();
+        let found = index.ids.get(&*id_key(version_id))?;
+        (found.position <= at).then(|| found.clone())
+    }
+
+    /// Every version up to position `at`, in position order.
+    pub(crate) fn versions(&self, at: u64) -> Vec<Arc<Version>> {
+        let index = self.index();
+        let end = usize::try_from(at).map_or(index.log.len(), |at| at.min(index.log.len()));
+        index.log[..end].to_vec()
+    }
+
+    /// The versions of `collection` up to position `at`, oldest first.
+    pub(crate) fn collection_versions(&self, collection: &str, at: u64) -> Vec<Arc<Version>> {
+        let index = self.index();
+        let Some(versions) = index.collection(collection) else {
+            return Vec::new();
+        };
+        let end = versions.partition_point(|version| version.position <= at);
+        versions[..end].to_vec()
+    }
+
+    /// The latest version of `collection` at position `at`.
+    pub(crate) fn head(&self, collection: &str, at: u64) -> Option<Arc<Version>> {
+        let index = self.index();
+        let versions = index.collection(collection)?;
+        let end = versions.partition_point(|version| version.position <= at);
+        versions.get(end.checked_sub(1)?).cloned()
+    }
+}
+
+impl Index {
+    fn collection(&self, name: &str) -> Option<&Vec<Arc<Version>>> {
+        let found = self.collections.iter().find(|(known, _)| **known == *name);
+        found.map(|(_, versions)| versions)
+    }
+
+    fn collection_mut(&mut self, name: &str) -> Option<&mut Vec<Arc<Version>>> {
+        let found = self
+            .collections
+            .iter_mut()
+            .find(|(known, _)| **known == *name);
+        found.map(|(_, versions)| versions)
+    }
+}
+
+/// The key of a version id: a UUID in its lowercase, hyphenated spelling
+/// (whichever it was written in), any other id as it is.
+fn id_key(id: &str) -> Cow<'_, str> {
+    let Ok(uuid) = uuid::Uuid::parse_str(id) else {
+        return Cow::Borrowed(id);
+    };
+    let mut spelled = [0; uuid::fmt::Hyphenated::LENGTH];
+    let canonical = uuid.hyphenated().encode_lower(&mut spelled);
+    if *canonical == *id {
+        Cow::Borrowed(id)
+    } else {
+        Cow::Owned(canonical.to_owned())
+    }
+}
