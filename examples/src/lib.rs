@@ -16,6 +16,22 @@ pub use clearance_limit::{
 };
 pub use routing_rule::{Chapter, ChapterError, Desk, RoutingRule};
 
+/// Installs ring as the process's rustls crypto provider, unless one is
+/// installed already. A reqwest client (the SDK's push sender is one) needs
+/// it where reqwest carries rustls without a provider of its own, as it
+/// does wherever the teacher's CLI is built with it (this workspace's
+/// tests): the CLI installs ring the same way.
+///
+/// ```
+/// learnables_examples::install_crypto_provider();
+/// assert!(rustls::crypto::CryptoProvider::get_default().is_some());
+/// ```
+pub fn install_crypto_provider() {
+    // Installing fails only when a provider is installed already: that one
+    // is kept.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The README's Rust examples, compiled and run with these doctests: its
 /// "Add it to your agent" is a whole agent on the official A2A server SDK.
 #[cfg(doctest)]

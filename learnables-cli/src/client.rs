@@ -219,6 +219,9 @@ fn http_client(
     redirects: Policy,
 ) -> Result<Client, CliError> {
     let timeout = connection.timeout;
+    // reqwest's TLS uses the process's rustls provider: ring, unless one is
+    // installed already (installing again fails and changes nothing).
+    let _ = rustls::crypto::ring::default_provider().install_default();
     // The async builder's timeout covers the whole request, body included;
     // the blocking one's bounds each wait.
     let mut builder = reqwest::Client::builder()

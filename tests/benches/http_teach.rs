@@ -155,6 +155,7 @@ fn http_teach(c: &mut Criterion) {
     let teach = Target::new(agent);
     let echo = Target::new(bare);
 
+    learnables_examples::install_crypto_provider();
     let client = reqwest::Client::builder()
         .no_proxy()
         .pool_max_idle_per_host(CLIENTS as usize)

@@ -125,6 +125,7 @@ fn layer_passthrough(c: &mut Criterion) {
         })
         .to_string(),
     );
+    learnables_examples::install_crypto_provider();
     let client = reqwest::Client::builder()
         .no_proxy()
         .pool_max_idle_per_host(CLIENTS as usize)

@@ -139,6 +139,7 @@ fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
         .build()
         .unwrap();
     let (bytes, first, total) = runtime.block_on(async move {
+        learnables_examples::install_crypto_provider();
         let client = reqwest::Client::new();
         let mut request = client.get(format!("http://127.0.0.1:{port}/task"));
         if mode == "activated" {

@@ -81,6 +81,7 @@ fn server_limits(c: &mut Criterion) {
         (format!("http://{limited}/"), format!("http://{bare}/"))
     });
 
+    learnables_examples::install_crypto_provider();
     let kept_alive = reqwest::Client::builder()
         .no_proxy()
         .pool_max_idle_per_host(CLIENTS as usize)

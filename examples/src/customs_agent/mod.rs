@@ -298,6 +298,7 @@ pub fn router_with(
     base_url: &str,
     task_store: BoundedTaskStore,
 ) -> Result<Router, RouterError> {
+    crate::install_crypto_provider();
     router_with_push_sender(
         knowledge,
         teachers,

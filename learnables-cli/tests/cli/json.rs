@@ -299,6 +299,7 @@ fn show_json_puts_a_broken_cards_warning_in_the_document() {
         if request.is_card() {
             return common::stub::Reply::json(&card);
         }
+        learnables_examples::install_crypto_provider();
         let mut call = reqwest::blocking::Client::new()
             .post(&target)
             .body(request.body.clone());

@@ -125,6 +125,7 @@ impl Agent {
             });
         });
         let address = address.recv().expect("the agent binds");
+        learnables_examples::install_crypto_provider();
         Agent {
             base_url: format!("http://{address}/"),
             address,

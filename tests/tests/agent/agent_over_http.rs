@@ -365,6 +365,7 @@ fn streamed_question(agent: &Agent, headers: &[(&str, &str)]) -> Vec<serde_json:
     let body = json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {
         "message": {"messageId": "m-stream", "role": "ROLE_USER",
                     "parts": [{"text": "Route a declaration for HS chapter 85"}]}}});
+    learnables_examples::install_crypto_provider();
     let mut request = reqwest::blocking::Client::new()
         .post(&agent.base_url)
         .header("content-type", "application/json")

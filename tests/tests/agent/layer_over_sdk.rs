@@ -215,6 +215,7 @@ const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
 const VERSION: (&str, &str) = ("A2A-Version", "1.0");
 
 fn client() -> reqwest::blocking::Client {
+    learnables_examples::install_crypto_provider();
     reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(20))
         .build()

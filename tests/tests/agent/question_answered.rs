@@ -180,6 +180,7 @@ fn a_client_subscribed_to_the_waiting_task_is_told_it_completed() {
     customs_agent::register(&knowledge).unwrap();
     // The SDK's default push sender refuses 127.0.0.1; this one does not.
     let agent = Agent::start_router(move |base_url| {
+        learnables_examples::install_crypto_provider();
         let local_pushes = HttpPushSender::new(Some(HttpPushSenderConfig {
             validate_urls: false,
             ..Default::default()

@@ -282,6 +282,7 @@ fn serve() -> (tokio::runtime::Runtime, String) {
 }
 
 fn client() -> reqwest::blocking::Client {
+    learnables_examples::install_crypto_provider();
     reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(120))
         .build()

@@ -181,6 +181,7 @@ fn agent(attach: Attach) -> Served {
     let declaration = Declaration::new().learnable::<RoutingRule>();
     let knowledge = Knowledge::in_memory();
     knowledge.register::<RoutingRule>().unwrap();
+    learnables_examples::install_crypto_provider();
     let sender = HttpPushSender::new(Some(HttpPushSenderConfig {
         timeout: Duration::from_secs(10),
         fail_on_error: false,
@@ -212,6 +213,7 @@ const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
 const VERSION: (&str, &str) = ("A2A-Version", "1.0");
 
 fn client() -> reqwest::blocking::Client {
+    learnables_examples::install_crypto_provider();
     reqwest::blocking::Client::builder()
         .timeout(Duration::from_secs(20))
         .build()

@@ -706,6 +706,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
 fn every_page_response_carries_the_security_headers() {
     let data = tempfile::tempdir().expect("a temporary directory");
     let agent = Agent::start(data.path());
+    learnables_examples::install_crypto_provider();
     let client = reqwest::blocking::Client::new();
     for (name, content_type) in [
         ("", "text/html; charset=utf-8"),
@@ -826,6 +827,7 @@ fn the_page_is_off_unless_the_agent_mounts_it() {
         tokio::spawn(async move { axum::serve(listener, router).await });
         address
     });
+    learnables_examples::install_crypto_provider();
     let client = reqwest::blocking::Client::new();
     let card = client
         .get(format!("http://{address}/.well-known/agent-card.json"))

@@ -207,3 +207,64 @@ fn verifying_without_a_root_certificate_is_refused_before_connecting() {
         "{message}"
     );
 }
+
+/// SCRAM over TLS binds the session to the server's certificate (SCRAM's
+/// `tls-server-end-point` channel binding): a role the server makes
+/// authenticate with a SCRAM password connects with
+/// `channel_binding=require`, which the client library allows only when
+/// the server took the certificate's hash the client sent, and teaches.
+#[test]
+fn scram_over_tls_binds_the_channel_to_the_certificate() {
+    let Some((database, certificates)) = tls_database() else {
+        return;
+    };
+    const ROLE: &str = "learnables_scram";
+    const PASSWORD: &str = "scram over tls";
+    let mut admin = database.client();
+    admin
+        .batch_execute(&format!(
+            "DO $$ BEGIN \
+               IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{ROLE}') THEN \
+                 SET password_encryption = 'scram-sha-256'; \
+                 CREATE ROLE {ROLE} LOGIN SUPERUSER PASSWORD '{PASSWORD}'; \
+               END IF; \
+             END $$"
+        ))
+        .unwrap();
+    // Only this role, only over TLS, with SCRAM: every other line (trust)
+    // stays for the other tests.
+    let hba_file: String = admin.query_one("SHOW hba_file", &[]).unwrap().get(0);
+    let hba = std::fs::read_to_string(&hba_file).unwrap();
+    let line = format!("hostssl all {ROLE} 127.0.0.1/32 scram-sha-256\n");
+    if !hba.starts_with(&line) {
+        std::fs::write(&hba_file, format!("{line}{hba}")).unwrap();
+        admin.batch_execute("SELECT pg_reload_conf()").unwrap();
+    }
+    let url = database
+        .url()
+        .replacen("postgres@", &format!("{ROLE}:scram%20over%20tls@"), 1);
+    let url = with(
+        &url,
+        &format!(
+            "sslmode=verify-full&{}&channel_binding=require",
+            root(&certificates.right_ca)
+        ),
+    );
+    // The reload is a signal: the server may still take the old rules
+    // (trust, no SCRAM, which `channel_binding=require` refuses) for a moment.
+    let mut connected = Knowledge::connect(&url);
+    for _ in 0..500 {
+        if connected.is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        connected = Knowledge::connect(&url);
+    }
+    let knowledge = registered(connected.unwrap());
+    assert!(
+        knowledge
+            .teach(&rule_lesson("86", "general"))
+            .unwrap()
+            .learned
+    );
+}

@@ -107,6 +107,7 @@ impl Agent {
             "message": {"messageId": "m1", "role": "ROLE_USER",
                         "parts": [{"text": format!("Route a declaration for HS chapter {chapter}")}]}
         }});
+        learnables_examples::install_crypto_provider();
         let reply: Value = reqwest::blocking::Client::new()
             .post(&self.url)
             .header("A2A-Extensions", EXTENSION_URI)

@@ -278,7 +278,7 @@ pub fn self_signed_localhost() -> (Arc<rustls::ServerConfig>, String) {
     let pem = cert.pem();
     let key = rustls::pki_types::PrivateKeyDer::Pkcs8(signing_key.serialize_der().into());
     let config = rustls::ServerConfig::builder_with_provider(Arc::new(
-        rustls::crypto::aws_lc_rs::default_provider(),
+        rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .expect("TLS versions")

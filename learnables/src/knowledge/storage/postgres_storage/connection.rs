@@ -6,9 +6,9 @@ use std::error::Error as _;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use super::tls::MakeRustlsConnect;
 use postgres::config::Host;
 use postgres::{Client, Config};
-use tokio_postgres_rustls::MakeRustlsConnect;
 
 /// Set on every session: a transaction left open by a client that vanished
 /// is ended by the server after this long, releasing its write lock; and a
