@@ -23,8 +23,8 @@ struct Index {
     log: Vec<Arc<Version>>,
     /// Each collection's versions, oldest first (collections are few).
     collections: Vec<(Arc<str>, Vec<Arc<Version>>)>,
-    /// Every version by its id ([`id_key`]).
-    ids: HashMap<Arc<str>, Arc<Version>>,
+    /// Every version by its id ([`id_key`]), hashed as the state's maps are.
+    ids: HashMap<Arc<str>, Arc<Version>, foldhash::fast::RandomState>,
 }
 
 impl Published {
