@@ -247,12 +247,6 @@ impl State {
 
     /// The teacher `name`, kept once however many versions they taught.
     fn teacher(&mut self, name: &str) -> Arc<str> {
-        // Most lessons in a row come from one teacher.
-        if let Some(last) = self.unpublished.last()
-            && *last.taught_by == *name
-        {
-            return last.taught_by.clone();
-        }
         if let Some((known, ())) = self.teachers.get_key_value(name) {
             return known.clone();
         }

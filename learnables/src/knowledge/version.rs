@@ -171,12 +171,16 @@ pub(crate) fn value_json(value: &LessonValue) -> Option<String> {
 
 /// Whether `value` nests more than `limit` arrays and objects.
 fn nesting_exceeds(value: &Value, limit: usize) -> bool {
-    let deeper = |mut inner: Box<dyn Iterator<Item = &Value> + '_>| {
-        limit == 0 || inner.any(|item| nesting_exceeds(item, limit - 1))
-    };
     match value {
-        Value::Array(items) => deeper(Box::new(items.iter())),
-        Value::Object(fields) => deeper(Box::new(fields.values())),
+        Value::Array(items) => {
+            limit == 0 || items.iter().any(|item| nesting_exceeds(item, limit - 1))
+        }
+        Value::Object(fields) => {
+            limit == 0
+                || fields
+                    .values()
+                    .any(|field| nesting_exceeds(field, limit - 1))
+        }
         _ => false,
     }
 }
