@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fantoccini::elements::Element;
-use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
+
+use super::webdriver::{Client, Element, Locator};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -92,14 +92,9 @@ impl Browser {
             // An alert the page opened stays open, for the test to find.
             "unhandledPromptBehavior": "ignore",
         });
-        let Value::Object(capabilities) = capabilities else {
-            unreachable!()
-        };
         let client = tokio::time::timeout(
             PATIENCE,
-            ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(capabilities)
-                .connect(&format!("http://127.0.0.1:{port}")),
+            Client::connect(&format!("http://127.0.0.1:{port}"), capabilities),
         )
         .await
         .expect("Chromium starts in time")

@@ -6,3 +6,4 @@ pub mod backend_suite;
 pub mod browser;
 pub mod postgres;
 pub mod spec_schema;
+pub mod webdriver;

@@ -9,7 +9,7 @@ use learnables_tests::support::browser as browser_harness;
 
 use agent_harness::{ACTIVATED, Agent};
 use browser_harness::{Browser, browser_available, control, error_of, runtime, submit, type_into};
-use fantoccini::Locator;
+use learnables_tests::support::webdriver::Locator;
 use serde_json::{Value, json};
 
 /// Teaches chapter `entry` the `desk` as alice, saying why.

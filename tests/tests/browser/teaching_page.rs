@@ -14,9 +14,9 @@ use agent_harness::{ACTIVATED, Agent};
 use browser_harness::{
     Browser, browser_available, control, error_of, runtime, submit, type_into, value_of,
 };
-use fantoccini::Locator;
 use learnables::a2a::json_rpc::{BAD_REQUEST_TYPE, codes};
 use learnables::a2a::teaching_page::{self, CONTENT_SECURITY_POLICY_VALUE};
+use learnables_tests::support::webdriver::Locator;
 use serde_json::{Value, json};
 
 const TAB: &str = "\u{e004}";
