@@ -94,13 +94,15 @@ fn invalid(message: String) -> io::Error {
 }
 
 /// How much room the output is given at a time, for the decoders that
-/// write into a slice.
+/// write into a slice: a buffer each decoder keeps, so that a chunk of a
+/// few bytes does not cost a fresh one.
 const OUTPUT_STEP: usize = 32 * 1024;
 
 /// A deflate stream (RFC 1951), raw or in zlib's wrapping (RFC 1950,
 /// whose Adler-32 `miniz_oxide` checks).
 pub(crate) struct Inflater {
     state: Box<InflateState>,
+    room: Vec<u8>,
     ended: bool,
 }
 
@@ -108,8 +110,15 @@ impl Inflater {
     fn new(format: DataFormat) -> Inflater {
         Inflater {
             state: InflateState::new_boxed(format),
+            room: vec![0; OUTPUT_STEP],
             ended: false,
         }
+    }
+
+    /// Ready for a new stream.
+    fn reset(&mut self, format: DataFormat) {
+        self.state.reset(format);
+        self.ended = false;
     }
 
     /// Decodes `input` into `out` up to the end of the stream, taking what
@@ -118,10 +127,8 @@ impl Inflater {
     /// times its size) and gives out all it decoded.
     fn feed(&mut self, input: &mut &[u8], out: &mut Vec<u8>) -> io::Result<bool> {
         while !self.ended {
-            let start = out.len();
-            out.resize(start + OUTPUT_STEP, 0);
-            let result = inflate(&mut self.state, input, &mut out[start..], MZFlush::None);
-            out.truncate(start + result.bytes_written);
+            let result = inflate(&mut self.state, input, &mut self.room, MZFlush::None);
+            out.extend_from_slice(&self.room[..result.bytes_written]);
             *input = &input[result.bytes_consumed..];
             match result.status {
                 Ok(MZStatus::StreamEnd) => self.ended = true,
@@ -365,7 +372,7 @@ impl Gzip {
         }
         self.header_crc = crc32fast::Hasher::new();
         self.header_crc.update(header);
-        self.inflater = Inflater::new(DataFormat::Raw);
+        self.inflater.reset(DataFormat::Raw);
         self.crc = crc32fast::Hasher::new();
         self.size = 0;
         self.part = self.after(Part::Fixed);
@@ -539,6 +546,7 @@ impl<T: Clone + Default> Allocator<T> for Heap {
 /// windows of brotli's extension are off).
 pub(crate) struct Brotli {
     state: BrotliState<Heap, Heap, Heap>,
+    room: Vec<u8>,
     /// The bytes decoded so far, which the decoder counts.
     total: usize,
     ended: bool,
@@ -548,6 +556,7 @@ impl Brotli {
     fn new() -> Brotli {
         Brotli {
             state: BrotliState::new(Heap, Heap, Heap),
+            room: vec![0; OUTPUT_STEP],
             total: 0,
             ended: false,
         }
@@ -558,8 +567,7 @@ impl Brotli {
         let mut read = 0;
         while !self.ended {
             let mut available_in = input.len() - read;
-            let mut written = out.len();
-            out.resize(written + OUTPUT_STEP, 0);
+            let mut written = 0;
             let mut available_out = OUTPUT_STEP;
             let result = BrotliDecompressStream(
                 &mut available_in,
@@ -567,11 +575,11 @@ impl Brotli {
                 input,
                 &mut available_out,
                 &mut written,
-                &mut out,
+                &mut self.room,
                 &mut self.total,
                 &mut self.state,
             );
-            out.truncate(written);
+            out.extend_from_slice(&self.room[..written]);
             match result {
                 BrotliResult::ResultSuccess => self.ended = true,
                 BrotliResult::NeedsMoreOutput => {}
@@ -1292,8 +1300,17 @@ mod tests {
     /// none panics (a panic fails the test).
     #[test]
     fn damaged_bodies_never_panic() {
+        // Text long enough for Huffman-coded literals and repeated matches.
+        let text: Vec<u8> = (0..400u32)
+            .flat_map(|n| format!("{{\"n\":{},\"k\":\"v{}\"}}", n % 97, n % 13).into_bytes())
+            .collect();
+        let zstd_text = ruzstd::encoding::compress_to_vec(
+            &text[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
         let bodies = [
             (Encoding::Gzip, member_with_every_field(DATA)),
+            (Encoding::Gzip, gzip(&text)),
             (
                 Encoding::Deflate,
                 miniz_oxide::deflate::compress_to_vec_zlib(DATA, 9),
@@ -1303,6 +1320,7 @@ mod tests {
                 Encoding::Zstd,
                 [ZSTD_FIRST, ZSTD_SECOND, ZSTD_THIRD].concat(),
             ),
+            (Encoding::Zstd, zstd_text),
         ];
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = move || {
