@@ -129,6 +129,15 @@ mod tests {
         Ok(out)
     }
 
+    /// Asserts that `body` decodes to `data` cut in two anywhere, and fed
+    /// a byte at a time.
+    fn decodes_cut_anywhere(encoding: Encoding, body: &[u8], data: &[u8]) {
+        for cut in 0..=body.len() {
+            assert_eq!(decode_cut(encoding, body, cut).unwrap(), data, "{cut}");
+        }
+        assert_eq!(decode(encoding, body, 1).unwrap(), data);
+    }
+
     /// The error of a body that does not decode, whole or a byte at a time
     /// (the same message either way).
     fn refused(encoding: Encoding, body: &[u8]) -> String {
@@ -165,14 +174,7 @@ mod tests {
     #[test]
     fn gzip_with_every_header_field_decodes_cut_anywhere() {
         let member = member_with_every_field(DATA);
-        for cut in 0..=member.len() {
-            assert_eq!(
-                decode_cut(Encoding::Gzip, &member, cut).unwrap(),
-                DATA,
-                "{cut}"
-            );
-        }
-        assert_eq!(decode(Encoding::Gzip, &member, 1).unwrap(), DATA);
+        decodes_cut_anywhere(Encoding::Gzip, &member, DATA);
         // No optional field but FTEXT, as flate2 writes it.
         assert_eq!(decode(Encoding::Gzip, &gzip(DATA), 1).unwrap(), DATA);
     }
@@ -182,13 +184,7 @@ mod tests {
         let mut body = member_with_every_field(&DATA[..10]);
         body.extend(gzip(&DATA[10..]));
         body.extend(gzip(b""));
-        for cut in 0..=body.len() {
-            assert_eq!(
-                decode_cut(Encoding::Gzip, &body, cut).unwrap(),
-                DATA,
-                "{cut}"
-            );
-        }
+        decodes_cut_anywhere(Encoding::Gzip, &body, DATA);
     }
 
     #[test]
@@ -244,9 +240,7 @@ mod tests {
         let zlib = miniz_oxide::deflate::compress_to_vec_zlib(DATA, 6);
         let raw = miniz_oxide::deflate::compress_to_vec(DATA, 6);
         for body in [&zlib, &raw] {
-            for cut in 0..=body.len() {
-                assert_eq!(decode_cut(Encoding::Deflate, body, cut).unwrap(), DATA);
-            }
+            decodes_cut_anywhere(Encoding::Deflate, body, DATA);
             for end in 1..body.len() {
                 let error = decode(Encoding::Deflate, &body[..end], 3).unwrap_err();
                 assert!(error.to_string().contains("truncated deflate"), "{error}");
@@ -305,14 +299,7 @@ mod tests {
         ]
         .concat();
         let data = [FIRST, SECOND, THIRD].concat();
-        for cut in 0..=body.len() {
-            assert_eq!(
-                decode_cut(Encoding::Zstd, &body, cut).unwrap(),
-                data,
-                "{cut}"
-            );
-        }
-        assert_eq!(decode(Encoding::Zstd, &body, 1).unwrap(), data);
+        decodes_cut_anywhere(Encoding::Zstd, &body, &data);
         assert_eq!(decode(Encoding::Zstd, b"", 1).unwrap(), b"");
         assert_eq!(decode(Encoding::Zstd, SKIPPABLE, 1).unwrap(), b"");
     }
@@ -376,12 +363,7 @@ mod tests {
 
     #[test]
     fn brotli_decodes_cut_anywhere_and_must_end() {
-        for cut in 0..=BROTLI.len() {
-            assert_eq!(
-                decode_cut(Encoding::Brotli, BROTLI, cut).unwrap(),
-                BROTLI_DATA
-            );
-        }
+        decodes_cut_anywhere(Encoding::Brotli, BROTLI, BROTLI_DATA);
         for end in 0..BROTLI.len() {
             let error = decode(Encoding::Brotli, &BROTLI[..end], 4).unwrap_err();
             assert!(
