@@ -5,12 +5,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use arc_swap::ArcSwap;
 
 #[cfg(feature = "embedded")]
 use super::LogStorage;
 use super::commit_thread::CommitThread;
 use super::off_runtime::off_runtime;
+use super::latest::Latest;
 use super::registry::{Registration, Registry};
 use super::state::State;
 use super::storage::StateOnly;
@@ -70,9 +70,9 @@ pub(crate) struct Shared {
     /// `None` when the back end does not wait ([`Knowledge::in_memory`]):
     /// lessons are committed on the teacher's thread.
     commit_thread: Option<CommitThread>,
-    /// Read on every lesson without a lock; replaced whole when a learnable
+    /// Read on every lesson; replaced whole when a learnable
     /// is registered (under `registering`).
-    registry: ArcSwap<Registry>,
+    registry: Latest<Registry>,
     registering: Mutex<()>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
@@ -134,7 +134,7 @@ impl Knowledge {
             shared: Arc::new(Shared {
                 writer,
                 commit_thread,
-                registry: ArcSwap::from_pointee(Registry::new()),
+                registry: Latest::new(Registry::new()),
                 registering: Mutex::new(()),
                 commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
             }),
@@ -234,7 +234,7 @@ impl Knowledge {
             .registering
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let mut registry = Registry::clone(&self.shared.registry.load());
+        let mut registry = Registry::clone(&self.shared.registry.get());
         match registry.entry(collection.clone()) {
             MapEntry::Occupied(existing) if existing.get().type_id == registration.type_id => {
                 Ok(UnreadableReport::default())
@@ -258,7 +258,7 @@ impl Knowledge {
                     return Err(KnowledgeError::Unreadable(report));
                 }
                 vacant.insert(registration);
-                self.shared.registry.store(Arc::new(registry));
+                self.shared.registry.set(Arc::new(registry));
                 Ok(report)
             }
         }
@@ -316,7 +316,7 @@ impl Knowledge {
     /// Whether `declaration` declares exactly the learnables this
     /// knowledge reads, each as its registered type describes it.
     fn agrees_with(&self, declaration: &Declaration) -> Result<(), KnowledgeError> {
-        let registry = self.shared.registry.load();
+        let registry = self.shared.registry.get();
         let declared = &declaration.params().learnables;
         let disagrees = |collection: &str, disagreement| KnowledgeError::Disagrees {
             collection: collection.to_owned(),
@@ -347,7 +347,7 @@ impl Knowledge {
 
     /// The collections that can be taught, in no particular order.
     pub fn collections(&self) -> Vec<String> {
-        self.shared.registry.load().keys().cloned().collect()
+        self.shared.registry.get().keys().cloned().collect()
     }
 
     /// A stored value of `collection` shown by its learnable: the lesson
@@ -359,7 +359,7 @@ impl Knowledge {
         collection: &str,
         value: &crate::LessonValue,
     ) -> Option<Result<Vec<crate::LessonField>, crate::LessonError>> {
-        let show = self.shared.registry.load().get(collection)?.show;
+        let show = self.shared.registry.get().get(collection)?.show;
         Some(show(value))
     }
 
@@ -438,7 +438,7 @@ impl Knowledge {
 
     /// The learnable registered for `collection`.
     pub(super) fn registration(&self, collection: &str) -> Result<Registration, TeachError> {
-        let registry = self.shared.registry.load();
+        let registry = self.shared.registry.get();
         match registry.get(collection) {
             Some(registration) => Ok(*registration),
             None => {

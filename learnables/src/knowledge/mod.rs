@@ -34,6 +34,7 @@ mod import;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;
+mod latest;
 mod off_runtime;
 mod published;
 pub(crate) mod registry;

@@ -11,8 +11,8 @@
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use arc_swap::ArcSwap;
 
+use super::latest::Latest;
 use super::registry::Absorbed;
 use super::state::State;
 use super::version_record::{RecordView, ValueRef};
@@ -87,7 +87,7 @@ impl Pending<'_> {
 pub(crate) struct Writer {
     storage: Box<dyn Storage>,
     /// The latest published state: what [`Writer::current`] pins.
-    current: ArcSwap<State>,
+    current: Latest<State>,
     lock: Mutex<()>,
 }
 
@@ -97,7 +97,7 @@ impl Writer {
         state.publish();
         Writer {
             storage,
-            current: ArcSwap::from_pointee(state),
+            current: Latest::new(state),
             lock: Mutex::new(()),
         }
     }
@@ -109,7 +109,7 @@ impl Writer {
 
     /// The latest published state.
     pub(crate) fn current(&self) -> Arc<State> {
-        self.current.load_full()
+        self.current.get()
     }
 
     fn lock(&self) -> MutexGuard<'_, ()> {
@@ -122,7 +122,7 @@ impl Writer {
     fn publish(&self, _writer: &MutexGuard<'_, ()>, mut state: State) -> Arc<State> {
         state.publish();
         let published = Arc::new(state);
-        self.current.store(published.clone());
+        self.current.set(published.clone());
         published
     }
 
