@@ -5,12 +5,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-
 #[cfg(feature = "embedded")]
 use super::LogStorage;
 use super::commit_thread::CommitThread;
-use super::off_runtime::off_runtime;
 use super::latest::Latest;
+use super::off_runtime::off_runtime;
 use super::registry::{Registration, Registry};
 use super::state::State;
 use super::storage::StateOnly;

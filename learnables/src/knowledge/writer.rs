@@ -11,7 +11,6 @@
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-
 use super::latest::Latest;
 use super::registry::Absorbed;
 use super::state::State;
