@@ -5,7 +5,6 @@
 //! rather than in each state, so that a state pinned for a long task costs
 //! only what its lessons changed (`knowledge_memory` bench).
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -23,8 +22,8 @@ struct Index {
     log: Vec<Arc<Version>>,
     /// Each collection's versions, oldest first (collections are few).
     collections: Vec<(Arc<str>, Vec<Arc<Version>>)>,
-    /// Every version by its id ([`id_key`]), hashed as the state's maps are.
-    ids: HashMap<Arc<str>, Arc<Version>, foldhash::fast::RandomState>,
+    /// Every version by its id ([`IdKey`]), hashed as the state's maps are.
+    ids: HashMap<IdKey, Arc<Version>, foldhash::fast::RandomState>,
 }
 
 impl Published {
@@ -54,10 +53,7 @@ impl Published {
                     index.collections.push(collection);
                 }
             }
-            let id = match id_key(&version.version_id) {
-                Cow::Borrowed(_) => version.version_id.clone(),
-                Cow::Owned(canonical) => Arc::from(canonical),
-            };
+            let id = IdKey::of(&version.version_id, || version.version_id.clone());
             index.ids.insert(id, version.clone());
         }
     }
@@ -66,7 +62,9 @@ impl Published {
     /// if it is at `at` or before.
     pub(crate) fn by_id(&self, version_id: &str, at: u64) -> Option<Arc<Version>> {
         let index = self.index();
-        let found = index.ids.get(&*id_key(version_id))?;
+        let found = index
+            .ids
+            .get(&IdKey::of(version_id, || Arc::from(version_id)))?;
         (found.position <= at).then(|| found.clone())
     }
 
@@ -102,26 +100,35 @@ impl Index {
         found.map(|(_, versions)| versions)
     }
 
-    fn collection_mut(&mut self, name: &str) -> Option<&mut Vec<Arc<Version>>> {
+    /// The versions of `name`, a collection's name as its versions share
+    /// it: compared by address first, as every version of a collection
+    /// holds the same text (its bytes compared for each of 1,000,000
+    /// versions were a twentieth of opening a store, `knowledge_open`).
+    fn collection_mut(&mut self, name: &Arc<str>) -> Option<&mut Vec<Arc<Version>>> {
         let found = self
             .collections
             .iter_mut()
-            .find(|(known, _)| **known == *name);
+            .find(|(known, _)| Arc::ptr_eq(known, name) || **known == **name);
         found.map(|(_, versions)| versions)
     }
 }
 
-/// The key of a version id: a UUID in its lowercase, hyphenated spelling
-/// (whichever it was written in), any other id as it is.
-fn id_key(id: &str) -> Cow<'_, str> {
-    let Ok(uuid) = uuid::Uuid::parse_str(id) else {
-        return Cow::Borrowed(id);
-    };
-    let mut spelled = [0; uuid::fmt::Hyphenated::LENGTH];
-    let canonical = uuid.hyphenated().encode_lower(&mut spelled);
-    if *canonical == *id {
-        Cow::Borrowed(id)
-    } else {
-        Cow::Owned(canonical.to_owned())
+/// The key of a version id: a UUID as its 128 bits (whichever way it was
+/// spelled), any other id as it is. A UUID's bits hash and compare without
+/// reading the id's text.
+#[derive(PartialEq, Eq, Hash)]
+enum IdKey {
+    Uuid(u128),
+    Other(Arc<str>),
+}
+
+impl IdKey {
+    /// The key of `id`; `text` gives it as shared text, for an id that is
+    /// not a UUID.
+    fn of(id: &str, text: impl FnOnce() -> Arc<str>) -> IdKey {
+        match uuid::Uuid::parse_str(id) {
+            Ok(uuid) => IdKey::Uuid(uuid.as_u128()),
+            Err(_) => IdKey::Other(text()),
+        }
     }
 }
