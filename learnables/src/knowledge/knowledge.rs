@@ -69,8 +69,8 @@ pub(crate) struct Shared {
     /// `None` when the back end does not wait ([`Knowledge::in_memory`]):
     /// lessons are committed on the teacher's thread.
     commit_thread: Option<CommitThread>,
-    /// Read on every lesson; replaced whole when a learnable
-    /// is registered (under `registering`).
+    /// Read on every lesson; replaced whole when a learnable is registered
+    /// (under `registering`).
     registry: Latest<Registry>,
     registering: Mutex<()>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.

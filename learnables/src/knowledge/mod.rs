@@ -8,8 +8,9 @@
 //!
 //! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the single
 //! writer that decides each batch of lessons, has the back end store it
-//! and publishes the new state (`writer.rs`), the commit thread of a
-//! durable back end (`commit_thread.rs`), the state pins share
+//! and publishes the new state (`writer.rs`; pins read the latest through
+//! `latest.rs`, as lessons read the registry of learnables), the commit
+//! thread of a durable back end (`commit_thread.rs`), the state pins share
 //! (`state.rs`: persistent maps of shared versions, `version.rs`, each
 //! collection's entries in the order of `entry_key.rs`; what only grows,
 //! kept once for all states, in `published.rs`), a store's records
