@@ -23,7 +23,7 @@ type Outcome = Result<LessonResult, TeachError>;
 
 /// How long each side of a hand-over polls before it sleeps: the commit
 /// thread for the next lesson after answering a batch, a blocking teacher
-/// for its answer. Needed for the durable-teach goals (`benches/knowledge.rs`,
+/// for its answer. Needed for the durable-teach goals (`benches/benches/knowledge.rs`,
 /// `durable_teach`): on a virtual machine a sleeping thread's CPU halts and
 /// takes tens of microseconds to wake, and a lesson's two hand-overs cost
 /// about 55 µs of its 170 µs when both sides slept. Polling yields the CPU

@@ -5,7 +5,7 @@
 //! each with `serde_json` into a plain struct. Both sides run three times,
 //! in turn, in the same run; the ratio of the medians is the measure.
 //!
-//! `cargo bench -p learnables-tests --bench knowledge_open`
+//! `cargo bench -p learnables-benches --bench knowledge_open`
 //! (`-- --test`, as CI runs it: 2,000 lessons, once each side.)
 
 use std::hint::black_box;

@@ -11,7 +11,7 @@
 //! paired rounds (teach and echo back to back, in alternating order) and
 //! prints the median of their ratios.
 //!
-//! `cargo bench -p learnables-tests --bench http_teach`
+//! `cargo bench -p learnables-benches --bench http_teach`
 
 use std::hint::black_box;
 use std::net::SocketAddr;

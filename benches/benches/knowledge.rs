@@ -10,7 +10,7 @@
 //!   entry read back along its chain of versions) against a show-back of
 //!   the latest, over `ENTRIES` versions.
 //!
-//! `cargo bench -p learnables-tests --bench knowledge`
+//! `cargo bench -p learnables-benches --bench knowledge`
 
 mod pin_get_bench;
 

@@ -4,7 +4,7 @@
 //! concurrent clients: over kept-alive connections, and with a new
 //! connection per request.
 //!
-//! `cargo bench -p learnables-tests --bench server_limits`
+//! `cargo bench -p learnables-benches --bench server_limits`
 
 use std::hint::black_box;
 use std::net::SocketAddr;

@@ -5,7 +5,7 @@
 //! and the median of their rate ratios (baseline time / subject time: 1.0
 //! is as fast as plain serde, the goal is at least 0.5).
 //!
-//! `cargo bench -p learnables-tests --bench export_import`
+//! `cargo bench -p learnables-benches --bench export_import`
 
 use std::time::{Duration, Instant};
 

@@ -11,7 +11,7 @@
 //! at least 0.8 of the throughput without the layer, and under 2x the
 //! activated client's peak memory.
 //!
-//! `cargo bench -p learnables-tests --bench layer_scrub` (with `--test`, one
+//! `cargo bench -p learnables-benches --bench layer_scrub` (with `--test`, one
 //! small round; with `--scrub-only [ROUNDS]`, the scrubber alone over the
 //! same body in memory, no HTTP, 3 rounds unless told; with `--counted`,
 //! the instructions the scrubber alone spends per byte of that body, counted

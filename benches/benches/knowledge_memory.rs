@@ -8,7 +8,7 @@
 //! read from the back end by `catch_up` on this thread, and each is read
 //! once through its pin (which keeps its typed value, as a teach does).
 //!
-//! `cargo bench -p learnables-tests --bench knowledge_memory`
+//! `cargo bench -p learnables-benches --bench knowledge_memory`
 
 use std::sync::{Arc, Mutex};
 

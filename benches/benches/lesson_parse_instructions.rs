@@ -21,7 +21,7 @@
 //! (`-- --test`, as CI runs it) it parses a few times on each side,
 //! uncounted.
 //!
-//! `cargo bench -p learnables-tests --bench lesson_parse_instructions`
+//! `cargo bench -p learnables-benches --bench lesson_parse_instructions`
 
 mod cachegrind;
 mod serde_twins;

@@ -5,7 +5,7 @@
 //! text it received. Measured as requests per second from 4 concurrent
 //! clients over keep-alive connections; the goal is at least 0.95.
 //!
-//! `cargo bench -p learnables-tests --bench layer_passthrough`
+//! `cargo bench -p learnables-benches --bench layer_passthrough`
 
 use std::net::SocketAddr;
 use std::sync::Arc;

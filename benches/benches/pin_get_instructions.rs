@@ -11,7 +11,7 @@
 //! (`valgrind` is not installed by `.ci/run`: CI runs the bench in test
 //! mode, a short round of reads on each side, uncounted.)
 //!
-//! `cargo bench -p learnables-tests --bench pin_get_instructions`
+//! `cargo bench -p learnables-benches --bench pin_get_instructions`
 
 mod cachegrind;
 

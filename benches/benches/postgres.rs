@@ -14,7 +14,7 @@
 //!   to reach another (LISTEN/NOTIFY, then catching up).
 //!
 //! Uses `DATABASE_URL`, or starts a throwaway server like the tests do.
-//! `cargo bench -p learnables-tests --bench postgres`
+//! `cargo bench -p learnables-benches --bench postgres`
 
 mod pin_get_bench;
 
