@@ -1,8 +1,8 @@
 //! Teach blocks reach no one who did not activate the extension, on the
 //! paths the official A2A server SDK serves around the layer, on 127.0.0.1:
 //! a task of client A (who activated) read by client B (who did not)
-//! through tower-http's `CompressionLayer` in every encoding, by JSON-RPC
-//! and REST; and push notifications, which the SDK sends outside the
+//! compressed in every encoding (gzip, br and deflate by tower-http's
+//! `CompressionLayer`, zstd by ruzstd), by JSON-RPC and REST; and push notifications, which the SDK sends outside the
 //! layer, to a webhook B registers on A's task.
 
 use std::collections::HashMap;
@@ -22,6 +22,10 @@ use a2a_server::{
     InMemoryPushConfigStore, InMemoryTaskStore, StaticAgentCard,
 };
 use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use axum::middleware::{self, Next};
+use axum::response::Response;
 use axum::routing::post;
 use futures::stream::{self, BoxStream};
 use learnables::a2a::{
@@ -201,12 +205,36 @@ fn agent(attach: Attach) -> Served {
         .nest("/rest", rest_router(handler))
         .merge(agent_card_router(Arc::new(producer)))
         .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(zstd_when_asked))
         .layer(LearnablesLayer::new(LearnablesService::new(
             knowledge,
             declaration,
             Tokens::new(),
         )));
     serve_router(router)
+}
+
+/// A response to a request that accepts `zstd` alone, `zstd`-encoded with
+/// ruzstd: tower-http here compresses with gzip, br and deflate only, so
+/// the tests build no C library.
+async fn zstd_when_asked(request: Request, next: Next) -> Response {
+    let asks = request
+        .headers()
+        .get("accept-encoding")
+        .is_some_and(|value| value.as_bytes() == b"zstd");
+    let response = next.run(request).await;
+    if !asks || response.headers().contains_key("content-encoding") {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let plain = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+    let encoded =
+        ruzstd::encoding::compress_to_vec(&plain[..], ruzstd::encoding::CompressionLevel::Fastest);
+    parts.headers.remove("content-length");
+    parts
+        .headers
+        .insert("content-encoding", "zstd".parse().unwrap());
+    Response::from_parts(parts, Body::from(encoded))
 }
 
 const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
@@ -272,6 +300,15 @@ fn decoded(encoding: Option<&str>, body: &[u8]) -> Vec<u8> {
                 .read_to_end(&mut out)
                 .unwrap();
         }
+        Some("br") => {
+            brotli::Decompressor::new(body, 4096)
+                .read_to_end(&mut out)
+                .unwrap();
+        }
+        Some("zstd") => {
+            let mut decoder = ruzstd::decoding::StreamingDecoder::new(body).unwrap();
+            ruzstd::io::Read::read_to_end(&mut decoder, &mut out).unwrap();
+        }
         Some(other) => panic!("the test does not decode {other}"),
     }
     out
@@ -330,9 +367,11 @@ fn a_client_that_did_not_activate_gets_no_block_in_any_encoding() {
         let task = task_of_a(&served);
         for how in READS {
             // A, who activated, gets the block, compressed: the path is real.
-            let (coding, value) = read_task(&served, how, &task, "gzip", true);
-            assert_eq!(coding.as_deref(), Some("gzip"), "{how}");
-            assert!(has_block(&value), "{attach:?} {how}: {value}");
+            for encoding in ["gzip", "br", "deflate", "zstd"] {
+                let (coding, value) = read_task(&served, how, &task, encoding, true);
+                assert_eq!(coding.as_deref(), Some(encoding), "{how}");
+                assert!(has_block(&value), "{attach:?} {how} {encoding}: {value}");
+            }
             for encoding in [
                 "gzip",
                 "br",

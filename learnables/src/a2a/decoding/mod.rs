@@ -304,6 +304,35 @@ mod tests {
         assert_eq!(decode(Encoding::Zstd, SKIPPABLE, 1).unwrap(), b"");
     }
 
+    /// The messages `testdata/messages.json.zst` holds: 227,392 bytes, which
+    /// the zstd tool (level 19, with a checksum) wrote as ten compressed
+    /// blocks, each with Huffman-coded literals.
+    fn messages() -> Vec<u8> {
+        let messages: Vec<String> = (0..4000)
+            .map(|at| {
+                format!(
+                    r#"{{"messageId":"m{at}","text":"chapter {} goes to desk {}"}}"#,
+                    at % 97,
+                    at % 13
+                )
+            })
+            .collect();
+        format!("[{}]", messages.join(",")).into_bytes()
+    }
+
+    #[test]
+    fn zstd_of_the_zstd_tool_decodes_in_pieces_of_any_size() {
+        let body = include_bytes!("testdata/messages.json.zst");
+        let data = messages();
+        assert_eq!(data.len(), 227_392);
+        for piece in [1, 7, 1000, 4096, body.len()] {
+            assert!(
+                decode(Encoding::Zstd, body, piece).unwrap() == data,
+                "{piece}"
+            );
+        }
+    }
+
     #[test]
     fn zstd_window_over_8_mib_is_refused() {
         // Exponent 13, mantissa 0: 2^23, 8 MiB.
