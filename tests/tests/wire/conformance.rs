@@ -1,5 +1,6 @@
 //! Everything the examples produce is valid against the JSON Schema the spec
-//! publishes (`spec/learnables-v1.json`), checked with `jsonschema`.
+//! publishes (`spec/learnables-v1.json`), checked by `support::spec_schema`,
+//! whose own keywords are checked here too.
 
 use learnables_tests::support::spec_schema;
 
@@ -63,4 +64,47 @@ fn the_schema_check_itself_rejects_a_broken_descriptor() {
     let not_a_lesson = json!({"collection": "c", "entry": "e", "value": [], "taughtBy": "x"});
     assert!(!def("Lesson").is_valid(&not_a_lesson));
     assert!(LessonValue::try_from(json!([])).is_err());
+}
+
+#[test]
+fn the_schema_checker_enforces_each_keyword_the_spec_uses() {
+    let check = |schema: serde_json::Value, instance: serde_json::Value| {
+        spec_schema::violations(&spec_schema::validator(schema), &instance)
+    };
+    assert!(check(json!({"type": "string"}), json!("a")).is_empty());
+    assert_eq!(check(json!({"type": "string"}), json!(1)).len(), 1);
+    assert!(check(json!({"type": "integer"}), json!(3.0)).is_empty());
+    assert_eq!(check(json!({"type": "integer"}), json!(3.5)).len(), 1);
+    assert!(check(json!({"type": ["string", "null"]}), json!(null)).is_empty());
+    let object = json!({"type": "object", "required": ["a"],
+                        "properties": {"a": {"type": "boolean"}},
+                        "additionalProperties": false});
+    assert!(check(object.clone(), json!({"a": true})).is_empty());
+    assert_eq!(
+        check(object.clone(), json!({"b": 1})),
+        [
+            ": \"a\" is a required property",
+            "/b: no value is allowed here"
+        ]
+    );
+    assert_eq!(check(object, json!({"a": "yes"})).len(), 1);
+    let list = json!({"type": "array", "items": {"type": "string", "minLength": 2}});
+    assert_eq!(
+        check(list.clone(), json!(["éé", "é"])),
+        ["/1: \"é\" is shorter than 2 characters"]
+    );
+    assert!(check(list, json!([])).is_empty());
+    let reference = json!({"$ref": "#/$defs/Lesson/properties/entry"});
+    assert_eq!(check(reference, json!(85)).len(), 1);
+    let not = json!({"not": {"required": ["value"]}});
+    assert!(check(not.clone(), json!({"entry": "85"})).is_empty());
+    assert_eq!(check(not, json!({"value": {}})).len(), 1);
+    // A keyword the checker does not implement is refused, not skipped.
+    for schema in [
+        json!({"pattern": "^a"}),
+        json!({"properties": {"a": {"enum": [1]}}}),
+    ] {
+        let refused = std::panic::catch_unwind(|| spec_schema::validator(schema.clone()));
+        assert!(refused.is_err(), "{schema}");
+    }
 }

@@ -167,7 +167,7 @@ fn teach_block(question: &Value) -> &Value {
 /// entry as learned in the spec's own pieces (the Lesson's collection,
 /// entry, taughtBy and reason; the LessonResult's describes and version
 /// ids; the learnable's LessonFields), and never the opaque lesson value.
-fn show_back_schema() -> jsonschema::Validator {
+fn show_back_schema() -> spec_schema::Validator {
     validator(json!({
         "type": "object",
         "required": ["collection", "entry", "describes", "lessonFields",
