@@ -9,8 +9,8 @@ use std::cell::RefCell;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, UNIX_EPOCH};
 
-use postgres::GenericClient;
 use postgres::types::Type;
+use postgres::{GenericClient, Statement};
 
 use super::super::store_reason::StoreReason;
 use super::super::{Redecide, StoreError};
@@ -40,7 +40,10 @@ pub(super) fn append_once(
     let mut check = |client: &mut postgres::Client| stored(client, &rows.version_id[0]);
     let found = connection
         .run(
-            |client| call_append(client, &rows, &signals.writer),
+            |session| {
+                let statement = session.append_statement()?;
+                call_append(&mut session.client, &statement, &rows, &signals.writer)
+            },
             Some((&mut check, first - 1)),
         )
         .map_err(|failure| failed(connection, signals, &what, failure))?;
@@ -74,8 +77,9 @@ pub(super) fn append_decided(
     };
     connection
         .run(
-            |client| {
-                let mut transaction = client.transaction()?;
+            |session| {
+                let statement = session.append_statement()?;
+                let mut transaction = session.client.transaction()?;
                 transaction.batch_execute(
                     "SET LOCAL lock_timeout = '60s'; \
                      LOCK TABLE learnables_versions IN EXCLUSIVE MODE",
@@ -98,7 +102,7 @@ pub(super) fn append_decided(
                     Ok(rows) => rows,
                     Err(error) => return Ok(Err(error)),
                 };
-                let found = call_append(&mut transaction, &rows, &signals.writer)?;
+                let found = call_append(&mut transaction, &statement, &rows, &signals.writer)?;
                 if found + 1 != rows.position[0] {
                     // The lock is held: only a table edited by hand gets here.
                     return Ok(Err(StoreError::Damaged(
@@ -118,27 +122,29 @@ pub(super) fn append_decided(
         .map_err(|failure| failed(connection, signals, &what, failure))?
 }
 
-/// Calls the append function: the last position stored before the call
-/// (the group was stored if and only if it is one before the first).
+/// Calls the append function (`statement`, prepared on the connection
+/// `client` is or is in): the last position stored before the call (the
+/// group was stored if and only if it is one before the first).
 fn call_append(
     client: &mut impl GenericClient,
+    statement: &Statement,
     rows: &Rows,
     writer: &str,
 ) -> Result<i64, postgres::Error> {
     client
-        .query_typed_one(
-            "SELECT learnables_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+        .query_one(
+            statement,
             &[
-                (&writer, Type::TEXT),
-                (&rows.position, Type::INT8_ARRAY),
-                (&rows.collection, Type::TEXT_ARRAY),
-                (&rows.definition_version, Type::INT8_ARRAY),
-                (&rows.version_id, Type::TEXT_ARRAY),
-                (&rows.previous_version_id, Type::TEXT_ARRAY),
-                (&rows.entry, Type::TEXT_ARRAY),
-                (&rows.taught_by, Type::TEXT_ARRAY),
-                (&rows.taught_at, Type::TIMESTAMPTZ_ARRAY),
-                (&rows.record, Type::TEXT_ARRAY),
+                &writer,
+                &rows.position,
+                &rows.collection,
+                &rows.definition_version,
+                &rows.version_id,
+                &rows.previous_version_id,
+                &rows.entry,
+                &rows.taught_by,
+                &rows.taught_at,
+                &rows.record,
             ],
         )?
         .try_get(0)

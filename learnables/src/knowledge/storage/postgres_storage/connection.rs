@@ -1,6 +1,7 @@
 //! Connections to the database: opening one, the one connection an append
 //! or a read reuses (or reopens, trying once more when a reused connection
-//! turns out dead), and errors in words that never show the password.
+//! turns out dead) with the append statement prepared on it once, and
+//! errors in words that never show the password.
 
 use std::error::Error as _;
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -8,7 +9,8 @@ use std::time::Duration;
 
 use super::tls::MakeRustlsConnect;
 use postgres::config::Host;
-use postgres::{Client, Config};
+use postgres::types::Type;
+use postgres::{Client, Config, Statement};
 
 /// Set on every session: a transaction left open by a client that vanished
 /// is ended by the server after this long, releasing its write lock; and a
@@ -35,7 +37,51 @@ pub(super) struct Connection {
     pub(super) endpoint: Endpoint,
     /// The database, for messages: never the password.
     pub(super) location: String,
-    client: Mutex<Option<Client>>,
+    session: Mutex<Option<Session>>,
+}
+
+/// The call that appends a group of versions (see `append.rs`).
+const APPEND: &str = "SELECT learnables_append($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)";
+
+/// The types of [`APPEND`]'s parameters.
+const APPEND_TYPES: [Type; 10] = [
+    Type::TEXT,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::INT8_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TEXT_ARRAY,
+    Type::TIMESTAMPTZ_ARRAY,
+    Type::TEXT_ARRAY,
+];
+
+/// An open connection, and the append call prepared on it: a call parsed
+/// and planned once per connection rather than once per lesson (the
+/// `postgres` bench's teach against a raw `INSERT`, which is prepared too).
+pub(super) struct Session {
+    pub(super) client: Client,
+    append: Option<Statement>,
+}
+
+impl Session {
+    fn new(client: Client) -> Session {
+        Session {
+            client,
+            append: None,
+        }
+    }
+
+    /// The append call, prepared on this connection the first time.
+    pub(super) fn append_statement(&mut self) -> Result<Statement, postgres::Error> {
+        if let Some(statement) = &self.append {
+            return Ok(statement.clone());
+        }
+        let statement = self.client.prepare_typed(APPEND, &APPEND_TYPES)?;
+        self.append = Some(statement.clone());
+        Ok(statement)
+    }
 }
 
 /// Whether a write whose connection was lost took effect, asked on a new
@@ -59,20 +105,21 @@ impl Connection {
         Connection {
             endpoint,
             location,
-            client: Mutex::new(Some(client)),
+            session: Mutex::new(Some(Session::new(client))),
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Client>> {
-        self.client.lock().unwrap_or_else(PoisonError::into_inner)
+    fn lock(&self) -> MutexGuard<'_, Option<Session>> {
+        self.session.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Takes the connection out, to close it (see `PostgresStorage`'s drop).
     pub(super) fn take(&mut self) -> Option<Client> {
-        match self.client.get_mut() {
-            Ok(client) => client.take(),
+        let session = match self.session.get_mut() {
+            Ok(session) => session.take(),
             Err(poisoned) => poisoned.into_inner().take(),
-        }
+        };
+        session.map(|session| session.client)
     }
 
     /// Runs `operation` on the open connection, or on a new one if there is
@@ -84,23 +131,26 @@ impl Connection {
     /// more on a fresh one.
     pub(super) fn run<T>(
         &self,
-        mut operation: impl FnMut(&mut Client) -> Result<T, postgres::Error>,
+        mut operation: impl FnMut(&mut Session) -> Result<T, postgres::Error>,
         mut settle: Option<(&mut Check<'_>, T)>,
     ) -> Result<T, Failure> {
         let mut guard = self.lock();
         let mut retried = false;
         loop {
-            let reused = guard.as_ref().is_some_and(|client| !client.is_closed());
+            let reused = guard
+                .as_ref()
+                .is_some_and(|session| !session.client.is_closed());
             if !reused {
                 *guard = None;
-                *guard = Some(open_client(&self.endpoint).map_err(Failure::Lost)?);
+                let client = open_client(&self.endpoint).map_err(Failure::Lost)?;
+                *guard = Some(Session::new(client));
             }
-            let client = guard.as_mut().expect("a connection is open");
-            let error = match operation(client) {
+            let session = guard.as_mut().expect("a connection is open");
+            let error = match operation(session) {
                 Ok(value) => return Ok(value),
                 Err(error) => error,
             };
-            if !(connection_lost(&error) || client.is_closed()) {
+            if !(connection_lost(&error) || session.client.is_closed()) {
                 return Err(Failure::Refused(error));
             }
             *guard = None;
@@ -124,7 +174,7 @@ impl Connection {
     /// may be restarting). The new connection is kept.
     fn settle(
         &self,
-        guard: &mut MutexGuard<'_, Option<Client>>,
+        guard: &mut MutexGuard<'_, Option<Session>>,
         check: &mut Check<'_>,
     ) -> Result<bool, String> {
         let mut pause = Duration::from_millis(20);
@@ -133,7 +183,7 @@ impl Connection {
             attempts += 1;
             let outcome = open_client(&self.endpoint).and_then(|mut client| {
                 let done = check(&mut client)?;
-                **guard = Some(client);
+                **guard = Some(Session::new(client));
                 Ok(done)
             });
             match outcome {

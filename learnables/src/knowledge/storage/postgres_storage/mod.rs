@@ -193,7 +193,7 @@ impl PostgresStorage {
     fn read_since(&self, position: u64) -> Result<Vec<VersionRecord>, StoreError> {
         let location = &self.connection.location;
         let read = self.connection.run(
-            |client| read::records_after(client, position, location),
+            |session| read::records_after(&mut session.client, position, location),
             None,
         );
         read.unwrap_or_else(|failure| {
