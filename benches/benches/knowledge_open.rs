@@ -6,10 +6,15 @@
 //! in turn, in the same run; the ratio of the medians is the measure.
 //!
 //! `cargo bench -p learnables-benches --bench knowledge_open`
-//! (`-- --test`, as CI runs it: 2,000 lessons, once each side.)
+//! (`-- --test`, as CI runs it: 2,000 lessons, once each side; `--
+//! --counted`, the instructions each side spends a lesson, counted under
+//! Valgrind's cachegrind on 100,000 lessons unless `LEARNABLES_OPEN_LESSONS`
+//! says otherwise: a run that opens or reads once less a run that does not.)
+
+mod cachegrind;
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use learnables::Knowledge;
@@ -39,12 +44,80 @@ struct Plain {
 const GROUP: usize = 10_000;
 
 fn main() {
-    let test_mode = std::env::args().any(|arg| arg == "--test");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let test_mode = args.iter().any(|arg| arg == "--test");
+    let counted = args.iter().any(|arg| arg == "--counted");
     let lessons: u64 = match std::env::var("LEARNABLES_OPEN_LESSONS") {
         Ok(count) => count.parse().expect("LEARNABLES_OPEN_LESSONS is a number"),
         Err(_) if test_mode => 2_000,
+        Err(_) if counted => 100_000,
         Err(_) => 1_000_000,
     };
+    if counted {
+        count(lessons);
+        return;
+    }
+    if let [flag, side, times, lessons] = args.as_slice()
+        && flag == "--child"
+    {
+        let times = times.parse().expect("a number of rounds");
+        let lessons = lessons.parse().expect("a number of lessons");
+        let (store, plain, _dir) = files(lessons);
+        // What each side made is never freed, as the timed rounds leave
+        // freeing out: the process ends instead.
+        for _ in 0..times {
+            match side.as_str() {
+                "open" => std::mem::forget(black_box(open(&store, lessons))),
+                _ => std::mem::forget(black_box(read_lines(&plain, lessons))),
+            }
+        }
+        return;
+    }
+    let (store, plain, _dir) = files(lessons);
+    let rounds = if test_mode { 1 } else { 3 };
+    let (mut opening, mut reading) = (Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        opening.push(timed(|| open(&store, lessons)));
+        reading.push(timed(|| read_lines(&plain, lessons)));
+    }
+    let (open, read) = (median(&mut opening), median(&mut reading));
+    println!(
+        "{lessons} lessons: open {open:.2?} (runs {opening:.2?}), read + parse {read:.2?} \
+         (runs {reading:.2?}); ratio {:.2}",
+        open.as_secs_f64() / read.as_secs_f64()
+    );
+}
+
+/// The instructions each side spends a lesson, counted.
+fn count(lessons: u64) {
+    let side = |name: &'static str| {
+        cachegrind::per_operation(
+            move |times| {
+                let args = ["--child", name, &times.to_string(), &lessons.to_string()];
+                args.map(String::from).to_vec()
+            },
+            1,
+        )
+    };
+    let (Some(open), Some(read)) = (side("open"), side("read")) else {
+        println!("knowledge_open counted: valgrind did not run");
+        return;
+    };
+    let per = |counts: &cachegrind::Counts| counts.instructions / lessons as f64;
+    println!(
+        "knowledge_open counted, {lessons} lessons: open {:.0} instructions a lesson, read + \
+         parse {:.0}; ratio {:.2} (level-1 data misses a lesson {:.1} against {:.1})",
+        per(&open),
+        per(&read),
+        open.instructions / read.instructions,
+        open.l1_data_misses / lessons as f64,
+        read.l1_data_misses / lessons as f64,
+    );
+}
+
+/// The store of `lessons` lessons and the baseline's file of the same
+/// records, in a temporary directory (returned, to keep it).
+fn files(lessons: u64) -> (PathBuf, PathBuf, tempfile::TempDir) {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let store = dir.path().join("store");
     let (records, _) = routing_entries::entries(lessons, |position| {
@@ -60,23 +133,14 @@ fn main() {
     write_lines(&plain, &records);
     drop(records);
     settle();
+    (store, plain, dir)
+}
 
-    let rounds = if test_mode { 1 } else { 3 };
-    let (mut opening, mut reading) = (Vec::new(), Vec::new());
-    for _ in 0..rounds {
-        opening.push(timed(|| {
-            let knowledge = Knowledge::open(&store).expect("the store opens");
-            assert_eq!(knowledge.pin().position(), lessons);
-            knowledge
-        }));
-        reading.push(timed(|| read_lines(&plain, lessons)));
-    }
-    let (open, read) = (median(&mut opening), median(&mut reading));
-    println!(
-        "{lessons} lessons: open {open:.2?} (runs {opening:.2?}), read + parse {read:.2?} \
-         (runs {reading:.2?}); ratio {:.2}",
-        open.as_secs_f64() / read.as_secs_f64()
-    );
+/// The store opened.
+fn open(store: &Path, lessons: u64) -> Knowledge {
+    let knowledge = Knowledge::open(store).expect("the store opens");
+    assert_eq!(knowledge.pin().position(), lessons);
+    knowledge
 }
 
 /// How long `run` takes, its result dropped outside the timing, and with
