@@ -9,6 +9,9 @@ const MIGRATION_LOCK: i64 = 0x6c65_6172_6e61_626c;
 
 /// The schema, one step per version: step `n` takes the schema from
 /// version `n - 1` to `n`. Never edit a released step; add one.
+/// A step that changes `learnables_append` keeps its arguments and uses
+/// `CREATE OR REPLACE`: running replicas hold it prepared on their
+/// connections (`connection.rs`), which a dropped function would break.
 pub(super) const MIGRATIONS: &[&str] = &[
     // 1: the versions.
     "CREATE TABLE learnables_versions (
