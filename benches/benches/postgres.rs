@@ -1,7 +1,8 @@
 //! The PostgreSQL back end against the embedded store and against the
 //! database's own price for a durable row, same run, same workload:
 //! - durable teaching by 1 and by 8 concurrent teachers (lessons per
-//!   second), each lesson a new version committed before `teach` returns,
+//!   second), each lesson a new version committed before `teach` returns
+//!   (and, for 1, the back end's append alone, with no knowledge over it),
 //!   against a raw loop of single-row `INSERT`s of a lesson-sized row on
 //!   as many connections to the same server, each its own transaction
 //!   (`synchronous_commit` on: the `INSERT` and its `COMMIT` in one round
@@ -74,6 +75,21 @@ fn raw_inserts(url: &str, connections: u64, iters: u64) -> Duration {
     start.elapsed()
 }
 
+/// `iters` versions appended one at a time straight to `storage` (its
+/// own database, no knowledge over it: no decision, no commit thread, no
+/// listener); how long it took. What the back end alone costs a lesson.
+fn append_alone(storage: &PostgresStorage, iters: u64) -> Duration {
+    let after = storage.load().unwrap().len() as u64;
+    let (records, _) = routing_entries::entries(after + iters, |position| {
+        uuid::Uuid::from_u128(u128::from(position)).to_string()
+    });
+    let start = Instant::now();
+    for record in &records[after as usize..] {
+        storage.append(std::slice::from_ref(record)).unwrap();
+    }
+    start.elapsed()
+}
+
 fn durable_teaching(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let embedded = registered(Knowledge::open(dir.path().join("store")).unwrap());
@@ -93,6 +109,14 @@ fn durable_teaching(c: &mut Criterion) {
             group.bench_function(format!("postgres, {teachers} teachers"), |b| {
                 b.iter_custom(|iters| teach_concurrently(postgres, &counter, teachers, iters));
             });
+            if teachers == 1 {
+                // A database of its own: the knowledge above would catch
+                // up on these versions, and their chain is not its own.
+                let storage = PostgresStorage::connect(&database().unwrap()).unwrap();
+                group.bench_function("postgres storage append alone, 1 writer", |b| {
+                    b.iter_custom(|iters| append_alone(&storage, iters));
+                });
+            }
             group.bench_function(
                 format!("postgres raw INSERT, {teachers} connections"),
                 |b| {
