@@ -29,19 +29,17 @@ order=()
 for ((pair = 0; pair < pairs; pair++)); do
     if ((pair % 2 == 0)); then order+=(this base); else order+=(base this); fi
 done
+# Bash's own `time`: real, user and system seconds.
+TIMEFORMAT='%R %U %S'
 for side in "${order[@]}"; do
     rm -rf "$work/target"
-    start=$(date +%s.%N)
-    times=$( { /usr/bin/env time -f "%U %S" bash -c \
-        "cd '$work/$side' && CARGO_TARGET_DIR='$work/target' cargo test --workspace --no-run --quiet >/dev/null 2>&1"; } 2>&1 )
-    end=$(date +%s.%N)
-    seconds=$(echo "$end - $start" | bc)
-    used=$(echo "$times" | tail -1 | awk '{print $1 + $2}')
-    echo "$side: ${seconds} s wall, ${used} s CPU"
-    wall[$side]="${wall[$side]:-0} + $seconds"
-    cpu[$side]="${cpu[$side]:-0} + $used"
+    times=$( { time (cd "$work/$side" && CARGO_TARGET_DIR="$work/target" \
+        cargo test --workspace --no-run --quiet >/dev/null 2>&1); } 2>&1 )
+    read -r real user system <<<"$times"
+    echo "$side: $real s wall, $(awk "BEGIN { print $user + $system }") s CPU"
+    wall[$side]="${wall[$side]:-0} + $real"
+    cpu[$side]="${cpu[$side]:-0} + $user + $system"
 done
 rm -rf "$work/target"
-ratio=$(echo "scale=3; (${wall[this]}) / (${wall[base]})" | bc)
-cpu_ratio=$(echo "scale=3; (${cpu[this]}) / (${cpu[base]})" | bc)
-echo "this / $base: wall $ratio, CPU $cpu_ratio (means of $pairs builds each)"
+awk "BEGIN { printf \"this / $base: wall %.3f, CPU %.3f (means of $pairs builds each)\\n\", \
+    (${wall[this]}) / (${wall[base]}), (${cpu[this]}) / (${cpu[base]}) }"
