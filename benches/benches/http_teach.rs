@@ -25,6 +25,7 @@ use axum::routing::post;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use learnables::Knowledge;
 use learnables_examples::customs_agent::{self, Teacher};
+use learnables_tests::loopback;
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
@@ -63,17 +64,6 @@ async fn echo(Json(body): Json<Value>) -> Json<Value> {
         "id": body.get("id").cloned().unwrap_or(Value::Null),
         "result": {"learned": true},
     }))
-}
-
-async fn serve(router: Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind an ephemeral port");
-    let address = listener.local_addr().expect("the bound address");
-    tokio::spawn(async move {
-        axum::serve(listener, router).await.expect("serve");
-    });
-    address
 }
 
 /// One endpoint under load: where it is, and the request counter that
@@ -143,17 +133,15 @@ fn http_teach(c: &mut Criterion) {
         email: EMAIL.to_owned(),
         token: TOKEN.to_owned(),
     }];
-    let (agent, bare) = runtime.block_on(async {
-        // The card's URL only has to be well formed.
-        let agent = customs_agent::router(knowledge.clone(), &teachers, "http://127.0.0.1/")
-            .expect("the agent's router");
-        (
-            serve(agent).await,
-            serve(Router::new().route("/", post(echo))).await,
-        )
-    });
-    let teach = Target::new(agent);
-    let echo = Target::new(bare);
+    let _entered = runtime.enter();
+    // The card's URL only has to be well formed.
+    let agent = customs_agent::router(knowledge.clone(), &teachers, "http://127.0.0.1/")
+        .expect("the agent's router");
+    let teach = Target::new(loopback::serve_on(&runtime, agent));
+    let echo = Target::new(loopback::serve_on(
+        &runtime,
+        Router::new().route("/", post(echo)),
+    ));
 
     learnables_examples::install_crypto_provider();
     let client = reqwest::Client::builder()

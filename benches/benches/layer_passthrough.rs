@@ -7,7 +7,6 @@
 //!
 //! `cargo bench -p learnables-benches --bench layer_passthrough`
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +18,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use futures::stream::{self, BoxStream};
 use learnables::a2a::{LearnablesLayer, LearnablesService, Tokens};
 use learnables::{Declaration, Knowledge, TEACH_METHOD};
+use learnables_tests::loopback;
 use serde_json::{Value, json};
 use tokio::runtime::Runtime;
 
@@ -55,17 +55,6 @@ fn sdk_router() -> Router {
         LengthExecutor,
         InMemoryTaskStore::new(),
     )))
-}
-
-async fn serve(router: Router) -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind an ephemeral port");
-    let address = listener.local_addr().expect("the bound address");
-    tokio::spawn(async move {
-        axum::serve(listener, router).await.expect("serve");
-    });
-    address
 }
 
 async fn send(client: &reqwest::Client, url: &str, body: &bytes::Bytes) -> Value {
@@ -110,12 +99,9 @@ fn layer_passthrough(c: &mut Criterion) {
         Declaration::new().teach_method(TEACH_METHOD),
         Tokens::new(),
     );
-    let (layered, bare) = runtime.block_on(async {
-        (
-            serve(sdk_router().layer(LearnablesLayer::new(service))).await,
-            serve(sdk_router()).await,
-        )
-    });
+    let _entered = runtime.enter();
+    let layered = loopback::serve_on(&runtime, sdk_router().layer(LearnablesLayer::new(service)));
+    let bare = loopback::serve_on(&runtime, sdk_router());
     let text = "x".repeat(1024 * 1024);
     let body = bytes::Bytes::from(
         json!({
