@@ -143,12 +143,7 @@ fn http_teach(c: &mut Criterion) {
         Router::new().route("/", post(echo)),
     ));
 
-    learnables_examples::install_crypto_provider();
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .pool_max_idle_per_host(CLIENTS as usize)
-        .build()
-        .expect("an HTTP client");
+    let client = learnables_tests::load::client(CLIENTS as usize);
 
     // Both endpoints answer as expected before anything is timed.
     runtime.block_on(async {

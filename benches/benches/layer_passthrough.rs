@@ -111,12 +111,7 @@ fn layer_passthrough(c: &mut Criterion) {
         })
         .to_string(),
     );
-    learnables_examples::install_crypto_provider();
-    let client = reqwest::Client::builder()
-        .no_proxy()
-        .pool_max_idle_per_host(CLIENTS as usize)
-        .build()
-        .expect("an HTTP client");
+    let client = learnables_tests::load::client(CLIENTS as usize);
     let layered = format!("http://{layered}/");
     let bare = format!("http://{bare}/");
     runtime.block_on(async {

@@ -81,17 +81,8 @@ fn server_limits(c: &mut Criterion) {
         (format!("http://{limited}/"), format!("http://{bare}/"))
     });
 
-    learnables_examples::install_crypto_provider();
-    let kept_alive = reqwest::Client::builder()
-        .no_proxy()
-        .pool_max_idle_per_host(CLIENTS as usize)
-        .build()
-        .expect("an HTTP client");
-    let fresh = reqwest::Client::builder()
-        .no_proxy()
-        .pool_max_idle_per_host(0)
-        .build()
-        .expect("an HTTP client");
+    let kept_alive = learnables_tests::load::client(CLIENTS as usize);
+    let fresh = learnables_tests::load::client(0);
 
     let mut group = c.benchmark_group("server_limits");
     group

@@ -1,5 +1,6 @@
 //! Load for the HTTP benchmarks: a number of requests spread over
-//! concurrent clients, timed from the first sent to the last answered.
+//! concurrent clients, timed from the first sent to the last answered, and
+//! the client that sends them.
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -39,4 +40,20 @@ where
         }
         start.elapsed()
     })
+}
+
+/// An HTTP client for load on 127.0.0.1: no proxy, and up to `kept_alive`
+/// connections kept open between requests (0: a new connection a request).
+///
+/// ```
+/// let client = learnables_tests::load::client(16);
+/// assert!(client.get("http://127.0.0.1:1/").build().is_ok());
+/// ```
+pub fn client(kept_alive: usize) -> reqwest::Client {
+    learnables_examples::install_crypto_provider();
+    reqwest::Client::builder()
+        .no_proxy()
+        .pool_max_idle_per_host(kept_alive)
+        .build()
+        .expect("an HTTP client")
 }
