@@ -15,7 +15,12 @@
 //!   to reach another (LISTEN/NOTIFY, then catching up).
 //!
 //! Uses `DATABASE_URL`, or starts a throwaway server like the tests do.
-//! `cargo bench -p learnables-benches --bench postgres`
+//! `cargo bench -p learnables-benches --bench postgres` (with `--
+//! --paired [ROUNDS]`, only the PostgreSQL teaching against the raw loop,
+//! in bursts that alternate between the two, 7 rounds unless told: the
+//! ratio of each round's pair, so that the machine's drift over the run
+//! moves both sides of a ratio alike; with `--test`, one small round of
+//! it before the rest).
 
 mod pin_get_bench;
 
@@ -23,7 +28,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicU64;
 use std::time::{Duration, Instant};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use learnables::Knowledge;
 use learnables::knowledge::{LogStorage, PostgresStorage, Storage};
 use learnables_examples::RoutingRule;
@@ -178,5 +183,61 @@ fn propagation(c: &mut Criterion) {
     group.finish();
 }
 
+/// Lessons a burst of `--paired` teaches (and rows its raw loop inserts),
+/// for 1 teacher; 8 teachers teach four times as many.
+const BURST: u64 = 2_000;
+
+/// `--paired`: PostgreSQL teaching by 1 and by 8 teachers against the raw
+/// loop on as many connections, in alternating bursts; each round's ratio
+/// (teaching's rate over the raw loop's), then their median and range.
+fn paired(rounds: usize, burst: u64) {
+    let Some(url) = database() else { return };
+    let knowledge = registered(Knowledge::connect(&url).unwrap());
+    let counter = Arc::new(AtomicU64::new(0));
+    for teachers in [1, 8] {
+        let lessons = if teachers == 1 { burst } else { 4 * burst };
+        // One of each first, untimed: connections and caches warm.
+        teach_concurrently(&knowledge, &counter, teachers, lessons / 4);
+        raw_inserts(&url, teachers, lessons / 4);
+        let mut ratios: Vec<f64> = (0..rounds)
+            .map(|round| {
+                let teach = || teach_concurrently(&knowledge, &counter, teachers, lessons);
+                let raw = || raw_inserts(&url, teachers, lessons);
+                // Alternate which side goes first.
+                let (teach, raw) = if round % 2 == 0 {
+                    let teach = teach();
+                    (teach, raw())
+                } else {
+                    let raw = raw();
+                    (teach(), raw)
+                };
+                raw.as_secs_f64() / teach.as_secs_f64()
+            })
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        println!(
+            "postgres paired, {teachers} teachers: teaching {:.2} of the raw INSERT loop's rate \
+             (median of {rounds} rounds of {lessons} lessons each side; rounds {:.2} to {:.2})",
+            ratios[rounds / 2],
+            ratios[0],
+            ratios[rounds - 1],
+        );
+    }
+}
+
 criterion_group!(benches, durable_teaching, pin_and_get, propagation);
-criterion_main!(benches);
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|arg| arg == "--paired") {
+        let rounds = args.get(at + 1).and_then(|n| n.parse().ok()).unwrap_or(7);
+        paired(rounds.max(1), BURST);
+        return;
+    }
+    if args.iter().any(|arg| arg == "--test") {
+        // The paired mode too, one small round, so that it cannot rot.
+        paired(1, 40);
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
