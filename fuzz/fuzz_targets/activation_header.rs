@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(activation.learnables(), uris.contains(&EXTENSION_URI));
     match activation.echo(&[EXTENSION_URI]) {
         Some(echoed) => {
-            assert!(text.contains(EXTENSION_URI), "the echoed URI was in the input");
+            assert!(
+                text.contains(EXTENSION_URI),
+                "the echoed URI was in the input"
+            );
             for uri in echoed.split(", ") {
                 assert_eq!(uri, EXTENSION_URI, "only supported URIs are echoed");
                 assert!(activation.includes(uri));

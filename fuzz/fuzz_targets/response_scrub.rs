@@ -112,14 +112,25 @@ fn values(bytes: &[u8]) -> (bool, bool) {
 
 /// `body` through a scrubber for `content_type` and `encoding`, in two
 /// chunks split at `split`.
-fn scrub(content_type: &str, encoding: Option<&str>, body: &[u8], split: usize) -> Result<Vec<u8>, String> {
+fn scrub(
+    content_type: &str,
+    encoding: Option<&str>,
+    body: &[u8],
+    split: usize,
+) -> Result<Vec<u8>, String> {
     let mut scrubber =
         ResponseScrubber::new(Some(content_type), encoding).map_err(|error| error.to_string())?;
     let mut out = Vec::new();
     let (a, b) = body.split_at(split.min(body.len()));
-    scrubber.feed(a, &mut out).map_err(|error| error.to_string())?;
-    scrubber.feed(b, &mut out).map_err(|error| error.to_string())?;
-    scrubber.finish(&mut out).map_err(|error| error.to_string())?;
+    scrubber
+        .feed(a, &mut out)
+        .map_err(|error| error.to_string())?;
+    scrubber
+        .feed(b, &mut out)
+        .map_err(|error| error.to_string())?;
+    scrubber
+        .finish(&mut out)
+        .map_err(|error| error.to_string())?;
     Ok(out)
 }
 
@@ -129,7 +140,11 @@ fuzz_target!(|data: &[u8]| {
         .unwrap()
         .scrub(data)
         .map_err(|error| error.to_string());
-    assert_eq!(scrub("application/json", None, data, split), whole, "the same in chunks");
+    assert_eq!(
+        scrub("application/json", None, data, split),
+        whole,
+        "the same in chunks"
+    );
     match &whole {
         Ok(out) => {
             let (scrubbed, _) = values(out);

@@ -31,8 +31,12 @@ fuzz_target!(|data: &[u8]| {
         let held = knowledge.pin().position();
         if knowledge.register::<RoutingRule>().is_ok() {
             let value = serde_json::json!({"chapter": "84", "desk": "general"});
-            let lesson =
-                Lesson::new("routing_rules", "84", value.try_into().unwrap(), "ana@example.nl");
+            let lesson = Lesson::new(
+                "routing_rules",
+                "84",
+                value.try_into().unwrap(),
+                "ana@example.nl",
+            );
             let _ = knowledge.teach(&lesson);
         }
         let after = knowledge.pin().position();
