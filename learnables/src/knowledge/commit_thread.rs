@@ -8,11 +8,14 @@
 //! in it: a back end that panics answers every lesson of its batch with an
 //! error, and one that hangs leaves teachers waiting no longer than the
 //! commit timeout. Blocking callers wait on a channel; async callers await
-//! a oneshot, without blocking their thread.
+//! a oneshot, without blocking their thread. Dropping the knowledge ends
+//! the thread and waits for it, as long as the commit timeout at most:
+//! every lesson still queued is committed first.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::writer::{Pending, Results, Writer};
@@ -33,11 +36,15 @@ const POLL_BEFORE_SLEEP: Duration = Duration::from_micros(300);
 /// The queue of lessons waiting for the commit thread.
 pub(crate) struct CommitThread {
     queue: Arc<Queue>,
+    thread: Option<JoinHandle<()>>,
 }
 
 struct Queue {
     waiting: Mutex<Waiting>,
     ready: Condvar,
+    /// Told when the thread's work is over, so that closing can wait for
+    /// it with a timeout (a `JoinHandle` has none).
+    over: Condvar,
 }
 
 #[derive(Default)]
@@ -46,6 +53,8 @@ struct Waiting {
     lessons: Vec<Queued>,
     /// Set when the knowledge is dropped: the thread ends.
     closed: bool,
+    /// Set by the thread when it has answered its last lesson.
+    ended: bool,
 }
 
 struct Queued {
@@ -92,13 +101,45 @@ impl CommitThread {
         let queue = Arc::new(Queue {
             waiting: Mutex::new(Waiting::default()),
             ready: Condvar::new(),
+            over: Condvar::new(),
         });
         let running = queue.clone();
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("learnables-commit".into())
-            .spawn(move || run(&running, &writer))
+            .spawn(move || {
+                let over = Over(running);
+                run(&over.0, &writer);
+            })
             .map_err(|error| StoreError::Failed(format!("no commit thread: {error}").into()))?;
-        Ok(CommitThread { queue })
+        Ok(CommitThread {
+            queue,
+            thread: Some(thread),
+        })
+    }
+
+    /// Ends the thread once every lesson queued is answered, and waits for
+    /// it to end, for `wait` at most (a back end that hangs is left to its
+    /// thread, which ends when the back end returns).
+    pub(crate) fn close(&mut self, wait: Duration) {
+        self.queue.lock().closed = true;
+        self.queue.ready.notify_all();
+        let Some(thread) = self.thread.take() else {
+            return;
+        };
+        if thread.thread().id() == std::thread::current().id() {
+            return;
+        }
+        let waiting = self.queue.lock();
+        let (waiting, _) = self
+            .queue
+            .over
+            .wait_timeout_while(waiting, wait, |waiting| !waiting.ended)
+            .unwrap_or_else(PoisonError::into_inner);
+        if waiting.ended {
+            drop(waiting);
+            // Its work is over: the join waits only for the thread's exit.
+            let _ = thread.join();
+        }
     }
 
     /// Queues `pending` and waits up to `timeout` for its result.
@@ -179,8 +220,21 @@ impl CommitThread {
     }
 }
 
+/// Tells whoever closes the thread that its work is over, even when it
+/// ends in a panic.
+struct Over(Arc<Queue>);
+
+impl Drop for Over {
+    fn drop(&mut self) {
+        self.0.lock().ended = true;
+        self.0.over.notify_all();
+    }
+}
+
 impl Drop for CommitThread {
     fn drop(&mut self) {
+        // Closed already when the knowledge was dropped; this is for a
+        // knowledge that failed to start.
         self.queue.lock().closed = true;
         self.queue.ready.notify_all();
     }

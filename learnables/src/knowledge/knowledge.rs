@@ -481,6 +481,20 @@ impl Knowledge {
     }
 }
 
+/// Dropping the last handle ends the commit thread after it has committed
+/// every lesson queued (an async teacher's whose task was dropped too), so
+/// that the back end is closed when the drop returns: the store can be
+/// opened again at once. A back end that hangs holds the drop no longer
+/// than the commit timeout.
+impl Drop for Shared {
+    fn drop(&mut self) {
+        let wait = Duration::from_millis(self.commit_timeout_ms.load(Ordering::Relaxed));
+        if let Some(thread) = &mut self.commit_thread {
+            thread.close(wait);
+        }
+    }
+}
+
 impl std::fmt::Debug for Knowledge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Knowledge")

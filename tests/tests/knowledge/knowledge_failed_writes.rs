@@ -73,6 +73,14 @@ struct Misbehaving {
     panicking: Arc<AtomicBool>,
     /// While set, an append waits until it is cleared.
     hanging: Arc<AtomicBool>,
+    /// Set when the storage is dropped: the knowledge has closed it.
+    dropped: Arc<AtomicBool>,
+}
+
+impl Drop for Misbehaving {
+    fn drop(&mut self) {
+        self.dropped.store(true, Ordering::SeqCst);
+    }
 }
 
 impl Storage for Misbehaving {
@@ -210,4 +218,65 @@ fn a_hanging_back_end_answers_every_teacher_within_the_timeout() {
         knowledge.pin().get::<RoutingRule>("84").unwrap().desk,
         Desk::Perishables
     );
+}
+
+/// Dropping the knowledge while a write is in flight (its teacher gave up
+/// waiting) waits for that write, so that the back end is closed when the
+/// drop returns: a store can be opened again at once, and no thread of the
+/// knowledge outlives it.
+#[test]
+fn dropping_the_knowledge_waits_for_the_write_in_flight_then_closes_the_back_end() {
+    let storage = Misbehaving::default();
+    let (hanging, dropped, appends) = (
+        storage.hanging.clone(),
+        storage.dropped.clone(),
+        storage.appends.clone(),
+    );
+    let knowledge = registered(Knowledge::with_storage(storage).unwrap());
+    knowledge.set_commit_timeout(Duration::from_millis(200));
+    hanging.store(true, Ordering::SeqCst);
+    let gave_up = knowledge.teach(&rule_lesson("84", "general")).unwrap_err();
+    assert!(
+        matches!(gave_up, TeachError::Store(StoreError::OutcomeUnknown(_))),
+        "{gave_up:?}"
+    );
+    knowledge.set_commit_timeout(Duration::from_secs(60));
+    let dropper = std::thread::spawn(move || drop(knowledge));
+    std::thread::sleep(Duration::from_millis(100));
+    assert!(!dropper.is_finished(), "the drop waits for the write");
+    assert!(!dropped.load(Ordering::SeqCst));
+    hanging.store(false, Ordering::SeqCst);
+    dropper.join().unwrap();
+    assert!(
+        dropped.load(Ordering::SeqCst),
+        "the back end is closed when the drop returns"
+    );
+    assert_eq!(appends.load(Ordering::SeqCst), 1);
+}
+
+/// A back end that hangs holds the drop no longer than the commit timeout;
+/// the commit thread closes it once the write returns.
+#[test]
+fn a_hanging_back_end_holds_the_drop_no_longer_than_the_commit_timeout() {
+    let storage = Misbehaving::default();
+    let (hanging, dropped) = (storage.hanging.clone(), storage.dropped.clone());
+    let knowledge = registered(Knowledge::with_storage(storage).unwrap());
+    knowledge.set_commit_timeout(Duration::from_millis(200));
+    hanging.store(true, Ordering::SeqCst);
+    knowledge.teach(&rule_lesson("84", "general")).unwrap_err();
+    let (done, dropped_in_time) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(knowledge);
+        done.send(()).unwrap();
+    });
+    dropped_in_time
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the drop returned while the back end hung");
+    assert!(!dropped.load(Ordering::SeqCst), "the write still holds it");
+    hanging.store(false, Ordering::SeqCst);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !dropped.load(Ordering::SeqCst) {
+        assert!(Instant::now() < deadline, "the back end was never closed");
+        std::thread::sleep(Duration::from_millis(5));
+    }
 }
