@@ -18,6 +18,11 @@ use super::uri_scan::UriScan;
 /// about a thousand times as many) is all the scrubber holds of them.
 const PIECE: usize = 8 * 1024;
 
+/// The most plain (not encoded) bytes scrubbed at once: a host that sends
+/// its whole response as one frame (as the SDK's JSON answers are) is sent
+/// on a piece at a time, from its first piece, never held scrubbed whole.
+const PLAIN_PIECE: usize = 64 * 1024;
+
 /// How many bytes the body sends between two yields to the runtime.
 const YIELD_EVERY: usize = 256 * 1024;
 
@@ -107,11 +112,12 @@ impl HttpBody for ScrubbedBody {
                 return Poll::Ready(Some(Err(axum::Error::new(error))));
             }
             if !this.input.is_empty() {
-                let take = if this.scrubber.decodes() {
-                    PIECE.min(this.input.len())
+                let piece = if this.scrubber.decodes() {
+                    PIECE
                 } else {
-                    this.input.len()
+                    PLAIN_PIECE
                 };
+                let take = piece.min(this.input.len());
                 let piece = this.input.split_to(take);
                 let mut pieces = VecDeque::new();
                 let result = this.scrubber.feed_bytes(piece, &mut pieces);

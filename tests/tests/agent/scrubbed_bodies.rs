@@ -3,13 +3,13 @@
 //! written with escapes, duplicate keys, numbers serde_json cannot hold,
 //! trailing data, deep nesting, other and missing content types, event
 //! streams ended by CR alone, encodings the host applied itself (known,
-//! unknown, stacked, as a transfer coding), a 200 MB response and endless
-//! ones with the process's memory sampled. A client that activated gets
+//! unknown, stacked, as a transfer coding), a 200 MB response, one sent
+//! as a single frame and endless ones, with the process's memory sampled. A client that activated gets
 //! every body byte for byte.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use axum::Router;
@@ -196,6 +196,16 @@ fn host() -> Router {
             get(|| async { streamed("application/json", Some(BIG_MESSAGES)) }),
         )
         .route(
+            "/one-frame",
+            get(|| async {
+                let mut response = Response::new(Body::from(ONE_FRAME.clone()));
+                response
+                    .headers_mut()
+                    .insert("content-type", HeaderValue::from_static("application/json"));
+                response
+            }),
+        )
+        .route(
             "/endless.json",
             get(|| async { streamed("application/json", None) }),
         )
@@ -212,6 +222,19 @@ fn host() -> Router {
 
 /// How many messages the 200 MB response holds.
 const BIG_MESSAGES: usize = 100_000;
+
+/// How many messages the response sent as one frame holds: more bytes
+/// than [`MEMORY_BOUND`], so that a copy of it would show.
+const ONE_FRAME_MESSAGES: usize = 40_000;
+
+/// That response, made once: the host holds it whole, as a host that
+/// serializes its answer before sending it does.
+static ONE_FRAME: LazyLock<Bytes> = LazyLock::new(|| {
+    body_chunks("application/json", Some(ONE_FRAME_MESSAGES), false)
+        .flatten()
+        .collect::<Vec<u8>>()
+        .into()
+});
 
 fn message(index: usize, scrubbed: bool) -> String {
     let text = "Which desk handles chapter 85? ".repeat(64);
@@ -419,9 +442,50 @@ fn a_200_mb_response_flows_scrubbed_byte_for_byte_in_bounded_memory() {
     let (_runtime, url) = serve();
     let before = resident();
     let sampler = Sampler::start();
-    let mut response = client().get(format!("{url}/big")).send().unwrap();
+    read_as(
+        &format!("{url}/big"),
+        body_chunks("application/json", Some(BIG_MESSAGES), true),
+    );
+    let sent: u64 = body_chunks("application/json", Some(BIG_MESSAGES), false)
+        .map(|chunk| chunk.len() as u64)
+        .sum();
+    assert!(sent > 200_000_000, "{sent}");
+    let grown = sampler.peak().saturating_sub(before);
+    assert!(
+        grown < MEMORY_BOUND,
+        "the process grew by {grown} bytes for a {sent}-byte body"
+    );
+}
+
+/// A host that sends its whole answer as one frame (as the SDK's JSON
+/// answers are): the layer scrubs and sends it a piece at a time, holding
+/// no scrubbed copy of it.
+#[test]
+fn a_response_sent_as_one_frame_flows_a_piece_at_a_time() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    let (_runtime, url) = serve();
+    let sent = ONE_FRAME.len() as u64;
+    assert!(sent > MEMORY_BOUND, "{sent}");
+    let before = resident();
+    let sampler = Sampler::start();
+    read_as(
+        &format!("{url}/one-frame"),
+        body_chunks("application/json", Some(ONE_FRAME_MESSAGES), true),
+    );
+    let grown = sampler.peak().saturating_sub(before);
+    assert!(
+        grown < MEMORY_BOUND,
+        "the process grew by {grown} bytes for a {sent}-byte body sent as one frame"
+    );
+}
+
+/// Reads a response from `url` (as a client that did not activate),
+/// checking it against `expected` as it comes, without holding it.
+fn read_as(url: &str, mut expected: impl Iterator<Item = Vec<u8>>) {
+    let mut response = client().get(url).send().unwrap();
     assert_eq!(response.status(), 200);
-    let mut expected = body_chunks("application/json", Some(BIG_MESSAGES), true);
     let mut pending: Vec<u8> = Vec::new();
     let mut buffer = vec![0; 64 * 1024];
     let mut total = 0u64;
@@ -447,15 +511,6 @@ fn a_200_mb_response_flows_scrubbed_byte_for_byte_in_bounded_memory() {
     assert!(
         expected.next().is_none(),
         "the body ended early, at {total}"
-    );
-    let sent: u64 = body_chunks("application/json", Some(BIG_MESSAGES), false)
-        .map(|chunk| chunk.len() as u64)
-        .sum();
-    assert!(sent > 200_000_000, "{sent}");
-    let grown = sampler.peak().saturating_sub(before);
-    assert!(
-        grown < MEMORY_BOUND,
-        "the process grew by {grown} bytes for a {sent}-byte body"
     );
 }
 
