@@ -14,7 +14,14 @@
 //! throughput without the layer, and under 2x the activated client's peak
 //! memory.
 //!
-//! `cargo bench -p learnables-benches --bench layer_scrub` (with `--test`, one
+//! The host is a handler that sends one chunk made once again and again,
+//! so that it costs almost nothing and the ratio is the scrubber's worst
+//! case; with `--sdk`, it is the official A2A server SDK's JSON-RPC router
+//! answering `GetTask` for a task of the same 100,000 messages held in its
+//! in-memory store (what an agent built on the SDK serves).
+//!
+//! `cargo bench -p learnables-benches --bench layer_scrub` (with `--sdk`, the
+//! SDK's host; with `--test`, one
 //! small round; with `--scrub-only [ROUNDS]`, the scrubber alone over the
 //! same body in memory, no HTTP, 3 rounds unless told; with `--counted`,
 //! the instructions the scrubber alone spends per byte of that body, counted
@@ -23,6 +30,7 @@
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
 use std::time::Instant;
 
 mod cachegrind;
@@ -31,7 +39,7 @@ use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::response::Response;
 use axum::routing::get;
-use futures::stream;
+use futures::stream::{self, BoxStream};
 use learnables::a2a::{LearnablesLayer, LearnablesService, Tokens};
 use learnables::{Declaration, EXTENSION_URI, Knowledge};
 
@@ -48,9 +56,8 @@ fn message(index: usize) -> String {
 /// The response: a head, `chunks` chunks of messages (one chunk made once
 /// and sent again, so the host costs almost nothing), the tail.
 fn response(chunks: usize) -> Response {
-    let head = Bytes::from_static(
-        br#"{"jsonrpc":"2.0","id":1,"result":{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"history":["#,
-    );
+    let head = Bytes::from_static(br#"{"jsonrpc":"2.0","id":1,"result":"#);
+    let head = [head, Bytes::from_static(TASK_HEAD)].concat().into();
     let mut first = Vec::new();
     let mut next = Vec::new();
     for index in 0..PER_CHUNK {
@@ -82,17 +89,68 @@ fn response(chunks: usize) -> Response {
     response
 }
 
+/// The task's JSON up to its first message.
+const TASK_HEAD: &[u8] =
+    br#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"history":["#;
+
+/// The same task as `response`'s, `chunks * PER_CHUNK` messages, as the SDK
+/// holds it.
+fn task(chunks: usize) -> a2a::Task {
+    let mut json = TASK_HEAD.to_vec();
+    for index in 0..chunks * PER_CHUNK {
+        if index > 0 {
+            json.push(b',');
+        }
+        json.extend_from_slice(message(index % PER_CHUNK).as_bytes());
+    }
+    json.extend_from_slice(b"]}");
+    serde_json::from_slice(&json).unwrap()
+}
+
+/// The SDK's executor, never called: the task is in the store already.
+struct Idle;
+
+impl a2a_server::AgentExecutor for Idle {
+    fn execute(
+        &self,
+        _: a2a_server::ExecutorContext,
+    ) -> BoxStream<'static, Result<a2a::StreamResponse, a2a::A2AError>> {
+        Box::pin(stream::empty())
+    }
+
+    fn cancel(
+        &self,
+        _: a2a_server::ExecutorContext,
+    ) -> BoxStream<'static, Result<a2a::StreamResponse, a2a::A2AError>> {
+        Box::pin(stream::empty())
+    }
+}
+
+/// The SDK's JSON-RPC router, its store holding the task.
+async fn sdk_host(chunks: usize) -> Router {
+    use a2a_server::TaskStore as _;
+    let store = a2a_server::InMemoryTaskStore::new();
+    store.create(task(chunks)).await.unwrap();
+    a2a_server::jsonrpc::jsonrpc_router(Arc::new(a2a_server::DefaultRequestHandler::new(
+        Idle, store,
+    )))
+}
+
 /// The host, in this (child) process: serves the response on 127.0.0.1,
 /// prints its port, and once stdin closes (the parent has read the body)
 /// prints its peak memory in KiB and exits. The client runs in the parent,
 /// as a real client runs in a process of its own.
-fn serve(mode: &str, chunks: usize) {
+fn serve(mode: &str, chunks: usize, sdk: bool) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let host = Router::new().route("/task", get(move || async move { response(chunks) }));
+    let host = if sdk {
+        runtime.block_on(sdk_host(chunks))
+    } else {
+        Router::new().route("/task", get(move || async move { response(chunks) }))
+    };
     let router = if mode == "bare" {
         host
     } else {
@@ -128,9 +186,10 @@ fn peak_kib() -> u64 {
 /// A run: the host in a child process, the body read here to its end.
 /// (bytes read, seconds to the first byte, seconds in all, the host's
 /// peak KiB).
-fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
+fn run(mode: &str, chunks: usize, sdk: bool) -> (u64, f64, f64, u64) {
+    let host_kind = if sdk { "sdk" } else { "chunks" };
     let mut host = Command::new(std::env::current_exe().unwrap())
-        .args(["--serve", mode, &chunks.to_string()])
+        .args(["--serve", mode, &chunks.to_string(), host_kind])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -144,12 +203,21 @@ fn run(mode: &str, chunks: usize) -> (u64, f64, f64, u64) {
     let (bytes, first, total) = runtime.block_on(async move {
         learnables_examples::install_crypto_provider();
         let client = reqwest::Client::new();
-        let mut request = client.get(format!("http://127.0.0.1:{port}/task"));
+        let mut request = if sdk {
+            client
+                .post(format!("http://127.0.0.1:{port}/"))
+                .header("A2A-Version", "1.0")
+                .header("Content-Type", "application/json")
+                .body(r#"{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"t1"}}"#)
+        } else {
+            client.get(format!("http://127.0.0.1:{port}/task"))
+        };
         if mode == "activated" {
             request = request.header("A2A-Extensions", EXTENSION_URI);
         }
         let start = Instant::now();
         let mut response = request.send().await.unwrap();
+        assert!(response.status().is_success(), "{}", response.status());
         let mut first = None;
         let mut bytes = 0u64;
         while let Some(chunk) = response.chunk().await.unwrap() {
@@ -185,7 +253,11 @@ fn median(values: &mut [f64]) -> f64 {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|arg| arg == "--serve") {
-        serve(&args[at + 1], args[at + 2].parse().unwrap());
+        serve(
+            &args[at + 1],
+            args[at + 2].parse().unwrap(),
+            args[at + 3] == "sdk",
+        );
         return;
     }
     if let Some(at) = args.iter().position(|arg| arg == "--scrub-only") {
@@ -228,6 +300,18 @@ fn main() {
         return;
     }
     let test = args.iter().any(|arg| arg == "--test");
+    if test {
+        // Both hosts, so that neither rots.
+        measure(true, false);
+        measure(true, true);
+    } else {
+        measure(false, args.iter().any(|arg| arg == "--sdk"));
+    }
+}
+
+/// Every side, round after round, and the ratios; one small round in test
+/// mode; the SDK's host with `sdk`.
+fn measure(test: bool, sdk: bool) {
     let message_bytes = message(0).len() + 1;
     // 200 MB, or one small round in test mode.
     let chunks = if test {
@@ -249,7 +333,7 @@ fn main() {
             vec![2, 1, 0]
         };
         for mode in order {
-            let (bytes, first, total, peak) = run(modes[mode], chunks);
+            let (bytes, first, total, peak) = run(modes[mode], chunks, sdk);
             sizes[mode] = bytes;
             times[mode].push(total);
             firsts[mode].push(first * 1e3);
@@ -273,7 +357,12 @@ fn main() {
     let read_ratio = ratio * sizes[1] as f64 / response_bytes;
     let memory = median(&mut peaks[1]) / median(&mut peaks[2]);
     let first = median(&mut firsts[1]) / median(&mut firsts[2]);
+    let host = if sdk {
+        "the SDK's GetTask"
+    } else {
+        "a host that costs nothing"
+    };
     println!(
-        "layer_scrub: throughput {ratio:.2} of the host without the layer (goal >= 0.8; in bytes read {read_ratio:.2}); peak memory {memory:.2}x and first byte {first:.2}x the activated client's (goals < 2)"
+        "layer_scrub ({host}): throughput {ratio:.2} of the host without the layer (goal >= 0.8; in bytes read {read_ratio:.2}); peak memory {memory:.2}x and first byte {first:.2}x the activated client's (goals < 2)"
     );
 }
