@@ -90,7 +90,7 @@ async fn connecting_from_async_code_works_and_a_bad_database_is_an_error() {
 /// would.
 #[derive(Default)]
 struct Gated {
-    inner: learnables::knowledge::MemoryStorage,
+    inner: std::sync::Arc<learnables::knowledge::MemoryStorage>,
     closed: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
@@ -183,4 +183,41 @@ async fn teach_async_of_a_hanging_back_end_ends_at_the_commit_timeout() {
     let history = knowledge.history("routing_rules");
     assert_eq!(history.len(), 2, "{history:?}");
     assert_eq!(history[0].entry, "84");
+}
+
+/// Tasks that stopped waiting leave their lessons to the commit thread:
+/// dropping the knowledge waits until the one being written and the one
+/// queued behind it are stored, then closes the back end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropping_the_knowledge_stores_the_lessons_of_tasks_that_stopped_waiting() {
+    use learnables::knowledge::Storage as _;
+    use std::sync::atomic::Ordering;
+    let gated = Gated::default();
+    let (stored, closed) = (gated.inner.clone(), gated.closed.clone());
+    closed.store(true, Ordering::SeqCst);
+    let knowledge = registered(Knowledge::with_storage(gated).unwrap());
+    knowledge.set_commit_timeout(std::time::Duration::from_secs(60));
+    for entry in ["84", "85"] {
+        let teacher = knowledge.clone();
+        let task =
+            tokio::spawn(async move { teacher.teach_async(rule_lesson(entry, "general")).await });
+        // Long enough for the lesson to be queued; then the task is gone.
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        task.abort();
+        assert!(task.await.unwrap_err().is_cancelled());
+    }
+    let dropping = std::thread::spawn(move || drop(knowledge));
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    assert!(!dropping.is_finished(), "the drop waits for the writes");
+    closed.store(false, Ordering::SeqCst);
+    tokio::task::spawn_blocking(move || dropping.join().unwrap())
+        .await
+        .unwrap();
+    let entries: Vec<String> = stored
+        .load()
+        .unwrap()
+        .into_iter()
+        .map(|record| record.entry)
+        .collect();
+    assert_eq!(entries, ["84", "85"]);
 }
