@@ -233,7 +233,10 @@ fn dropping_the_knowledge_waits_for_the_write_in_flight_then_closes_the_back_end
         storage.appends.clone(),
     );
     let knowledge = registered(Knowledge::with_storage(storage).unwrap());
-    knowledge.set_commit_timeout(Duration::from_millis(200));
+    // Long enough for the commit thread to take the lesson on a busy
+    // machine, so that it is being written, not withdrawn, when the
+    // teacher gives up.
+    knowledge.set_commit_timeout(Duration::from_secs(1));
     hanging.store(true, Ordering::SeqCst);
     let gave_up = knowledge.teach(&rule_lesson("84", "general")).unwrap_err();
     assert!(
