@@ -400,8 +400,9 @@ impl Knowledge {
     /// ([`Knowledge::in_memory`]) stores the lesson on the caller's thread.
     /// Any other stores it on the knowledge's commit thread, which takes
     /// every lesson waiting as one batch (group commit; after a batch of
-    /// several, with those that keep coming for a few microseconds); the caller waits
-    /// at most the commit timeout ([`Knowledge::set_commit_timeout`]). A
+    /// several, with those that keep coming for a few microseconds); the
+    /// caller waits at most the commit timeout
+    /// ([`Knowledge::set_commit_timeout`]). A
     /// lesson whose write was sent but not confirmed (a lost connection, a
     /// back end that panicked or did not answer in time) is answered with
     /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
