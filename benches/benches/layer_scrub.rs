@@ -93,17 +93,22 @@ fn response(chunks: usize) -> Response {
 const TASK_HEAD: &[u8] =
     br#"{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_INPUT_REQUIRED"},"history":["#;
 
+/// `count` messages, comma-separated, as a history array holds them.
+fn history(count: usize) -> Vec<u8> {
+    let mut messages = Vec::new();
+    for index in 0..count {
+        if index > 0 {
+            messages.push(b',');
+        }
+        messages.extend_from_slice(message(index % PER_CHUNK).as_bytes());
+    }
+    messages
+}
+
 /// The same task as `response`'s, `chunks * PER_CHUNK` messages, as the SDK
 /// holds it.
 fn task(chunks: usize) -> a2a::Task {
-    let mut json = TASK_HEAD.to_vec();
-    for index in 0..chunks * PER_CHUNK {
-        if index > 0 {
-            json.push(b',');
-        }
-        json.extend_from_slice(message(index % PER_CHUNK).as_bytes());
-    }
-    json.extend_from_slice(b"]}");
+    let json = [TASK_HEAD, &history(chunks * PER_CHUNK), b"]}"].concat();
     serde_json::from_slice(&json).unwrap()
 }
 
@@ -235,14 +240,7 @@ fn run(mode: &str, chunks: usize, sdk: bool) -> (u64, f64, f64, u64) {
 
 /// The body `--scrub-only` scrubs: 100,000 messages in one array.
 fn scrub_only_body() -> Vec<u8> {
-    let mut body = Vec::new();
-    for index in 0..100_000 {
-        body.push(b',');
-        body.extend_from_slice(message(index % 16).as_bytes());
-    }
-    body[0] = b'[';
-    body.push(b']');
-    body
+    [&b"["[..], &history(100_000), b"]"].concat()
 }
 
 fn median(values: &mut [f64]) -> f64 {
