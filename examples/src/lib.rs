@@ -9,6 +9,7 @@
 
 mod clearance_limit;
 pub mod customs_agent;
+pub mod refunds_agent;
 mod routing_rule;
 
 pub use clearance_limit::{

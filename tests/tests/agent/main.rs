@@ -6,6 +6,7 @@ mod agent_shutdown;
 mod hostile_requests;
 mod layer_over_sdk;
 mod question_answered;
+mod readme_agent;
 mod retract_over_http;
 mod scrubbed_bodies;
 mod scrubbed_over_sdk;
