@@ -5,6 +5,7 @@ mod agent_over_http;
 mod agent_shutdown;
 mod hostile_requests;
 mod layer_over_sdk;
+mod plain_axum_agent;
 mod question_answered;
 mod readme_agent;
 mod retract_over_http;
