@@ -422,3 +422,50 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
     );
     assert_eq!(finish(session), 0);
 }
+
+#[test]
+fn the_form_speaks_in_labels_and_plain_words() {
+    let agent = Agent::start();
+    let mut session = spawn(
+        &agent,
+        &[
+            "-c",
+            "clearance_limits",
+            "-e",
+            "broker-17",
+            "--reason",
+            "New broker",
+        ],
+    );
+    // The header: the entry's noun and what the learnable teaches, no key.
+    let header = session
+        .exp_string("Limit in euros")
+        .expect("the first field is asked");
+    expect(&mut session, TEXT_READY);
+    assert!(
+        header.contains("Teaching the broker \"broker-17\"\r\n"),
+        "{header:?}"
+    );
+    assert!(
+        header.contains("How much a broker may clear without a second signature"),
+        "{header:?}"
+    );
+    assert!(!header.contains('`'), "{header:?}");
+    assert!(!header.contains("clearance_limits"), "{header:?}");
+    press(&mut session, "lots\r");
+    answer(&mut session, "Review date", TEXT_READY, "2027-01-31\r");
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
+    // The refusal names the field once, by its label.
+    expect(&mut session, "The agent refused");
+    let refusal = session
+        .exp_string("\r\n")
+        .expect("the refusal's line ends");
+    assert_eq!(
+        refusal,
+        ": Limit in euros: \"lots\" is not accepted: it must be a whole number from 0 to \
+         4,294,967,295"
+    );
+    input(&mut session, "Limit in euros", TEXT_READY);
+    press(&mut session, ESC);
+    assert_eq!(finish(session), 130);
+}
