@@ -2,33 +2,17 @@
 //! its versions newest first (version, when, who, why, what changed), every
 //! text from the agent escaped ([`crate::render::line`]).
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{HistoryPage, HistoryParams, HistoryVersion, ShowBack, ShowBackParams};
 use learnables::knowledge::FieldChange;
 
 use crate::check::params_for_teaching;
+use crate::cli::HistoryArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
 use crate::render::line;
 use crate::style::Style;
-
-/// `learnables history`.
-#[derive(Debug, Args)]
-pub struct HistoryArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// How many versions to show (1 to 100).
-    #[arg(long, default_value_t = 20)]
-    pub limit: u32,
-    /// Start from this version (the `--from` the last page names).
-    #[arg(long, value_name = "VERSION_ID")]
-    pub from: Option<String>,
-}
 
 /// Runs `history`. With `--json`: `{"collection", "entry", "history": the
 /// agent's page (versions newest first, `next`), "warnings": [...]}`.

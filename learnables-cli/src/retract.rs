@@ -3,12 +3,10 @@
 //! scripts). Earlier versions stay in the history; a later lesson teaches
 //! the entry again.
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::LessonResult;
 
 use crate::check::params_for_teaching;
+use crate::cli::RetractArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
@@ -17,24 +15,6 @@ use crate::render::line;
 use crate::revert::confirmed;
 use crate::style::Style;
 use crate::teach::{find_descriptor, render_result, teacher};
-
-/// `learnables retract`.
-#[derive(Debug, Args)]
-pub struct RetractArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// Who retracts it: the person the token belongs to (without it, the
-    /// agent says whom the token names).
-    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
-    pub taught_by: Option<String>,
-    /// Why, in your words; kept with the retraction.
-    #[arg(long, short)]
-    pub reason: Option<String>,
-    /// Retract without asking (for scripts).
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-}
 
 /// Runs `retract`. With `--json` it asks nothing (`--yes` is required) and
 /// prints `{"result": the agent's LessonResult, "warnings": [...]}`.

@@ -8,13 +8,11 @@
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::knowledge::field_changes;
 use learnables::{Lesson, LessonResult};
 
 use crate::check::params_for_teaching;
+use crate::cli::RevertArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
@@ -23,27 +21,6 @@ use crate::outcome::{Format, Outcome, warn};
 use crate::render::line;
 use crate::style::Style;
 use crate::teach::{find_descriptor, lesson_value, render_result, teacher};
-
-/// `learnables revert`.
-#[derive(Debug, Args)]
-pub struct RevertArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// The version whose value to teach again (see `learnables history`).
-    #[arg(long = "to", value_name = "VERSION_ID")]
-    pub to: String,
-    /// Who teaches: the person the token belongs to (without it, the agent
-    /// says whom the token names).
-    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
-    pub taught_by: Option<String>,
-    /// Why, in your words ("Revert to version N" when not given).
-    #[arg(long, short)]
-    pub reason: Option<String>,
-    /// Teach without asking (for scripts).
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-}
 
 /// Runs `revert`. With `--json` it asks nothing (`--yes` is required) and
 /// prints `{"to": the version reverted to, "changes": [...], "result": the
