@@ -6,7 +6,7 @@
 //! escapes, never run.
 
 use learnables::untrusted::Untrusted;
-use learnables::{LessonField, Rendering, Violations};
+use learnables::{DeclarationParams, LessonField, Rendering, Violations};
 use serde_json::Value;
 
 use crate::style::Style;
@@ -44,6 +44,34 @@ pub fn value_text(value: &Value) -> String {
         Value::String(text) => text.clone(),
         other => other.to_string(),
     }
+}
+
+/// An entry in a teacher's words: `the routing rule "85"`, the card's noun
+/// for the collection's entries and the entry's key, both escaped; never
+/// the collection's key.
+pub(crate) fn the_entry(noun: &str, entry: &str) -> String {
+    format!("the {} \"{}\"", line(noun), line(entry))
+}
+
+/// The same, opening a heading: `Routing rule "85"`.
+pub(crate) fn entry_heading(noun: &str, entry: &str) -> String {
+    let noun = line(noun);
+    let mut chars = noun.chars();
+    let noun: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{noun} \"{}\"", line(entry))
+}
+
+/// The card's noun for the entries of `collection` ("routing rule"), or
+/// "entry" when the card does not declare it.
+pub(crate) fn entry_noun<'a>(params: &'a DeclarationParams, collection: &str) -> &'a str {
+    params
+        .learnables
+        .iter()
+        .find(|descriptor| descriptor.collection == collection)
+        .map_or("entry", |descriptor| descriptor.entry.as_str())
 }
 
 /// What is said of a field, naming it once by its label: `description` as
@@ -152,6 +180,14 @@ mod tests {
         let desk = LessonField::new("desk", "Desk", FieldKind::CHOICE)
             .with_choices(["a\x07", "b\u{9b}31m"]);
         assert_eq!(kind_text(&desk), r"choice: a\u{7}, b\u{9b}31m");
+    }
+
+    #[test]
+    fn entries_are_named_by_their_noun() {
+        assert_eq!(the_entry("routing rule", "85"), "the routing rule \"85\"");
+        assert_eq!(entry_heading("routing rule", "85"), "Routing rule \"85\"");
+        assert_eq!(entry_heading("élan", "x\x1b"), "Élan \"x\\u{1b}\"");
+        assert_eq!(entry_heading("", "x"), " \"x\"");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::line;
+use crate::render::{line, the_entry};
 use crate::revert::confirmed;
 use crate::style::Style;
 use crate::teach::{find_descriptor, render_result, teacher};
@@ -38,11 +38,9 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
     })?;
     if !format.is_json() {
         eprintln!(
-            "{} the {} `{}` of {}: new tasks will not know it.",
+            "{} {}: new tasks will not know it.",
             Style::for_stderr().bold("Retract"),
-            line(&descriptor.entry),
-            line(&args.target.entry),
-            line(&args.target.collection)
+            the_entry(&descriptor.entry, &args.target.entry)
         );
     }
     if !args.yes && !confirmed()? {

@@ -18,7 +18,7 @@ use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::history::{change_text, fetch_page};
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::line;
+use crate::render::{line, the_entry};
 use crate::style::Style;
 use crate::teach::{find_descriptor, lesson_value, render_result, teacher};
 
@@ -59,11 +59,9 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
     );
     if !format.is_json() {
         eprintln!(
-            "{} the {} `{}` of {} to version {}, taught by {} at {}{}:",
+            "{} {} to version {}, taught by {} at {}{}:",
             style.bold("Revert"),
-            line(&descriptor.entry),
-            line(&args.target.entry),
-            line(&args.target.collection),
+            the_entry(&descriptor.entry, &args.target.entry),
             target.definition_version,
             line(&target.taught_by),
             line(&target.taught_at),

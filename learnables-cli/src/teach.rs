@@ -17,7 +17,7 @@ use crate::error::{CliError, Refusal};
 use crate::error_kind::ErrorKind;
 use crate::form::{self, Question};
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{line, line_list, paragraph, value_text, violation_lines};
+use crate::render::{line, line_list, paragraph, the_entry, value_text, violation_lines};
 use crate::style::Style;
 
 /// Runs `teach`. Without a form (no terminal, or `--json`), each field
@@ -118,10 +118,9 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         // In the teacher's words: the entry's noun and what the learnable
         // teaches, never the collection's key.
         eprintln!(
-            "{} the {} \"{}\"",
+            "{} {}",
             style.bold("Teaching"),
-            line(&descriptor.entry),
-            line(&entry)
+            the_entry(&descriptor.entry, &entry)
         );
         eprintln!("  {}", style.dim(&line(&descriptor.teaches)));
         if let Some(label) = block.as_ref().and_then(|b| b.suggestion_label.as_deref()) {

@@ -415,7 +415,7 @@ fn show_renders_the_entry_as_learned() {
     .ok();
     let out = show(&agent, "routing_rules", "85");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "Entry `85` in routing_rules");
+    assert_eq!(lines[0], "Routing rule \"85\"");
     assert_eq!(
         lines[1],
         "  Chapter 85 declarations now go to the cold chain desk"

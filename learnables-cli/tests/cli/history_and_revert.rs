@@ -84,7 +84,7 @@ fn history_is_a_table_of_versions_newest_first_with_what_changed() {
     teach(&agent, "cold chain", "batteries \x1b[2J ship cold");
     let out = history(&agent, &[]).ok();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "History of `85` in routing_rules");
+    assert_eq!(lines[0], "History of the routing rule \"85\"");
     assert!(lines[2].starts_with("  Version"), "{out}");
     assert!(lines[2].contains("What changed"), "{out}");
     assert!(lines[3].starts_with("  2        0"), "{out}");

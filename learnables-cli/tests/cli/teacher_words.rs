@@ -169,3 +169,88 @@ fn set_errors_name_no_key_in_backticks() {
          dangerous-goods, cold chain\n"
     );
 }
+
+#[test]
+fn show_history_revert_and_retract_name_the_entry_in_plain_words() {
+    let agent = Agent::start();
+    let first = teach(
+        &agent,
+        "routing_rules",
+        "85",
+        &["--json", "--set", "desk=general", "--yes"],
+    )
+    .json(0);
+    let first = first["result"]["versionId"].as_str().unwrap().to_owned();
+    teach(
+        &agent,
+        "routing_rules",
+        "85",
+        &["--set", "desk=cold chain", "--yes"],
+    )
+    .ok();
+    let entry = |command: &str| {
+        vec![
+            command.to_owned(),
+            agent.url.clone(),
+            "-c".into(),
+            "routing_rules".into(),
+            "-e".into(),
+            "85".into(),
+            "--token".into(),
+            ALICE_TOKEN.into(),
+        ]
+    };
+    let args = |mut args: Vec<String>, extra: &[&str]| {
+        args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+        args
+    };
+    let said = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = run(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+        format!("{}{}", run.stdout, run.stderr)
+    };
+    let shown = said(entry("show"));
+    assert!(
+        shown.starts_with(
+            "Routing rule \"85\"\n  Chapter 85 declarations now go to the cold chain desk\n"
+        ),
+        "{shown}"
+    );
+    let history = said(entry("history"));
+    assert!(
+        history.starts_with("History of the routing rule \"85\"\n"),
+        "{history}"
+    );
+    let reverted = said(args(
+        entry("revert"),
+        &["--to", &first, "--taught-by", ALICE, "--yes"],
+    ));
+    assert!(
+        reverted.contains("Revert the routing rule \"85\" to version 1, taught by"),
+        "{reverted}"
+    );
+    let retracted = said(args(
+        entry("retract"),
+        &[
+            "--taught-by",
+            ALICE,
+            "--reason",
+            "No longer routed",
+            "--yes",
+        ],
+    ));
+    assert!(
+        retracted.contains("Retract the routing rule \"85\": new tasks will not know it."),
+        "{retracted}"
+    );
+    for (what, text) in [
+        ("show", &shown),
+        ("history", &history),
+        ("revert", &reverted),
+        ("retract", &retracted),
+    ] {
+        assert!(!text.contains('`'), "{what}: {text}");
+        assert!(!text.contains("routing_rules"), "{what}: {text}");
+    }
+}
