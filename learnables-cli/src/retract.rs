@@ -50,12 +50,16 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
         ));
     }
     let taught_by = teacher(client, args.taught_by.as_deref(), &args.target.token)?;
-    let params = serde_json::json!({
+    let mut params = serde_json::json!({
         "collection": args.target.collection,
         "entry": args.target.entry,
         "taughtBy": taught_by,
-        "reason": args.reason,
     });
+    // Without a reason the key is left out: the spec's reason is a string
+    // when present, and an agent refuses a null one.
+    if let Some(reason) = &args.reason {
+        params["reason"] = serde_json::Value::from(reason.as_str());
+    }
     let result = client.call(
         &method,
         params,

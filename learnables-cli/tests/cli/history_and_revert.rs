@@ -182,3 +182,27 @@ fn retract_asks_then_makes_the_entry_absent_and_history_shows_who_and_why() {
     assert!(taught.starts_with("Learned:"), "{taught}");
     assert!(show(&agent, "routing_rules", "85").contains("Desk                 general"));
 }
+
+#[test]
+fn retract_without_a_reason_sends_none() {
+    let agent = Agent::start();
+    teach(&agent, "general", "first rule");
+    let retracted = run(&[
+        "retract",
+        agent.url.as_str(),
+        "--collection",
+        "routing_rules",
+        "--entry",
+        "85",
+        "--taught-by",
+        ALICE,
+        "--token",
+        ALICE_TOKEN,
+        "--yes",
+    ])
+    .ok();
+    assert!(
+        retracted.starts_with("Learned: The routing rule 85 is retracted"),
+        "{retracted}"
+    );
+}
