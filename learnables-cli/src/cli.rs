@@ -149,8 +149,9 @@ pub struct TeachArgs {
     /// Why, in your words; kept with the lesson.
     #[arg(long, short)]
     pub reason: Option<String>,
-    /// A field's value, NAME=VALUE (repeatable); an empty VALUE leaves the
-    /// field out. With every field given, no form is shown.
+    /// A field's value, NAME=VALUE (repeatable; `learnables card` lists
+    /// the NAMEs); an empty VALUE leaves the field out. With every field
+    /// given, no form is shown.
     #[arg(long = "set", short = 's', value_name = "NAME=VALUE", value_parser = parse_set)]
     pub sets: Vec<(String, String)>,
     /// Start from the agent's question: its collection, entries and
@@ -159,11 +160,15 @@ pub struct TeachArgs {
     /// sent (`...#task=ID`), whose task is read from the agent.
     #[arg(long, value_name = "FILE or LINK")]
     pub question: Option<String>,
-    /// Take every field not given with --set from its default (or the
-    /// question's suggestion) without asking.
+    /// Take every field not given with --set from the question's
+    /// suggestion or its default without asking, even on a terminal; a
+    /// field with neither is left out.
     #[arg(long, short = 'y')]
     pub accept_defaults: bool,
-    /// Send what the form was given without the review's question.
+    /// Send without the review's question. Without a terminal (or with
+    /// --json), also leave out the fields that have no value, no suggestion
+    /// and no default: the agent refuses a lesson that lacks one it needs,
+    /// by its label.
     #[arg(long)]
     pub yes: bool,
 }

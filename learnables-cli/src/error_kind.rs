@@ -80,7 +80,8 @@ Exit status:
 
 With --json, standard output carries exactly one JSON document, the error
 document {\"error\": {\"kind\", \"message\", \"exitCode\"}} included; no form
-is shown (give every field with --set, or --accept-defaults).";
+is shown: a field not given with --set takes the question's suggestion or its
+default, and one with neither is left out with --yes.";
 
 #[cfg(test)]
 mod tests {
