@@ -57,14 +57,6 @@ pub fn declared_params(card: &Value) -> Option<DeclarationParams> {
 
 /// The violations as data: `[{"path", "message"}]`, as the lint wrote
 /// them (not escaped).
-///
-/// ```
-/// use learnables_cli::check::{Lint, lint_card, violations_json};
-/// let card = serde_json::json!({"capabilities": {"extensions": [{
-///     "uri": learnables::EXTENSION_URI, "params": {"learnables": 3}}]}});
-/// let Lint::Broken { violations, .. } = lint_card(&card) else { panic!() };
-/// assert_eq!(violations_json(&violations)[0]["path"], "params");
-/// ```
 pub fn violations_json(violations: &Violations) -> Value {
     Value::Array(
         violations
@@ -118,12 +110,6 @@ pub fn params_for_teaching(
 /// Whether a violation's path is the declaration's `teachMethod` (or
 /// below it), written from the params (`teachMethod`) or from the
 /// extension entry (`params.teachMethod`).
-///
-/// ```
-/// use learnables_cli::check::at_teach_method;
-/// assert!(at_teach_method("teachMethod") && at_teach_method("params.teachMethod"));
-/// assert!(!at_teach_method("learnables[0].how"));
-/// ```
 pub fn at_teach_method(path: &str) -> bool {
     let path = path.strip_prefix("params.").unwrap_or(path);
     path.strip_prefix("teachMethod")
@@ -259,5 +245,23 @@ mod tests {
                 .to_string()
                 .starts_with("card.json declares no Learnables")
         );
+    }
+
+    #[test]
+    fn lint_violations_as_json() {
+        use crate::check::{Lint, lint_card, violations_json};
+        let card = serde_json::json!({"capabilities": {"extensions": [{
+            "uri": learnables::EXTENSION_URI, "params": {"learnables": 3}}]}});
+        let Lint::Broken { violations, .. } = lint_card(&card) else {
+            panic!()
+        };
+        assert_eq!(violations_json(&violations)[0]["path"], "params");
+    }
+
+    #[test]
+    fn teach_method_paths() {
+        use crate::check::at_teach_method;
+        assert!(at_teach_method("teachMethod") && at_teach_method("params.teachMethod"));
+        assert!(!at_teach_method("learnables[0].how"));
     }
 }

@@ -10,6 +10,19 @@ use crate::error_kind::EXIT_STATUS_HELP;
 /// The teacher's client for agents that speak the A2A Learnables
 /// extension: read what an agent can be taught, teach it, and see what it
 /// learned.
+///
+/// ```
+/// use clap::Parser;
+/// use learnables_cli::cli::{Cli, Command};
+/// let cli = Cli::try_parse_from([
+///     "learnables", "teach", "http://127.0.0.1:8080", "-c", "routing_rules", "-e", "64",
+///     "--token", "t", "--set", "desk=general", "--yes",
+/// ])
+/// .unwrap();
+/// let Command::Teach(teach) = cli.command else { panic!("a teach") };
+/// assert_eq!(teach.sets, [("desk".to_owned(), "general".to_owned())]);
+/// assert!(teach.yes && !cli.json);
+/// ```
 #[derive(Debug, Parser)]
 #[command(name = "learnables", version, about, long_about = None, after_help = EXIT_STATUS_HELP)]
 pub struct Cli {
@@ -31,6 +44,13 @@ pub struct Cli {
 }
 
 /// The commands: each runs in the module named after it.
+///
+/// ```
+/// use clap::Parser;
+/// use learnables_cli::cli::{Cli, Command};
+/// let cli = Cli::try_parse_from(["learnables", "check", "card.json"]).unwrap();
+/// assert!(matches!(cli.command, Command::Check(check) if check.file.ends_with("card.json")));
+/// ```
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Show an agent's learnables, and lint its card against the spec.
@@ -47,11 +67,11 @@ pub enum Command {
     #[command(after_help = EXIT_STATUS_HELP)]
     Show(ShowArgs),
     /// Show an entry's history: version, when, who, why, what changed.
-    History(crate::history::HistoryArgs),
+    History(HistoryArgs),
     /// Teach an entry an earlier version's value again (asks first).
-    Revert(crate::revert::RevertArgs),
+    Revert(RevertArgs),
     /// Retract an entry: new tasks no longer know it (asks first).
-    Retract(crate::retract::RetractArgs),
+    Retract(RetractArgs),
     /// Print a completion script for a shell.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -62,7 +82,7 @@ pub enum Command {
 }
 
 /// How to install a completion script, as `completions --help` says.
-pub const COMPLETIONS_HELP: &str = "\
+pub(crate) const COMPLETIONS_HELP: &str = "\
 Install, for example:
   bash        learnables completions bash > ~/.local/share/bash-completion/completions/learnables
   zsh         learnables completions zsh > ~/.zfunc/_learnables   (with ~/.zfunc in fpath)
@@ -71,7 +91,7 @@ Install, for example:
   elvish      learnables completions elvish >> ~/.config/elvish/rc.elv";
 
 /// How to read or install the manual, as `man --help` says.
-pub const MAN_HELP: &str = "\
+pub(crate) const MAN_HELP: &str = "\
 Read it with `learnables man | man -l -`; install every page with
 `learnables man --out ~/.local/share/man/man1` (learnables.1, learnables-card.1, ...).";
 
@@ -129,8 +149,9 @@ pub struct TeachArgs {
     /// Why, in your words; kept with the lesson.
     #[arg(long, short)]
     pub reason: Option<String>,
-    /// A field's value, NAME=VALUE (repeatable); an empty VALUE leaves the
-    /// field out. With every field given, no form is shown.
+    /// A field's value, NAME=VALUE (repeatable; `learnables card` lists
+    /// the NAMEs); an empty VALUE leaves the field out. With every field
+    /// given, no form is shown.
     #[arg(long = "set", short = 's', value_name = "NAME=VALUE", value_parser = parse_set)]
     pub sets: Vec<(String, String)>,
     /// Start from the agent's question: its collection, entries and
@@ -139,11 +160,15 @@ pub struct TeachArgs {
     /// sent (`...#task=ID`), whose task is read from the agent.
     #[arg(long, value_name = "FILE or LINK")]
     pub question: Option<String>,
-    /// Take every field not given with --set from its default (or the
-    /// question's suggestion) without asking.
+    /// Take every field not given with --set from the question's
+    /// suggestion or its default without asking, even on a terminal; a
+    /// field with neither is left out.
     #[arg(long, short = 'y')]
     pub accept_defaults: bool,
-    /// Send what the form was given without the review's question.
+    /// Send without the review's question. Without a terminal (or with
+    /// --json), also leave out the fields that have no value, no suggestion
+    /// and no default: the agent refuses a lesson that lacks one it needs,
+    /// by its label.
     #[arg(long)]
     pub yes: bool,
 }
@@ -177,8 +202,61 @@ pub struct ShowArgs {
     pub as_of: Option<String>,
 }
 
+/// `learnables history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
+    /// How many versions to show (1 to 100).
+    #[arg(long, default_value_t = 20)]
+    pub limit: u32,
+    /// Start from this version (the `--from` the last page names).
+    #[arg(long, value_name = "VERSION_ID")]
+    pub from: Option<String>,
+}
+
+/// `learnables revert`.
+#[derive(Debug, Args)]
+pub struct RevertArgs {
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
+    /// The version whose value to teach again (see `learnables history`).
+    #[arg(long = "to", value_name = "VERSION_ID")]
+    pub to: String,
+    /// Who teaches: the person the token belongs to (without it, the agent
+    /// says whom the token names).
+    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
+    pub taught_by: Option<String>,
+    /// Why, in your words ("Revert to version N" when not given).
+    #[arg(long, short)]
+    pub reason: Option<String>,
+    /// Teach without asking (for scripts).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `learnables retract`.
+#[derive(Debug, Args)]
+pub struct RetractArgs {
+    /// The agent, the entry and the token.
+    #[command(flatten)]
+    pub target: EntryArgs,
+    /// Who retracts it: the person the token belongs to (without it, the
+    /// agent says whom the token names).
+    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
+    pub taught_by: Option<String>,
+    /// Why, in your words; kept with the retraction.
+    #[arg(long, short)]
+    pub reason: Option<String>,
+    /// Retract without asking (for scripts).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
 /// Reads `NAME=VALUE`.
-pub fn parse_set(text: &str) -> Result<(String, String), String> {
+pub(crate) fn parse_set(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;

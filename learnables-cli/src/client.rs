@@ -295,15 +295,6 @@ pub fn read_ca_cert(file: &Path) -> Result<Vec<Certificate>, CliError> {
 
 /// Reads at most `limit` bytes of `file` (`-` for standard input): the
 /// bytes, or an error saying the file is larger.
-///
-/// ```
-/// use learnables_cli::client::read_file_bounded;
-/// let file = std::env::temp_dir().join(format!("read_file_bounded_{}.json", std::process::id()));
-/// std::fs::write(&file, "{}").unwrap();
-/// assert_eq!(read_file_bounded(&file, 2).unwrap(), b"{}");
-/// assert!(read_file_bounded(&file, 1).is_err());
-/// # std::fs::remove_file(&file).unwrap();
-/// ```
 pub fn read_file_bounded(file: &Path, limit: u64) -> Result<Vec<u8>, CliError> {
     let name = shown(&file.display().to_string());
     let mut bytes = Vec::new();
@@ -378,10 +369,6 @@ fn read_bounded(
 }
 
 /// `4 MiB`, `512 KiB`, `300 bytes`.
-///
-/// ```
-/// assert_eq!(learnables_cli::client::size(4 * 1024 * 1024), "4 MiB");
-/// ```
 pub fn size(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     match bytes {
@@ -431,6 +418,7 @@ pub fn read_reply(mut reply: Value, what: &str) -> Result<Value, ReplyError> {
             field: problems.first().and_then(|(field, _)| field.clone()),
             reason: detail(ERROR_INFO_TYPE).and_then(|info| text(info.get("reason"))),
             problems,
+            labels: Default::default(),
         })));
     }
     match reply.get_mut("result") {
@@ -655,5 +643,21 @@ mod tests {
             read_reply(json!({"id": 1}), "x"),
             Err(ReplyError::Malformed)
         );
+    }
+
+    #[test]
+    fn files_are_read_within_a_bound() {
+        use crate::client::read_file_bounded;
+        let file =
+            std::env::temp_dir().join(format!("read_file_bounded_{}.json", std::process::id()));
+        std::fs::write(&file, "{}").unwrap();
+        assert_eq!(read_file_bounded(&file, 2).unwrap(), b"{}");
+        assert!(read_file_bounded(&file, 1).is_err());
+        std::fs::remove_file(&file).unwrap();
+    }
+
+    #[test]
+    fn sizes_in_words() {
+        assert_eq!(crate::client::size(4 * 1024 * 1024), "4 MiB");
     }
 }

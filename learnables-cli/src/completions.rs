@@ -11,12 +11,6 @@ use crate::error::CliError;
 use crate::outcome::Outcome;
 
 /// The completion script for `shell`.
-///
-/// ```
-/// use clap_complete::Shell;
-/// let script = learnables_cli::completions::script(Shell::Fish);
-/// assert!(script.contains("teach"));
-/// ```
 pub fn script(shell: Shell) -> String {
     let mut command = Cli::command();
     let name = command.get_name().to_owned();
@@ -47,5 +41,12 @@ mod tests {
                 assert!(script.contains(command), "{shell}: {command}");
             }
         }
+    }
+
+    #[test]
+    fn a_fish_script_completes_teach() {
+        use clap_complete::Shell;
+        let script = crate::completions::script(Shell::Fish);
+        assert!(script.contains("teach"));
     }
 }

@@ -1,12 +1,13 @@
 //! What can go wrong, said for the person at the terminal, with its kind
 //! ([`ErrorKind`]): the exit status, and the `--json` error document.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde_json::{Value, json};
 
 use crate::error_kind::ErrorKind;
-use crate::render::line;
+use crate::render::{labelled, line};
 
 /// A command's failure. Its `Display` is the message printed on standard
 /// error; its [`kind`](CliError::kind) gives the exit status.
@@ -29,14 +30,6 @@ pub enum CliError {
 
 impl CliError {
     /// A failure of `kind` described by `message`.
-    ///
-    /// ```
-    /// use learnables_cli::error::CliError;
-    /// use learnables_cli::error_kind::ErrorKind;
-    /// let error = CliError::new(ErrorKind::Network, "cannot reach the agent");
-    /// assert_eq!(error.kind().exit_code(), 3);
-    /// assert_eq!(error.to_string(), "cannot reach the agent");
-    /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> CliError {
         CliError::Failed {
             kind,
@@ -65,13 +58,6 @@ impl CliError {
     }
 
     /// What kind of failure this is.
-    ///
-    /// ```
-    /// use learnables_cli::error::CliError;
-    /// use learnables_cli::error_kind::ErrorKind;
-    /// assert_eq!(CliError::Cancelled.kind(), ErrorKind::Cancelled);
-    /// assert_eq!(CliError::usage("no such field").kind().exit_code(), 2);
-    /// ```
     pub fn kind(&self) -> ErrorKind {
         match self {
             CliError::Failed { kind, .. } => *kind,
@@ -83,13 +69,6 @@ impl CliError {
     /// The `--json` error document: `{"error": {"kind", "message",
     /// "exitCode"}}`, and for a refusal `"refusal"` with the agent's own
     /// words as data (not escaped).
-    ///
-    /// ```
-    /// use learnables_cli::error::CliError;
-    /// let document = CliError::Cancelled.to_json();
-    /// assert_eq!(document["error"]["kind"], "cancelled");
-    /// assert_eq!(document["error"]["exitCode"], 130);
-    /// ```
     pub fn to_json(&self) -> Value {
         let kind = self.kind();
         let mut error = json!({
@@ -133,6 +112,11 @@ pub struct Refusal {
     /// Each field at fault the agent listed (its `google.rpc.BadRequest`),
     /// as `(field, description)`.
     pub problems: Vec<(Option<String>, String)>,
+    /// The label of each field at fault that the command knows (`value.NAME`
+    /// for a lesson's field): a description that does not start with it is
+    /// shown after it, so that every refusal names its field once, by its
+    /// label. Not part of the `--json` document, which keeps the agent's keys.
+    pub labels: BTreeMap<String, String>,
 }
 
 impl Refusal {
@@ -156,25 +140,30 @@ impl Refusal {
 }
 
 impl fmt::Display for Refusal {
+    /// In the teacher's words: what the agent says of each field at fault
+    /// (its `BadRequest` descriptions, which name the field by its label),
+    /// else its message. The keys (`value.amountEur`) stay in the
+    /// `--json` document.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the agent refused {}: {}",
-            self.what,
-            line(&self.message)
-        )?;
-        if let Some(field) = &self.field {
-            write!(f, " (field `{}`)", line(field))?;
-        }
-        if self.problems.len() > 1 {
-            for (field, message) in &self.problems {
-                match field {
-                    Some(field) => write!(f, "\n  {}: {}", line(field), line(message))?,
-                    None => write!(f, "\n  {}", line(message))?,
+        let shown: Vec<String> = self
+            .problems
+            .iter()
+            .filter(|(_, description)| !description.trim().is_empty())
+            .map(|(field, description)| {
+                match field.as_ref().and_then(|field| self.labels.get(field)) {
+                    Some(label) => labelled(label, description),
+                    None => description.clone(),
                 }
-            }
+            })
+            .collect();
+        write!(f, "the agent refused {}:", self.what)?;
+        match shown.as_slice() {
+            [] => write!(f, " {}", line(&self.message)),
+            [one] => write!(f, " {}", line(one)),
+            several => several
+                .iter()
+                .try_for_each(|problem| write!(f, "\n  {}", line(problem))),
         }
-        Ok(())
     }
 }
 
@@ -191,16 +180,33 @@ mod tests {
             field: Some("taughtBy".into()),
             reason: None,
             problems: vec![],
+            labels: BTreeMap::new(),
         };
         assert_eq!(
             refusal.to_string(),
-            "the agent refused the lesson: `taughtBy` is wrong (field `taughtBy`)"
+            "the agent refused the lesson: `taughtBy` is wrong"
         );
-        refusal.field = None;
-        refusal.problems = vec![(Some("a".into()), "bad a".into()), (None, "bad".into())];
+        // The fields at fault in the agent's words, each by its label once.
+        refusal.problems = vec![(
+            Some("value.amount".into()),
+            "Amount: \"x\" is no number".into(),
+        )];
         assert_eq!(
             refusal.to_string(),
-            "the agent refused the lesson: `taughtBy` is wrong\n  a: bad a\n  bad"
+            "the agent refused the lesson: Amount: \"x\" is no number"
+        );
+        refusal.problems = vec![
+            (Some("value.a".into()), "is no number".into()),
+            (Some("value.b".into()), "Bee is needed".into()),
+            (Some("value.c".into()), "bad c".into()),
+            (None, "bad".into()),
+        ];
+        refusal.labels = [("value.a", "Ay"), ("value.b", "Bee")]
+            .map(|(field, label)| (field.to_owned(), label.to_owned()))
+            .into();
+        assert_eq!(
+            refusal.to_string(),
+            "the agent refused the lesson:\n  Ay: is no number\n  Bee is needed\n  bad c\n  bad"
         );
     }
 
@@ -213,6 +219,7 @@ mod tests {
             field: None,
             reason: Some("LESSON_INVALID".into()),
             problems: vec![(Some("value.a".into()), "bad\x07".into())],
+            labels: BTreeMap::new(),
         };
         let document = CliError::Refused(Box::new(refusal)).to_json();
         assert_eq!(document["error"]["kind"], "refused");
@@ -227,21 +234,49 @@ mod tests {
 
     #[test]
     fn a_hostile_refusal_stays_on_its_lines() {
-        let refusal = Refusal {
+        let mut refusal = Refusal {
             what: "the lesson".into(),
             code: -32602,
             message: "no\n\x1b[2Jerror: forged\x1b]52;c;eA==\x07".into(),
             field: Some("f\u{202e}".into()),
             reason: None,
-            problems: vec![(Some("a\r".into()), "\u{9b}1A".into()), (None, "b".into())],
+            problems: vec![],
+            labels: BTreeMap::new(),
         };
         assert_eq!(
             refusal.to_string(),
-            r"the agent refused the lesson: no\n\u{1b}[2Jerror: forged\u{1b}]52;c;eA==\u{7} (field `f\u{202e}`)"
-                .to_owned()
-                + "\n  "
-                + r"a\r: \u{9b}1A"
-                + "\n  b"
+            r"the agent refused the lesson: no\n\u{1b}[2Jerror: forged\u{1b}]52;c;eA==\u{7}"
         );
+        refusal.problems = vec![(Some("a\r".into()), "\u{9b}1A".into()), (None, "b".into())];
+        refusal.labels = [("a\r".to_owned(), "L\x1b[2J".to_owned())].into();
+        assert_eq!(
+            refusal.to_string(),
+            "the agent refused the lesson:\n  ".to_owned() + r"L\u{1b}[2J: \u{9b}1A" + "\n  b"
+        );
+    }
+
+    #[test]
+    fn a_failure_has_its_kind_and_message() {
+        use crate::error::CliError;
+        use crate::error_kind::ErrorKind;
+        let error = CliError::new(ErrorKind::Network, "cannot reach the agent");
+        assert_eq!(error.kind().exit_code(), 3);
+        assert_eq!(error.to_string(), "cannot reach the agent");
+    }
+
+    #[test]
+    fn kinds_of_failures() {
+        use crate::error::CliError;
+        use crate::error_kind::ErrorKind;
+        assert_eq!(CliError::Cancelled.kind(), ErrorKind::Cancelled);
+        assert_eq!(CliError::usage("no such field").kind().exit_code(), 2);
+    }
+
+    #[test]
+    fn a_cancelled_document() {
+        use crate::error::CliError;
+        let document = CliError::Cancelled.to_json();
+        assert_eq!(document["error"]["kind"], "cancelled");
+        assert_eq!(document["error"]["exitCode"], 130);
     }
 }

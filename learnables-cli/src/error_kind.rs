@@ -4,12 +4,6 @@
 /// The kinds of failure, each with its exit status (see
 /// [`ErrorKind::exit_code`]) and its name in a `--json` error document
 /// (see [`ErrorKind::name`]).
-///
-/// ```
-/// use learnables_cli::error_kind::ErrorKind;
-/// assert_eq!(ErrorKind::Network.exit_code(), 3);
-/// assert_eq!(ErrorKind::NotUnderstood.name(), "notUnderstood");
-/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -38,6 +32,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in the order of their exit statuses.
+    #[cfg(test)]
     pub const ALL: [ErrorKind; 6] = [
         ErrorKind::Refused,
         ErrorKind::Lint,
@@ -48,12 +43,6 @@ impl ErrorKind {
     ];
 
     /// The exit status of a command that ends on this kind of failure.
-    ///
-    /// ```
-    /// use learnables_cli::error_kind::ErrorKind;
-    /// assert_eq!(ErrorKind::Refused.exit_code(), ErrorKind::Lint.exit_code());
-    /// assert_eq!(ErrorKind::Cancelled.exit_code(), 130);
-    /// ```
     pub const fn exit_code(self) -> u8 {
         match self {
             ErrorKind::Refused | ErrorKind::Lint => 1,
@@ -65,11 +54,6 @@ impl ErrorKind {
     }
 
     /// The kind's name in a `--json` error document.
-    ///
-    /// ```
-    /// use learnables_cli::error_kind::ErrorKind;
-    /// assert_eq!(ErrorKind::Usage.name(), "usage");
-    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             ErrorKind::Refused => "refused",
@@ -96,7 +80,8 @@ Exit status:
 
 With --json, standard output carries exactly one JSON document, the error
 document {\"error\": {\"kind\", \"message\", \"exitCode\"}} included; no form
-is shown (give every field with --set, or --accept-defaults).";
+is shown: a field not given with --set takes the question's suggestion or its
+default, and one with neither is left out with --yes.";
 
 #[cfg(test)]
 mod tests {
@@ -115,5 +100,25 @@ mod tests {
                 "{code} is documented"
             );
         }
+    }
+
+    #[test]
+    fn kinds_have_exit_codes_and_names() {
+        use crate::error_kind::ErrorKind;
+        assert_eq!(ErrorKind::Network.exit_code(), 3);
+        assert_eq!(ErrorKind::NotUnderstood.name(), "notUnderstood");
+    }
+
+    #[test]
+    fn refusals_and_lint_exit_1_cancel_130() {
+        use crate::error_kind::ErrorKind;
+        assert_eq!(ErrorKind::Refused.exit_code(), ErrorKind::Lint.exit_code());
+        assert_eq!(ErrorKind::Cancelled.exit_code(), 130);
+    }
+
+    #[test]
+    fn usage_is_named_usage() {
+        use crate::error_kind::ErrorKind;
+        assert_eq!(ErrorKind::Usage.name(), "usage");
     }
 }

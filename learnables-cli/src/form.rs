@@ -22,7 +22,7 @@ use inquire::{Confirm, InquireError, Select, Text};
 use learnables::{LessonField, Rendering};
 
 use crate::error::CliError;
-use crate::render::{line, paragraph};
+use crate::render::{labelled, line, paragraph};
 use crate::style::{Style, color_allowed};
 
 /// The pick of a `choice` field that leaves it out of the lesson.
@@ -262,14 +262,14 @@ pub fn confirm_review(
         .map_err(inquire_error)
 }
 
-/// Says, before asking again, why the agent refused a field's value.
+/// Says, before asking again, why the agent refused a field's value,
+/// naming the field once, by its label.
 pub fn show_refusal(label: &str, description: &str) {
     let style = Style::for_stderr();
     eprintln!(
-        "{} {}: {}",
-        style.yellow("The agent refused"),
-        line(label),
-        line(description)
+        "{} {}",
+        style.yellow("The agent refused:"),
+        line(&labelled(label, description))
     );
 }
 

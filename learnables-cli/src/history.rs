@@ -2,38 +2,22 @@
 //! its versions newest first (version, when, who, why, what changed), every
 //! text from the agent escaped ([`crate::render::line`]).
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::{HistoryPage, HistoryParams, HistoryVersion, ShowBack, ShowBackParams};
 use learnables::knowledge::FieldChange;
 
 use crate::check::params_for_teaching;
+use crate::cli::HistoryArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::line;
+use crate::render::{entry_noun, line, the_entry};
 use crate::style::Style;
-
-/// `learnables history`.
-#[derive(Debug, Args)]
-pub struct HistoryArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// How many versions to show (1 to 100).
-    #[arg(long, default_value_t = 20)]
-    pub limit: u32,
-    /// Start from this version (the `--from` the last page names).
-    #[arg(long, value_name = "VERSION_ID")]
-    pub from: Option<String>,
-}
 
 /// Runs `history`. With `--json`: `{"collection", "entry", "history": the
 /// agent's page (versions newest first, `next`), "warnings": [...]}`.
 pub fn run(args: &HistoryArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
-    let (_, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
+    let (declared, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
     let warnings: Vec<String> = warning.into_iter().collect();
     for warning in &warnings {
         warn(format, warning);
@@ -54,8 +38,8 @@ pub fn run(args: &HistoryArgs, client: &AgentClient, format: Format) -> Result<O
     });
     Ok(Outcome::ok(
         render_history(
+            entry_noun(&declared, &args.target.collection),
             &args.target.entry,
-            &args.target.collection,
             &page,
             Style::for_stdout(),
         ),
@@ -126,13 +110,13 @@ pub fn change_text(change: &FieldChange) -> String {
     )
 }
 
-/// The history as a table: one row per version, newest first.
-pub fn render_history(entry: &str, collection: &str, page: &HistoryPage, style: Style) -> String {
+/// The history as a table: one row per version, newest first, headed by
+/// the entry in the card's `noun` for it.
+pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style) -> String {
     let mut text = format!(
-        "{} of `{}` in {}\n\n",
+        "{} of {}\n\n",
         style.bold("History"),
-        line(entry),
-        line(collection)
+        the_entry(noun, entry)
     );
     let header = ["Version", "Id", "When", "Who", "Why", "What changed"].map(str::to_owned);
     let rows: Vec<[String; 6]> = page
@@ -223,9 +207,9 @@ mod tests {
             "versions": vec![version(2, vec![], true), version(1, vec![desk], false)],
             "next": "v0",
         }));
-        let text = render_history("85", "routing_rules", &page, Style::plain());
+        let text = render_history("routing rule", "85", &page, Style::plain());
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "History of `85` in routing_rules");
+        assert_eq!(lines[0], "History of the routing rule \"85\"");
         assert!(lines[2].starts_with("  Version  Id  When"), "{text}");
         assert!(lines[3].starts_with("  2        v2  "), "{text}");
         assert!(lines[3].ends_with("retracted"), "{text}");

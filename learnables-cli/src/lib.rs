@@ -13,34 +13,45 @@
 //! - `learnables completions SHELL` and `learnables man`: a completion
 //!   script and the manual page, made from the command line itself.
 //!
-//! Every command takes `--json`: one JSON document on standard output
-//! ([`outcome`]); every failure has a kind and its exit status
-//! ([`error_kind`]).
+//! Every command takes `--json`: one JSON document on standard output;
+//! every failure has a kind and its exit status (`learnables --help` lists
+//! them).
 //!
 //! The lint is the library's own ([`learnables::a2a::CardDeclaration::read`]):
 //! one set of rules for agents and for their teachers. The binary is thin;
 //! each command lives in the module named after it, with its rendering in
-//! small pure functions, and returns an [`outcome::Outcome`] (text and
-//! JSON) or a [`error::CliError`]; [`outcome::emit`] writes either.
+//! small pure functions, and returns its report (text and JSON) or its
+//! failure, which one writer prints.
+//!
+//! Only the command line ([`cli`]) and [`main_from`] are public: the
+//! binary runs [`main_from`], and a script or a test reads the command
+//! line's shape from [`cli::Cli`]. The rest is the command's own.
+//!
+//! ```
+//! use clap::CommandFactory;
+//! let command = learnables_cli::cli::Cli::command();
+//! assert!(command.get_subcommands().any(|sub| sub.get_name() == "teach"));
+//! ```
 
-pub mod card;
-pub mod check;
 pub mod cli;
-pub mod client;
-pub mod completions;
-pub mod error;
-pub mod error_kind;
-pub mod form;
-pub mod history;
-pub mod man;
-pub mod outcome;
-pub mod render;
-pub mod retract;
-pub mod revert;
-pub mod show;
-pub mod spinner;
-pub mod style;
-pub mod teach;
+
+mod card;
+mod check;
+mod client;
+mod completions;
+mod error;
+mod error_kind;
+mod form;
+mod history;
+mod man;
+mod outcome;
+mod render;
+mod retract;
+mod revert;
+mod show;
+mod spinner;
+mod style;
+mod teach;
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -54,7 +65,7 @@ use crate::error::CliError;
 use crate::outcome::{Format, Outcome, emit, print_json};
 
 /// Runs a parsed command line.
-pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
+fn execute(cli: &Cli) -> Result<Outcome, CliError> {
     let format = Format::from_flag(cli.json);
     let connection = Connection {
         timeout: Duration::from_secs(cli.timeout.max(1)),
@@ -94,7 +105,7 @@ pub fn execute(cli: &Cli) -> Result<Outcome, CliError> {
 
 /// Runs a parsed command line and writes what it says ([`emit`]): the
 /// exit status of its failure's kind, or 0.
-pub fn main_with(cli: &Cli) -> ExitCode {
+fn main_with(cli: &Cli) -> ExitCode {
     emit(execute(cli), Format::from_flag(cli.json))
 }
 
@@ -102,6 +113,12 @@ pub fn main_with(cli: &Cli) -> ExitCode {
 /// A command line clap refuses exits 2, as clap says; with `--json`
 /// anywhere in it, the refusal is an error document on standard output.
 /// `--help` and `--version` print as usual, whatever `--json` says.
+///
+/// ```
+/// use std::process::ExitCode;
+/// let status = learnables_cli::main_from(["learnables", "--version"].map(Into::into));
+/// assert_eq!(status, ExitCode::SUCCESS);
+/// ```
 pub fn main_from(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
     match Cli::try_parse_from(&args) {

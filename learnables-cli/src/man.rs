@@ -14,11 +14,6 @@ use crate::render::line;
 
 /// The page `learnables.1`, as roff: after the preamble that defines the
 /// quote string, its title line.
-///
-/// ```
-/// let page = learnables_cli::man::page();
-/// assert!(page.lines().any(|line| line.starts_with(".TH learnables 1")));
-/// ```
 pub fn page() -> String {
     let mut bytes = Vec::new();
     // Writing to a Vec cannot fail.
@@ -110,5 +105,14 @@ mod tests {
         let page = page();
         assert!(page.contains("Exit status"), "{page}");
         assert!(page.contains("130"), "{page}");
+    }
+
+    #[test]
+    fn the_page_is_roff() {
+        let page = crate::man::page();
+        assert!(
+            page.lines()
+                .any(|line| line.starts_with(".TH learnables 1"))
+        );
     }
 }

@@ -24,11 +24,6 @@ pub enum Format {
 
 impl Format {
     /// `Json` when `json` is set.
-    ///
-    /// ```
-    /// use learnables_cli::outcome::Format;
-    /// assert_eq!(Format::from_flag(true), Format::Json);
-    /// ```
     pub fn from_flag(json: bool) -> Format {
         if json { Format::Json } else { Format::Text }
     }
@@ -54,12 +49,6 @@ pub struct Outcome {
 
 impl Outcome {
     /// A report and success.
-    ///
-    /// ```
-    /// use learnables_cli::outcome::Outcome;
-    /// let outcome = Outcome::ok("done\n".into(), serde_json::json!({"done": true}));
-    /// assert!(outcome.failure.is_none());
-    /// ```
     pub fn ok(stdout: String, json: Value) -> Outcome {
         Outcome {
             stdout,
@@ -133,4 +122,20 @@ pub fn print_json(document: &Value) {
     let text = serde_json::to_string_pretty(document).unwrap_or_else(|_| document.to_string());
     let _ = writeln!(stdout, "{text}");
     let _ = stdout.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn json_flag_gives_json_format() {
+        use crate::outcome::Format;
+        assert_eq!(Format::from_flag(true), Format::Json);
+    }
+
+    #[test]
+    fn an_ok_outcome_has_no_failure() {
+        use crate::outcome::Outcome;
+        let outcome = Outcome::ok("done\n".into(), serde_json::json!({"done": true}));
+        assert!(outcome.failure.is_none());
+    }
 }

@@ -6,7 +6,7 @@
 //! escapes, never run.
 
 use learnables::untrusted::Untrusted;
-use learnables::{LessonField, Rendering, Violations};
+use learnables::{DeclarationParams, LessonField, Rendering, Violations};
 use serde_json::Value;
 
 use crate::style::Style;
@@ -15,20 +15,12 @@ use crate::style::Style;
 pub const MAX_SHOWN_CHARS: usize = 4096;
 
 /// Outside text for one line: escaped (`\n` included) and bounded.
-///
-/// ```
-/// assert_eq!(learnables_cli::render::line("a\x1b[2J\nb"), r"a\u{1b}[2J\nb");
-/// ```
 pub fn line(text: &str) -> String {
     Untrusted::new(text).max_chars(MAX_SHOWN_CHARS).to_string()
 }
 
 /// Outside text for a paragraph: its lines kept, everything else escaped,
 /// and bounded.
-///
-/// ```
-/// assert_eq!(learnables_cli::render::paragraph("a\r\nb"), "a\\r\nb");
-/// ```
 pub fn paragraph(text: &str) -> String {
     Untrusted::new(text)
         .multi_line()
@@ -37,11 +29,6 @@ pub fn paragraph(text: &str) -> String {
 }
 
 /// Several pieces of outside text, each for one line, joined by `, `.
-///
-/// ```
-/// let choices = ["a".to_owned(), "b\x07".to_owned()];
-/// assert_eq!(learnables_cli::render::line_list(&choices), r"a, b\u{7}");
-/// ```
 pub fn line_list<'a>(texts: impl IntoIterator<Item = &'a String>) -> String {
     texts
         .into_iter()
@@ -56,6 +43,45 @@ pub fn value_text(value: &Value) -> String {
     match value {
         Value::String(text) => text.clone(),
         other => other.to_string(),
+    }
+}
+
+/// An entry in a teacher's words: `the routing rule "85"`, the card's noun
+/// for the collection's entries and the entry's key, both escaped; never
+/// the collection's key.
+pub(crate) fn the_entry(noun: &str, entry: &str) -> String {
+    format!("the {} \"{}\"", line(noun), line(entry))
+}
+
+/// The same, opening a heading: `Routing rule "85"`.
+pub(crate) fn entry_heading(noun: &str, entry: &str) -> String {
+    let noun = line(noun);
+    let mut chars = noun.chars();
+    let noun: String = chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default();
+    format!("{noun} \"{}\"", line(entry))
+}
+
+/// The card's noun for the entries of `collection` ("routing rule"), or
+/// "entry" when the card does not declare it.
+pub(crate) fn entry_noun<'a>(params: &'a DeclarationParams, collection: &str) -> &'a str {
+    params
+        .learnables
+        .iter()
+        .find(|descriptor| descriptor.collection == collection)
+        .map_or("entry", |descriptor| descriptor.entry.as_str())
+}
+
+/// What is said of a field, naming it once by its label: `description` as
+/// it is when it starts with `label` (the agent named the field), else
+/// after it. Not escaped: both are outside text, shown through [`line()`].
+pub(crate) fn labelled(label: &str, description: &str) -> String {
+    if description.starts_with(label) {
+        description.to_owned()
+    } else {
+        format!("{label}: {description}")
     }
 }
 
@@ -97,12 +123,6 @@ pub fn count(n: usize, thing: &str) -> String {
 }
 
 /// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 22nd.
-///
-/// ```
-/// use learnables_cli::render::ordinal;
-/// let shown: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 102, 111].map(ordinal).into();
-/// assert_eq!(shown, ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "111th"]);
-/// ```
 pub fn ordinal(n: u64) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
@@ -163,6 +183,30 @@ mod tests {
     }
 
     #[test]
+    fn entries_are_named_by_their_noun() {
+        assert_eq!(the_entry("routing rule", "85"), "the routing rule \"85\"");
+        assert_eq!(entry_heading("routing rule", "85"), "Routing rule \"85\"");
+        assert_eq!(entry_heading("élan", "x\x1b"), "Élan \"x\\u{1b}\"");
+        assert_eq!(entry_heading("", "x"), " \"x\"");
+    }
+
+    #[test]
+    fn a_description_names_its_field_once() {
+        assert_eq!(
+            labelled("Limit in euros", "Limit in euros: \"x\" is not accepted"),
+            "Limit in euros: \"x\" is not accepted"
+        );
+        assert_eq!(
+            labelled("Limit in euros", "Limit in euros is needed"),
+            "Limit in euros is needed"
+        );
+        assert_eq!(
+            labelled("Limit", "must be a number"),
+            "Limit: must be a number"
+        );
+    }
+
+    #[test]
     fn tables_align_their_values() {
         let rows = [
             ("A".to_owned(), "one".to_owned()),
@@ -174,5 +218,33 @@ mod tests {
         );
         assert_eq!(count(1, "violation"), "1 violation");
         assert_eq!(count(2, "violation"), "2 violations");
+    }
+
+    #[test]
+    fn a_line_is_escaped() {
+        assert_eq!(crate::render::line("a\x1b[2J\nb"), r"a\u{1b}[2J\nb");
+    }
+
+    #[test]
+    fn a_paragraph_keeps_its_lines() {
+        assert_eq!(crate::render::paragraph("a\r\nb"), "a\\r\nb");
+    }
+
+    #[test]
+    fn line_lists_join_escaped_texts() {
+        let choices = ["a".to_owned(), "b\x07".to_owned()];
+        assert_eq!(crate::render::line_list(&choices), r"a, b\u{7}");
+    }
+
+    #[test]
+    fn ordinals_in_english() {
+        use crate::render::ordinal;
+        let shown: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 102, 111].map(ordinal).into();
+        assert_eq!(
+            shown,
+            [
+                "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd", "111th"
+            ]
+        );
     }
 }

@@ -3,38 +3,18 @@
 //! scripts). Earlier versions stay in the history; a later lesson teaches
 //! the entry again.
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::LessonResult;
 
 use crate::check::params_for_teaching;
+use crate::cli::RetractArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::line;
+use crate::render::{line, the_entry};
 use crate::revert::confirmed;
 use crate::style::Style;
 use crate::teach::{find_descriptor, render_result, teacher};
-
-/// `learnables retract`.
-#[derive(Debug, Args)]
-pub struct RetractArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// Who retracts it: the person the token belongs to (without it, the
-    /// agent says whom the token names).
-    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
-    pub taught_by: Option<String>,
-    /// Why, in your words; kept with the retraction.
-    #[arg(long, short)]
-    pub reason: Option<String>,
-    /// Retract without asking (for scripts).
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-}
 
 /// Runs `retract`. With `--json` it asks nothing (`--yes` is required) and
 /// prints `{"result": the agent's LessonResult, "warnings": [...]}`.
@@ -58,11 +38,9 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
     })?;
     if !format.is_json() {
         eprintln!(
-            "{} the {} `{}` of {}: new tasks will not know it.",
+            "{} {}: new tasks will not know it.",
             Style::for_stderr().bold("Retract"),
-            line(&descriptor.entry),
-            line(&args.target.entry),
-            line(&args.target.collection)
+            the_entry(&descriptor.entry, &args.target.entry)
         );
     }
     if !args.yes && !confirmed()? {
@@ -72,12 +50,16 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
         ));
     }
     let taught_by = teacher(client, args.taught_by.as_deref(), &args.target.token)?;
-    let params = serde_json::json!({
+    let mut params = serde_json::json!({
         "collection": args.target.collection,
         "entry": args.target.entry,
         "taughtBy": taught_by,
-        "reason": args.reason,
     });
+    // Without a reason the key is left out: the spec's reason is a string
+    // when present, and an agent refuses a null one.
+    if let Some(reason) = &args.reason {
+        params["reason"] = serde_json::Value::from(reason.as_str());
+    }
     let result = client.call(
         &method,
         params,

@@ -8,42 +8,19 @@
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
-use clap::Args;
-
-use crate::cli::EntryArgs;
 use learnables::knowledge::field_changes;
 use learnables::{Lesson, LessonResult};
 
 use crate::check::params_for_teaching;
+use crate::cli::RevertArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::history::{change_text, fetch_page};
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::line;
+use crate::render::{line, the_entry};
 use crate::style::Style;
 use crate::teach::{find_descriptor, lesson_value, render_result, teacher};
-
-/// `learnables revert`.
-#[derive(Debug, Args)]
-pub struct RevertArgs {
-    /// The agent, the entry and the token.
-    #[command(flatten)]
-    pub target: EntryArgs,
-    /// The version whose value to teach again (see `learnables history`).
-    #[arg(long = "to", value_name = "VERSION_ID")]
-    pub to: String,
-    /// Who teaches: the person the token belongs to (without it, the agent
-    /// says whom the token names).
-    #[arg(long, value_name = "WHO", env = "LEARNABLES_TAUGHT_BY")]
-    pub taught_by: Option<String>,
-    /// Why, in your words ("Revert to version N" when not given).
-    #[arg(long, short)]
-    pub reason: Option<String>,
-    /// Teach without asking (for scripts).
-    #[arg(long, short = 'y')]
-    pub yes: bool,
-}
 
 /// Runs `revert`. With `--json` it asks nothing (`--yes` is required) and
 /// prints `{"to": the version reverted to, "changes": [...], "result": the
@@ -82,11 +59,9 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
     );
     if !format.is_json() {
         eprintln!(
-            "{} the {} `{}` of {} to version {}, taught by {} at {}{}:",
+            "{} {} to version {}, taught by {} at {}{}:",
             style.bold("Revert"),
-            line(&descriptor.entry),
-            line(&args.target.entry),
-            line(&args.target.collection),
+            the_entry(&descriptor.entry, &args.target.entry),
             target.definition_version,
             line(&target.taught_by),
             line(&target.taught_at),

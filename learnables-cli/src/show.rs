@@ -13,13 +13,13 @@ use crate::cli::ShowArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{line, ordinal, paragraph, table};
+use crate::render::{entry_heading, entry_noun, line, ordinal, paragraph, table};
 use crate::style::Style;
 
 /// Runs `show`. In JSON: `{"showBack": the agent's show-back as it sent
 /// it, "warnings": [...]}`.
 pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
-    let (_, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
+    let (declared, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
     if let Some(warning) = &warning {
         warn(format, warning);
     }
@@ -45,19 +45,22 @@ pub fn run(args: &ShowArgs, client: &AgentClient, format: Format) -> Result<Outc
         "warnings": warning.into_iter().collect::<Vec<_>>(),
     });
     Ok(Outcome::ok(
-        render_show_back(&shown, Style::for_stdout()),
+        render_show_back(
+            &shown,
+            entry_noun(&declared, &args.target.collection),
+            Style::for_stdout(),
+        ),
         json,
     ))
 }
 
-/// An entry as the agent learned it: each field's label and value, the
-/// agent's own sentence for it, and the version that taught it.
-pub fn render_show_back(shown: &ShowBack, style: Style) -> String {
+/// An entry as the agent learned it, headed by the card's `noun` for its
+/// entries: each field's label and value, the agent's own sentence for it,
+/// and the version that taught it.
+pub fn render_show_back(shown: &ShowBack, noun: &str, style: Style) -> String {
     let mut text = format!(
-        "{} `{}` in {}\n  {}\n\n",
-        style.bold("Entry"),
-        line(&shown.entry),
-        line(&shown.collection),
+        "{}\n  {}\n\n",
+        style.bold(&entry_heading(noun, &shown.entry)),
         paragraph(&shown.describes).replace('\n', "\n  ")
     );
     // The agent shows each field with the learned value as its default, as
@@ -140,8 +143,8 @@ mod tests {
             "history": null,
         }));
         assert_eq!(
-            render_show_back(&shown, Style::plain()),
-            "Entry `85` in routing_rules\n\
+            render_show_back(&shown, "routing rule", Style::plain()),
+            "Routing rule \"85\"\n\
              \x20 Chapter 85 declarations now go to the cold chain desk\n\
              \n\
              \x20 HS chapter           85\n\
@@ -177,7 +180,7 @@ mod tests {
             "retracted": false,
             "history": null,
         }));
-        let text = render_show_back(&show_back, Style::plain());
+        let text = render_show_back(&show_back, hostile, Style::plain());
         assert!(
             !text
                 .chars()

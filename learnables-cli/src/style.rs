@@ -18,14 +18,10 @@ impl Style {
         Style { color: false }
     }
 
-    /// Styling on.
+    /// Styling on, whatever the terminal: for the tests of what it draws.
+    #[cfg(test)]
     pub const fn colored() -> Style {
         Style { color: true }
-    }
-
-    /// Whether styling is on.
-    pub fn is_colored(self) -> bool {
-        self.color
     }
 
     /// Styling for standard output: on only when it is a terminal and the
@@ -82,12 +78,6 @@ impl Style {
 /// control, bidi or invisible character escaped. The renderers escape
 /// what they show already; this is the last line of defence for a report
 /// as a whole, and leaves an already escaped report as it is.
-///
-/// ```
-/// use learnables_cli::style::{Style, scrub};
-/// let report = format!("{} \x1b]0;title\x07\n", Style::colored().bold("Desk"));
-/// assert_eq!(scrub(&report), "\x1b[1mDesk\x1b[0m \\u{1b}]0;title\\u{7}\n");
-/// ```
 pub fn scrub(report: &str) -> String {
     let mut out = String::with_capacity(report.len());
     let mut rest = report;
@@ -149,5 +139,12 @@ mod tests {
     fn plain_text_is_left_alone_and_colour_is_reset() {
         assert_eq!(Style::plain().bold("x"), "x");
         assert_eq!(Style::colored().red("x"), "\x1b[31mx\x1b[0m");
+    }
+
+    #[test]
+    fn scrub_keeps_our_styles_and_escapes_the_rest() {
+        use crate::style::{Style, scrub};
+        let report = format!("{} \x1b]0;title\x07\n", Style::colored().bold("Desk"));
+        assert_eq!(scrub(&report), "\x1b[1mDesk\x1b[0m \\u{1b}]0;title\\u{7}\n");
     }
 }

@@ -13,17 +13,20 @@ use serde_json::{Map, Value, json};
 use crate::check::params_for_teaching;
 use crate::cli::TeachArgs;
 use crate::client::{AgentClient, MAX_ANSWER_BYTES, read_file_bounded};
-use crate::error::CliError;
+use crate::error::{CliError, Refusal};
 use crate::error_kind::ErrorKind;
 use crate::form::{self, Question};
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{line, line_list, paragraph, value_text, violation_lines};
+use crate::render::{line, line_list, paragraph, the_entry, value_text, violation_lines};
 use crate::style::Style;
 
-/// Runs `teach`. With `--json` no form is shown: a field without a value
-/// (and no `--accept-defaults`), or a question about several entries
-/// without `--entry`, is a usage error. In JSON: `{"lesson": the lesson
-/// sent, "result": the agent's LessonResult, "warnings": [...]}`.
+/// Runs `teach`. Without a form (no terminal, or `--json`), each field
+/// not given with `--set` takes what the form would start with (the
+/// question's suggestion, else the field's default); one with neither is
+/// left out with `--yes` (or `--accept-defaults`), and is otherwise a usage
+/// error naming it by its label, as is a question about several entries
+/// without `--entry`. In JSON: `{"lesson": the lesson sent, "result": the
+/// agent's LessonResult, "warnings": [...]}`.
 pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
     let mut warnings = Vec::new();
     let mut warn_of = |warning: String| {
@@ -43,7 +46,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
     let collection = match (&block, &args.collection) {
         (Some(block), Some(collection)) if &block.collection != collection => {
             return Err(CliError::usage(format!(
-                "the question is about `{}`, not `{}`; leave out --collection",
+                "the question is about {}, not {}: leave out --collection",
                 line(&block.collection),
                 line(collection)
             )));
@@ -85,7 +88,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         .iter()
         .filter(|field| !field.entry_key && !given.contains_key(&field.name))
         .collect();
-    let interactive = !missing.is_empty() && !args.accept_defaults;
+    let interactive = form_allowed && !missing.is_empty() && !args.accept_defaults;
     let entries = block.as_ref().map_or(&[][..], |block| &block.entries[..]);
     let entry = match (&args.entry, entries) {
         (Some(entry), _) => entry.clone(),
@@ -111,25 +114,13 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
     }
     let mut reason = args.reason.clone();
     if interactive {
-        if !form_allowed {
-            let why = if format.is_json() {
-                "--json shows no form"
-            } else {
-                "no terminal for the form"
-            };
-            return Err(CliError::usage(format!(
-                "{why}, and these fields have no value: {}; give each with --set NAME=VALUE \
-                 (an empty VALUE leaves it out), or take the defaults with --accept-defaults",
-                line_list(missing.iter().map(|field| &field.name))
-            )));
-        }
         let style = Style::for_stderr();
+        // In the teacher's words: the entry's noun and what the learnable
+        // teaches, never the collection's key.
         eprintln!(
-            "{} {} `{}` in {}",
+            "{} {}",
             style.bold("Teaching"),
-            line(&descriptor.entry),
-            line(&entry),
-            line(&descriptor.collection)
+            the_entry(&descriptor.entry, &entry)
         );
         eprintln!("  {}", style.dim(&line(&descriptor.teaches)));
         if let Some(label) = block.as_ref().and_then(|b| b.suggestion_label.as_deref()) {
@@ -145,6 +136,23 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
         }
         eprintln!();
     } else {
+        // No form asks: each field left takes what the form would start
+        // with. One with nothing to start with is left out only when the
+        // teacher said so; the agent refuses a lesson that lacks a field it
+        // needs, by its label.
+        let unfilled: Vec<&LessonField> = missing
+            .iter()
+            .copied()
+            .filter(|field| !prefill.contains_key(&field.name))
+            .collect();
+        if !unfilled.is_empty() && !args.yes && !args.accept_defaults {
+            let why = if format.is_json() {
+                "--json shows no form"
+            } else {
+                "no terminal for the form"
+            };
+            return Err(CliError::usage(no_value(why, &unfilled)));
+        }
         for field in &missing {
             values.insert(field.name.clone(), prefill.get(&field.name).cloned());
         }
@@ -175,12 +183,16 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             "teaching",
         ) {
             Ok(result) => break (params, result),
-            Err(CliError::Refused(refusal)) if interactive && rounds < MAX_ROUNDS => {
+            Err(CliError::Refused(mut refusal)) => {
+                refusal.labels = fields
+                    .iter()
+                    .map(|field| (format!("value.{}", field.name), field.label.clone()))
+                    .collect();
                 // The entry's key is the entry: asking for the field again
                 // could not change it.
                 let mut refused = refused_fields(fields, &refusal);
                 refused.retain(|(field, _)| !field.entry_key);
-                if refused.is_empty() {
+                if !interactive || rounds >= MAX_ROUNDS || refused.is_empty() {
                     return Err(CliError::Refused(refusal));
                 }
                 rounds += 1;
@@ -253,13 +265,34 @@ fn answer_in(found: &Value) -> Option<String> {
     Some(text.join(" "))
 }
 
+/// Why no form asked, and what to do about the fields it would have asked
+/// for: each by its label, with the `--set` that gives it.
+fn no_value(why: &str, fields: &[&LessonField]) -> String {
+    match fields {
+        [field] => format!(
+            "{why}, and {} has no value: give it with --set {}=VALUE, or leave it out with --yes",
+            line(&field.label),
+            line(&field.name)
+        ),
+        several => format!(
+            "{why}, and these fields have no value: {}; give each with --set, or leave them \
+             out with --yes",
+            several
+                .iter()
+                .map(|field| format!("{} (--set {}=VALUE)", line(&field.label), line(&field.name)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// How many times the form asks again for values the agent refused.
 const MAX_ROUNDS: usize = 5;
 
 /// The fields a refusal names (`value.NAME`), with what it says of each.
 fn refused_fields<'a>(
     fields: &'a [LessonField],
-    refusal: &crate::error::Refusal,
+    refusal: &Refusal,
 ) -> Vec<(&'a LessonField, String)> {
     fields
         .iter()
@@ -414,7 +447,7 @@ pub fn find_descriptor<'a>(
         .find(|descriptor| descriptor.collection == collection)
         .ok_or_else(|| {
             CliError::usage(format!(
-                "the agent has no learnable `{}`; it has: {}",
+                "the agent has no learnable {}; it has: {}",
                 line(collection),
                 line_list(params.learnables.iter().map(|d| &d.collection))
             ))
@@ -428,13 +461,19 @@ pub fn check_sets(
     fields: &[LessonField],
     sets: &[(String, String)],
 ) -> Result<BTreeMap<String, Option<String>>, CliError> {
-    let names = || line_list(fields.iter().map(|field| &field.name));
+    // The names are what --set takes; the labels say which field each is.
+    let names = || {
+        fields
+            .iter()
+            .map(|field| format!("{} ({})", line(&field.name), line(&field.label)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let mut given = BTreeMap::new();
     for (name, value) in sets {
         let Some(field) = fields.iter().find(|field| &field.name == name) else {
             return Err(CliError::usage(format!(
-                "--set {}: there is no field `{}`; the fields are: {}",
-                line(name),
+                "--set {}: no field has that name; the fields are: {}",
                 line(name),
                 names()
             )));
@@ -451,9 +490,10 @@ pub fn check_sets(
             && !choices.contains(value)
         {
             return Err(CliError::usage(format!(
-                "--set {}: `{}` is not one of the choices: {}",
+                "--set {}: \"{}\" is not one of the choices of {}: {}",
                 line(name),
                 line(value),
+                line(&field.label),
                 line_list(choices)
             )));
         }
@@ -556,12 +596,13 @@ mod tests {
         let error = check_sets(&fields(), &sets(&[("desks", "x")])).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "--set desks: there is no field `desks`; the fields are: chapter, desk, note"
+            "--set desks: no field has that name; the fields are: chapter (HS chapter), desk \
+             (Desk), note (Note)"
         );
         let error = check_sets(&fields(), &sets(&[("desk", "urgent")])).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "--set desk: `urgent` is not one of the choices: general, cold chain"
+            "--set desk: \"urgent\" is not one of the choices of Desk: general, cold chain"
         );
         assert!(check_sets(&fields(), &sets(&[("note", "a"), ("note", "b")])).is_err());
     }

@@ -255,7 +255,10 @@ fn teach_exits_by_kind() {
     let mut choice = teach_args(&agent.url, ALICE_TOKEN);
     choice[13] = "desk=urgent".into();
     let err = exits(&choice, 2, "a choice that is not one");
-    assert!(err.contains("`urgent` is not one of the choices"), "{err}");
+    assert!(
+        err.contains("\"urgent\" is not one of the choices"),
+        "{err}"
+    );
     let fields_left = owned(&[
         "teach",
         &agent.url,
@@ -327,7 +330,10 @@ fn show_exits_by_kind() {
         1,
         "the agent refuses: no such entry",
     );
-    assert!(err.contains("has no routing rule `86` yet"), "{err}");
+    assert!(
+        err.contains("the agent has not been taught the routing rule \"86\" yet"),
+        "{err}"
+    );
 
     exits(
         &owned(&["show", &agent.url, "-e", "85", "--token", "t"]),

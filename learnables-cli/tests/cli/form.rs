@@ -92,7 +92,7 @@ fn finish(mut session: PtySession) -> i32 {
 fn typing_answers_and_picking_a_choice_with_the_arrow_keys() {
     let agent = Agent::start();
     let mut session = spawn(&agent, &["-c", "routing_rules", "-e", "85"]);
-    expect(&mut session, "Teaching routing rule `85` in routing_rules");
+    expect(&mut session, "Teaching the routing rule \"85\"");
     // The chapter is the entry's key: `-e 85` gave it, so the form starts
     // at the desk. The desk list starts on the default, general; two down is cold chain.
     let list = input(&mut session, "Desk", LIST_READY);
@@ -230,7 +230,7 @@ fn a_question_about_several_entries_asks_which() {
     expect(&mut session, "> 86");
     press(&mut session, ENTER);
     // The chapter is the entry picked: only the note is asked.
-    expect(&mut session, "Teaching routing rule `86` in routing_rules");
+    expect(&mut session, "Teaching the routing rule \"86\"");
     answer(&mut session, "Note for the broker", TEXT_READY, ENTER);
     answer(&mut session, "Reason", TEXT_READY, ENTER);
     answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
@@ -261,7 +261,10 @@ fn escape_cancels_and_nothing_is_taught() {
         ALICE_TOKEN,
     ])
     .failed();
-    assert!(err.contains("has no routing rule `85` yet"), "{err}");
+    assert!(
+        err.contains("the agent has not been taught the routing rule \"85\" yet"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -290,7 +293,10 @@ fn ctrl_c_in_the_form_cancels_with_130_and_nothing_is_taught() {
         ALICE_TOKEN,
     ])
     .failed();
-    assert!(err.contains("has no routing rule `85` yet"), "{err}");
+    assert!(
+        err.contains("the agent has not been taught the routing rule \"85\" yet"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -382,7 +388,10 @@ fn the_review_shows_the_lesson_and_no_sends_nothing() {
         ALICE_TOKEN,
     ])
     .failed();
-    assert!(err.contains("has no routing rule `85` yet"), "{err}");
+    assert!(
+        err.contains("the agent has not been taught the routing rule \"85\" yet"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -404,7 +413,10 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
     answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
     // The agent refuses the amount: only it is asked again, with what was
     // typed in it.
-    expect(&mut session, "The agent refused Limit in euros");
+    expect(
+        &mut session,
+        "The agent refused: Limit in euros: \"lots\" is not accepted",
+    );
     let again = input(&mut session, "Limit in euros", TEXT_READY);
     assert!(again.contains("lots"), "{again:?}");
     press(&mut session, &"\x7f".repeat(20));
@@ -421,4 +433,49 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
         "Learned: broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
     );
     assert_eq!(finish(session), 0);
+}
+
+#[test]
+fn the_form_speaks_in_labels_and_plain_words() {
+    let agent = Agent::start();
+    let mut session = spawn(
+        &agent,
+        &[
+            "-c",
+            "clearance_limits",
+            "-e",
+            "broker-17",
+            "--reason",
+            "New broker",
+        ],
+    );
+    // The header: the entry's noun and what the learnable teaches, no key.
+    let header = session
+        .exp_string("Limit in euros")
+        .expect("the first field is asked");
+    expect(&mut session, TEXT_READY);
+    assert!(
+        header.contains("Teaching the broker \"broker-17\"\r\n"),
+        "{header:?}"
+    );
+    assert!(
+        header.contains("How much a broker may clear without a second signature"),
+        "{header:?}"
+    );
+    assert!(!header.contains('`'), "{header:?}");
+    assert!(!header.contains("clearance_limits"), "{header:?}");
+    press(&mut session, "lots\r");
+    answer(&mut session, "Review date", TEXT_READY, "2027-01-31\r");
+    answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
+    // The refusal names the field once, by its label.
+    expect(&mut session, "The agent refused");
+    let refusal = session.exp_string("\r\n").expect("the refusal's line ends");
+    assert_eq!(
+        refusal,
+        ": Limit in euros: \"lots\" is not accepted: it must be a whole number from 0 to \
+         4,294,967,295"
+    );
+    input(&mut session, "Limit in euros", TEXT_READY);
+    press(&mut session, ESC);
+    assert_eq!(finish(session), 130);
 }

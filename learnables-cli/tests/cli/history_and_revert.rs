@@ -84,7 +84,7 @@ fn history_is_a_table_of_versions_newest_first_with_what_changed() {
     teach(&agent, "cold chain", "batteries \x1b[2J ship cold");
     let out = history(&agent, &[]).ok();
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "History of `85` in routing_rules");
+    assert_eq!(lines[0], "History of the routing rule \"85\"");
     assert!(lines[2].starts_with("  Version"), "{out}");
     assert!(lines[2].contains("What changed"), "{out}");
     assert!(lines[3].starts_with("  2        0"), "{out}");
@@ -139,7 +139,7 @@ fn revert_shows_the_change_and_teaches_only_when_confirmed() {
     assert!(out.contains("Revert to version 1"), "{out}");
     // A version that is not the entry's is refused by the agent.
     let err = run(&[&revert_args(&agent, "no-such-version")[..], &["--yes"]].concat()).failed();
-    assert!(err.contains("no-such-version"), "{err}");
+    assert!(err.contains("not a version of this entry"), "{err}");
 }
 
 #[test]
@@ -181,4 +181,28 @@ fn retract_asks_then_makes_the_entry_absent_and_history_shows_who_and_why() {
     let taught = run(&[&revert_args(&agent, &first)[..], &["--yes"]].concat()).ok();
     assert!(taught.starts_with("Learned:"), "{taught}");
     assert!(show(&agent, "routing_rules", "85").contains("Desk                 general"));
+}
+
+#[test]
+fn retract_without_a_reason_sends_none() {
+    let agent = Agent::start();
+    teach(&agent, "general", "first rule");
+    let retracted = run(&[
+        "retract",
+        agent.url.as_str(),
+        "--collection",
+        "routing_rules",
+        "--entry",
+        "85",
+        "--taught-by",
+        ALICE,
+        "--token",
+        ALICE_TOKEN,
+        "--yes",
+    ])
+    .ok();
+    assert!(
+        retracted.starts_with("Learned: The routing rule 85 is retracted"),
+        "{retracted}"
+    );
 }

@@ -138,7 +138,7 @@ fn every_command(url: &str, dir: &std::path::Path) -> Vec<(Vec<String>, &'static
         (owned(&["card", url]), "Agent ", true),
         (owned(&["check", &card]), "no skill `Skill id ", false),
         (teach(url, "tok"), "Learned ", true),
-        (teach(url, "refuse"), "Refused ", false),
+        (teach(url, "refuse"), "bad field ", false),
         (
             owned(&["show", url, "-c", "rules", "-e", "r1", "--token", "tok"]),
             "Describes ",
@@ -146,7 +146,7 @@ fn every_command(url: &str, dir: &std::path::Path) -> Vec<(Vec<String>, &'static
         ),
         (
             owned(&["show", url, "-c", "rules", "-e", "r1", "--token", "refuse"]),
-            "Refused ",
+            "bad field ",
             false,
         ),
         (

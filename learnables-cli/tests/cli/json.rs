@@ -180,7 +180,7 @@ fn teach_json_carries_the_lesson_and_the_result() {
     // With --json no form is shown, even with fields left: a usage error.
     let message = teach(&agent.url, ALICE_TOKEN, &["--set", "chapter=85"]).json_error("usage", 2);
     assert!(
-        message.starts_with("--json shows no form, and these fields have no value: desk, note;"),
+        message.starts_with("--json shows no form, and Note for the broker has no value"),
         "{message}"
     );
     let taken = teach(&agent.url, ALICE_TOKEN, &["--set", "chapter=85", "-y"]).json(0);

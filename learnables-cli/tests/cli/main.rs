@@ -11,4 +11,6 @@ mod form;
 mod history_and_revert;
 mod hostile;
 mod json;
+mod modules;
 mod network;
+mod teacher_words;
