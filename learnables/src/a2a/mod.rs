@@ -52,6 +52,8 @@ mod push;
 mod replay;
 mod retraction;
 #[cfg(feature = "server")]
+mod router;
+#[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
 mod scrub_error;

@@ -35,21 +35,29 @@ fn teach(agent: &Agent, shop: &str, approver: &str) {
 }
 
 fn text(task: &Value) -> &str {
-    task["status"]["message"]["parts"][0]["text"].as_str().unwrap_or_default()
+    task["status"]["message"]["parts"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
 }
 
 #[test]
 fn a_task_that_asked_is_answered_on_its_next_turn_after_the_lesson() {
     let agent = agent();
     let asked = send(&agent, "Who approves refunds at north?", None);
-    assert_eq!(asked["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{asked}");
+    assert_eq!(
+        asked["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+        "{asked}"
+    );
     let block = &asked["status"]["message"]["metadata"][learnables::EXTENSION_URI]["teach"];
     assert_eq!(block["entries"], json!(["north"]), "{asked}");
 
     teach(&agent, "north", "Dana");
     let id = asked["id"].as_str().expect("a task id");
     let answered = send(&agent, "Have you learned it?", Some(id));
-    assert_eq!(answered["status"]["state"], "TASK_STATE_COMPLETED", "{answered}");
+    assert_eq!(
+        answered["status"]["state"], "TASK_STATE_COMPLETED",
+        "{answered}"
+    );
     assert_eq!(text(&answered), "Dana approves it.");
     agent.stop();
 }
@@ -64,8 +72,16 @@ fn a_running_task_keeps_the_knowledge_it_started_with() {
     teach(&agent, "east", "Noor");
     let id = started["id"].as_str().expect("a task id");
     let again = send(&agent, "And again?", Some(id));
-    assert_eq!(text(&again), "Kim approves it.", "the task's pin does not change");
+    assert_eq!(
+        text(&again),
+        "Kim approves it.",
+        "the task's pin does not change"
+    );
     let new_task = send(&agent, "Who approves refunds at east?", None);
-    assert_eq!(text(&new_task), "Noor approves it.", "a new task sees the lesson");
+    assert_eq!(
+        text(&new_task),
+        "Noor approves it.",
+        "a new task sees the lesson"
+    );
     agent.stop();
 }

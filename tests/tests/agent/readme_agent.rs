@@ -49,9 +49,16 @@ fn the_readmes_agent_finishes_the_task_that_asked_once_taught() {
     });
     let asked = agent.call_with("SendMessage", json!({ "message": message }), &[ACTIVATED]);
     let task = &asked.result()["task"];
-    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED", "{task}");
+    assert_eq!(
+        task["status"]["state"], "TASK_STATE_INPUT_REQUIRED",
+        "{task}"
+    );
     let block = &task["status"]["message"]["metadata"][learnables::EXTENSION_URI]["teach"];
-    assert_eq!(block["entries"], json!(["north"]), "the question names the shop: {task}");
+    assert_eq!(
+        block["entries"],
+        json!(["north"]),
+        "the question names the shop: {task}"
+    );
 
     let taught = agent.call(
         "rsaxb.learnables.Teach",
@@ -64,9 +71,16 @@ fn the_readmes_agent_finishes_the_task_that_asked_once_taught() {
     );
     assert_eq!(taught.result()["learned"], true, "{}", taught.result());
 
-    let read = agent.call_with("GetTask", json!({ "id": task["id"] }), &[ACTIVATED, AS_ALICE]);
+    let read = agent.call_with(
+        "GetTask",
+        json!({ "id": task["id"] }),
+        &[ACTIVATED, AS_ALICE],
+    );
     let status = &read.result()["status"];
-    assert_eq!(status["state"], "TASK_STATE_COMPLETED", "the task that asked finishes: {status}");
+    assert_eq!(
+        status["state"], "TASK_STATE_COMPLETED",
+        "the task that asked finishes: {status}"
+    );
     assert_eq!(
         status["message"]["parts"][0]["text"], "Dana approves it.",
         "the resumed turn answers the request the question was about"
