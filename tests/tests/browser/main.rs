@@ -2,4 +2,5 @@
 
 mod field_kinds;
 mod history_and_revert;
+mod leaves_nothing;
 mod teaching_page;
