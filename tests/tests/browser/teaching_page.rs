@@ -236,19 +236,13 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
             "Chapter 72 declarations now go to the general desk"
         );
 
-        // A teach block in the link, with its own lessonFields: an unknown
-        // kind is a text input with its default.
+        // A teach block in the link: its entry and suggestion on the card's
+        // own form.
         let block = json!({
             "collection": "routing_rules",
             "entries": ["30"],
-            "suggested": {"chapter": 30, "desk": "cold chain"},
-            "suggestionLabel": "Pharmaceuticals travel cold",
-            "lessonFields": [
-                {"name": "chapter", "label": "Chapter", "kind": "text"},
-                {"name": "desk", "label": "Which desk", "kind": "choice",
-                 "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
-                {"name": "note", "label": "Broker note", "kind": "rich-text", "default": "Keep between 2 and 8 C"}
-            ]
+            "suggested": {"chapter": 30, "desk": "cold chain", "note": "Keep between 2 and 8 C"},
+            "suggestionLabel": "Pharmaceuticals travel cold"
         });
         let block: learnables::TeachBlock = serde_json::from_value(block).expect("a teach block");
         client
@@ -261,12 +255,16 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
                 "the block opens",
             )
             .await;
-        assert_eq!(value_of(&control(&browser, "teach-form", "Chapter").await).await, "30");
-        assert_eq!(value_of(&control(&browser, "teach-form", "Which desk").await).await, "cold chain");
-        let note = control(&browser, "teach-form", "Broker note").await;
-        assert_eq!(note.tag_name().await.unwrap(), "input");
+        assert_eq!(value_of(&control(&browser, "teach-form", "HS chapter").await).await, "30");
+        assert_eq!(value_of(&control(&browser, "teach-form", "Desk").await).await, "cold chain");
+        let note = control(&browser, "teach-form", "Note for the broker").await;
         assert_eq!(note.attr("type").await.unwrap().as_deref(), Some("text"));
         assert_eq!(value_of(&note).await, "Keep between 2 and 8 C");
+        assert_eq!(
+            browser.eval("document.getElementById('suggestion-dropped').hidden").await,
+            json!(true),
+            "nothing of the suggestion is left out"
+        );
         submit(&browser, "teach-form").await;
         browser
             .until("!document.getElementById('teach-result').hidden", "the block is taught")
@@ -714,6 +712,7 @@ fn every_page_response_carries_the_security_headers() {
         ("agent.js", "text/javascript; charset=utf-8"),
         ("form.js", "text/javascript; charset=utf-8"),
         ("question.js", "text/javascript; charset=utf-8"),
+        ("shown.js", "text/javascript; charset=utf-8"),
         ("page.css", "text/css; charset=utf-8"),
         ("icon.svg", "image/svg+xml"),
     ] {
