@@ -4,6 +4,11 @@
 //! A test that needs the browser fails when it is missing, saying to run
 //! `.ci/run`, unless `LEARNABLES_ALLOW_SKIP` names `browser` (see
 //! `learnables_tests::skip`): then it prints `SKIPPED:` and passes.
+//!
+//! A session leaves nothing behind in `TMPDIR`: chromedriver and Chromium
+//! run with a `TMPDIR` of their own (beside the profile, in one temporary
+//! directory), which is removed once every process of the session has
+//! ended.
 
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
@@ -21,13 +26,20 @@ const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 /// How long a page gets to reach a state the test waits for.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// A Chromium session and the chromedriver behind it; chromedriver is
-/// killed when dropped (call [`Browser::close`] first to end the session).
+/// How long the processes of a killed session get to be gone.
+const GONE_WITHIN: Duration = Duration::from_secs(10);
+
+/// A Chromium session and the chromedriver behind it; chromedriver and
+/// Chromium are killed when dropped (call [`Browser::close`] first to end
+/// the session), then their temporary directory is removed.
 pub struct Browser {
     /// The WebDriver session.
     pub client: Client,
     driver: Child,
-    _profile: tempfile::TempDir,
+    /// The profile and the `TMPDIR` of the session: dropped after the
+    /// `Drop` of `Browser` has ended its processes, so nothing writes into
+    /// it while it is removed.
+    _scratch: tempfile::TempDir,
 }
 
 /// Whether the browser tests run: when the browser is missing, a failure
@@ -55,15 +67,27 @@ impl Browser {
     /// with a window of `width` x `height`.
     pub async fn start(width: u32, height: u32) -> Browser {
         let port = free_port();
+        // Chromium keeps scratch directories (`org.chromium.Chromium.*`)
+        // in TMPDIR, and a killed one cannot remove them: its TMPDIR is
+        // ours, removed with the profile.
+        let scratch = tempfile::tempdir().expect("a temporary directory for the browser");
+        let profile = scratch.path().join("profile");
+        let tmp = scratch.path().join("tmp");
+        for dir in [&profile, &tmp] {
+            std::fs::create_dir(dir).expect("the browser's directories");
+        }
         // In a process group of its own, with the Chromium it starts, so
         // that a test that fails half way leaves no browser behind.
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
+            .env("TMPDIR", &tmp)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .process_group(0)
             .spawn()
             .expect("chromedriver starts");
+        // Declared after `scratch`, so dropped first: the processes end
+        // before their directory is removed.
         let mut driver = DriverGuard(Some(driver));
         let started = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -73,7 +97,6 @@ impl Browser {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let profile = tempfile::tempdir().expect("a profile directory");
         let args = vec![
             "--headless".to_owned(),
             "--no-sandbox".to_owned(),
@@ -85,7 +108,7 @@ impl Browser {
             "--disable-sync".to_owned(),
             "--disable-dev-shm-usage".to_owned(),
             format!("--window-size={width},{height}"),
-            format!("--user-data-dir={}", profile.path().display()),
+            format!("--user-data-dir={}", profile.display()),
         ];
         let capabilities = json!({
             "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
@@ -102,7 +125,7 @@ impl Browser {
         Browser {
             client,
             driver: driver.0.take().expect("the driver"),
-            _profile: profile,
+            _scratch: scratch,
         }
     }
 
@@ -110,6 +133,11 @@ impl Browser {
     pub async fn close(self) {
         let client = self.client.clone();
         let _ = tokio::time::timeout(PATIENCE, client.close()).await;
+    }
+
+    /// The process group of chromedriver and the Chromium it started.
+    pub fn process_group(&self) -> u32 {
+        self.driver.id()
     }
 
     /// Evaluates `expression` in the page.
@@ -214,11 +242,12 @@ impl Drop for DriverGuard {
 }
 
 /// Kills chromedriver's process group (chromedriver and the Chromium it
-/// started), then reaps chromedriver.
+/// started), reaps chromedriver, and waits until no process of the group
+/// runs any more (a zombie writes nothing).
 fn stop(driver: &mut Child) {
-    let group = format!("-{}", driver.id());
+    let group = driver.id();
     let killed = Command::new("kill")
-        .args(["-KILL", "--", &group])
+        .args(["-KILL", "--", &format!("-{group}")])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status();
@@ -226,6 +255,31 @@ fn stop(driver: &mut Child) {
         let _ = driver.kill();
     }
     let _ = driver.wait();
+    let started = Instant::now();
+    while group_runs(group) && started.elapsed() < GONE_WITHIN {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether a process of the process group `group` runs (is not a zombie),
+/// from `/proc/<pid>/stat`: the state and the group follow the command's
+/// name in parentheses (`pid (comm) state ppid pgrp ...`).
+pub fn group_runs(group: u32) -> bool {
+    let Ok(processes) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    processes.filter_map(Result::ok).any(|process| {
+        let Ok(stat) = std::fs::read_to_string(process.path().join("stat")) else {
+            return false;
+        };
+        let Some((_, after_name)) = stat.rsplit_once(')') else {
+            return false;
+        };
+        let mut fields = after_name.split_whitespace();
+        let state = fields.next();
+        let pgrp = fields.nth(1).and_then(|field| field.parse::<u32>().ok());
+        pgrp == Some(group) && state != Some("Z") && state != Some("X")
+    })
 }
 
 /// A runtime for a browser test's session.

@@ -2,4 +2,7 @@
 
 mod field_kinds;
 mod history_and_revert;
+mod leaves_nothing;
+mod question_sources;
 mod teaching_page;
+mod untrusted_text;

@@ -236,19 +236,13 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
             "Chapter 72 declarations now go to the general desk"
         );
 
-        // A teach block in the link, with its own lessonFields: an unknown
-        // kind is a text input with its default.
+        // A teach block in the link: its entry and suggestion on the card's
+        // own form.
         let block = json!({
             "collection": "routing_rules",
             "entries": ["30"],
-            "suggested": {"chapter": 30, "desk": "cold chain"},
-            "suggestionLabel": "Pharmaceuticals travel cold",
-            "lessonFields": [
-                {"name": "chapter", "label": "Chapter", "kind": "text"},
-                {"name": "desk", "label": "Which desk", "kind": "choice",
-                 "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
-                {"name": "note", "label": "Broker note", "kind": "rich-text", "default": "Keep between 2 and 8 C"}
-            ]
+            "suggested": {"chapter": 30, "desk": "cold chain", "note": "Keep between 2 and 8 C"},
+            "suggestionLabel": "Pharmaceuticals travel cold"
         });
         let block: learnables::TeachBlock = serde_json::from_value(block).expect("a teach block");
         client
@@ -261,12 +255,16 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
                 "the block opens",
             )
             .await;
-        assert_eq!(value_of(&control(&browser, "teach-form", "Chapter").await).await, "30");
-        assert_eq!(value_of(&control(&browser, "teach-form", "Which desk").await).await, "cold chain");
-        let note = control(&browser, "teach-form", "Broker note").await;
-        assert_eq!(note.tag_name().await.unwrap(), "input");
+        assert_eq!(value_of(&control(&browser, "teach-form", "HS chapter").await).await, "30");
+        assert_eq!(value_of(&control(&browser, "teach-form", "Desk").await).await, "cold chain");
+        let note = control(&browser, "teach-form", "Note for the broker").await;
         assert_eq!(note.attr("type").await.unwrap().as_deref(), Some("text"));
         assert_eq!(value_of(&note).await, "Keep between 2 and 8 C");
+        assert_eq!(
+            browser.eval("document.getElementById('suggestion-dropped').hidden").await,
+            json!(true),
+            "nothing of the suggestion is left out"
+        );
         submit(&browser, "teach-form").await;
         browser
             .until("!document.getElementById('teach-result').hidden", "the block is taught")
@@ -364,10 +362,19 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
     );
 }
 
-/// Text that runs script wherever it is taken as HTML or as a link.
+/// Text that runs script wherever it is taken as HTML or as a link, and
+/// reads as something else where its bidi and control characters act.
 const PAYLOAD: &str = "<img src=x onerror=\"window.__pwned=1;document.title='pwned'\">\
     <script>window.__pwned=2;document.title='pwned'</script>\
-    <svg onload=\"window.__pwned=3\"></svg><a href=\"javascript:window.__pwned=4\">x</a>";
+    <svg onload=\"window.__pwned=3\"></svg><a href=\"javascript:window.__pwned=4\">x</a>\
+    \u{202e}0987654321\u{202c}\u{1b}[31m\u{200b}\r";
+
+/// `text` as the page shows it: escaped as the command escapes it.
+fn shown(text: &str) -> String {
+    learnables::untrusted::Untrusted::new(text)
+        .max_chars(usize::MAX)
+        .to_string()
+}
 const JS_LINK: &str = "javascript:window.__pwned=5;document.title='pwned'";
 
 #[test]
@@ -568,13 +575,22 @@ async fn hostile_rpc(body: axum::body::Bytes) -> axum::Json<Value> {
     axum::Json(answer)
 }
 
-/// Whether any script from a payload ran, or left HTML behind.
+/// Whether any script from a payload ran, or left HTML behind, or any of
+/// its bidi and control characters shows raw.
 async fn assert_nothing_ran(browser: &Browser, title: &str) {
     assert_eq!(
         browser.eval("window.__pwned === undefined").await,
         json!(true)
     );
     assert_eq!(browser.client.title().await.unwrap(), title);
+    let text = browser.eval("document.body.textContent").await;
+    let raw: Vec<char> = text
+        .as_str()
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| *c != '\n' && learnables::untrusted::is_hazard(*c))
+        .collect();
+    assert!(raw.is_empty(), "the page shows {raw:?} raw");
     assert!(
         browser.client.get_alert_text().await.is_err(),
         "no alert is open"
@@ -613,7 +629,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
         let address = listener.local_addr().unwrap();
         let server = tokio::spawn(async move { axum::serve(listener, router).await });
         let page = format!("http://{address}/learnables/");
-        let title = format!("Teach Customs {PAYLOAD}");
+        let title = format!("Teach Customs {}", shown(PAYLOAD));
 
         let browser = Browser::start(1000, 1000).await;
         let client = &browser.client;
@@ -621,12 +637,12 @@ fn a_hostile_card_block_and_answers_run_no_script() {
         browser
             .until("document.body.dataset.ready === 'true'", "the page starts")
             .await;
-        // The payloads are shown as the text they are.
+        // The payloads are shown as the text they are, escaped.
         assert_eq!(
             browser.text("#agent-name").await,
-            format!("Customs {PAYLOAD}")
+            format!("Customs {}", shown(PAYLOAD))
         );
-        assert!(browser.text("#learnables").await.contains(PAYLOAD));
+        assert!(browser.text("#learnables").await.contains(&shown(PAYLOAD)));
         assert_nothing_ran(&browser, &title).await;
 
         let token = control(&browser, "sign-in-form", "Your token").await;
@@ -635,7 +651,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
             .until("!document.getElementById('who').hidden", "signing in")
             .await;
         // The agent's word for whom the token names is shown as text.
-        assert_eq!(browser.text("#who-name").await, PAYLOAD);
+        assert_eq!(browser.text("#who-name").await, shown(PAYLOAD));
         assert_nothing_ran(&browser, &title).await;
 
         // A question whose text, block and fields are payloads.
@@ -646,7 +662,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
                 "the question opens",
             )
             .await;
-        assert_eq!(browser.text("#question-text").await, PAYLOAD);
+        assert_eq!(browser.text("#question-text").await, shown(PAYLOAD));
         assert_nothing_ran(&browser, &title).await;
         submit(&browser, "teach-form").await;
         browser
@@ -655,7 +671,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
                 "the answer is taught",
             )
             .await;
-        assert_eq!(browser.text("#teach-describes").await, PAYLOAD);
+        assert_eq!(browser.text("#teach-describes").await, shown(PAYLOAD));
         assert_nothing_ran(&browser, &title).await;
 
         // A refusal whose message is a payload, next to its field.
@@ -674,7 +690,7 @@ fn a_hostile_card_block_and_answers_run_no_script() {
                 "the refusal",
             )
             .await;
-        assert_eq!(error_of(&browser, &chapter).await.as_deref(), Some(PAYLOAD));
+        assert_eq!(error_of(&browser, &chapter).await, Some(shown(PAYLOAD)));
         assert_nothing_ran(&browser, &title).await;
 
         // A show-back of payloads.
@@ -693,8 +709,13 @@ fn a_hostile_card_block_and_answers_run_no_script() {
                 "the show-back",
             )
             .await;
-        assert_eq!(browser.text("#show-back-describes").await, PAYLOAD);
-        assert!(browser.text("#show-back-details").await.contains(PAYLOAD));
+        assert_eq!(browser.text("#show-back-describes").await, shown(PAYLOAD));
+        assert!(
+            browser
+                .text("#show-back-details")
+                .await
+                .contains(&shown(PAYLOAD))
+        );
         browser.screenshot("7-hostile-card").await;
         assert_nothing_ran(&browser, &title).await;
         browser.close().await;
@@ -714,6 +735,7 @@ fn every_page_response_carries_the_security_headers() {
         ("agent.js", "text/javascript; charset=utf-8"),
         ("form.js", "text/javascript; charset=utf-8"),
         ("question.js", "text/javascript; charset=utf-8"),
+        ("shown.js", "text/javascript; charset=utf-8"),
         ("page.css", "text/css; charset=utf-8"),
         ("icon.svg", "image/svg+xml"),
     ] {

@@ -6,7 +6,10 @@
 use crate::a2a::TeachBlock;
 
 /// The link that opens the question task `task_id` asks, on the page at
-/// `page_url` (such as `http://agent.example/learnables/`).
+/// `page_url` (such as `http://agent.example/learnables/`). The page shows
+/// the question only while the task waits for input, from the agent's
+/// message that put it there (the task's status message), never from a
+/// message of its history.
 ///
 /// ```
 /// use learnables::a2a::teaching_page::task_link;
@@ -25,7 +28,10 @@ pub fn task_link(page_url: &str, task_id: &str) -> String {
 
 /// The link that opens `block` on the page at `page_url`: the block as
 /// base64url-encoded JSON in the fragment, for a question whose task the
-/// page cannot read.
+/// page cannot read. Anyone can make such a link, so the page takes from
+/// it only what a block may do to the card's form: its entries, and its
+/// suggested values where the card's fields take them (it says which it
+/// left out); the block's own `lessonFields` are not read.
 ///
 /// ```
 /// use learnables::TeachBlock;

@@ -19,6 +19,18 @@
 //! is the token's principal. Sign-in checks the token with a show-back of no
 //! entry, which the agent authenticates before it reads it.
 //!
+//! A question opened by [`task_link`] is only ever the agent's own: the
+//! message by which the agent put the task in input-required (its status
+//! message, `ROLE_AGENT`), never a message of the task's history, where a
+//! client's own message, teach block in its metadata included, is kept
+//! too. The form is always the card's (its fields, labels, choices and
+//! what each choice means): a teach block, from a task or from
+//! [`block_link`], narrows the entries and suggests values, and a
+//! suggestion the card's field would refuse is left out where the teacher
+//! sees it. Every text from the agent or a teacher is shown with its
+//! control, bidirectional and invisible characters escaped, as
+//! [`Untrusted`](crate::untrusted::Untrusted) escapes them on a terminal.
+//!
 //! Off unless the agent mounts [`router`] (feature `teaching-page`). A
 //! question can link to the page with [`task_link`] or [`block_link`].
 
@@ -76,6 +88,7 @@ const ASSETS: &[Asset] = &[
     asset("agent.js", JS, include_bytes!("assets/agent.js")),
     asset("form.js", JS, include_bytes!("assets/form.js")),
     asset("question.js", JS, include_bytes!("assets/question.js")),
+    asset("shown.js", JS, include_bytes!("assets/shown.js")),
     asset("icon.svg", SVG, include_bytes!("assets/icon.svg")),
 ];
 

@@ -1,15 +1,17 @@
 // Forms built from lessonFields, as the spec says: the label above the
 // input, help under it, a `choice` as a select starting on its default, any
 // other kind as a text input (a date picker for `date`), the default
-// prefilled. Every text is set with
-// textContent or value, never as HTML.
+// prefilled. Every text is set with textContent or value, never as HTML,
+// and every text shown is escaped as `shown` says.
+
+import { hasHazard, shown } from "./shown.js";
 
 let counter = 0;
 
-// An element with `text` as its text.
+// An element with `text` as its text, shown safely.
 export function el(tag, text = null, className = null) {
   const node = document.createElement(tag);
-  if (text !== null) node.textContent = text;
+  if (text !== null) node.textContent = shown(text);
   if (className) node.className = className;
   return node;
 }
@@ -39,7 +41,7 @@ export function field(control, label, help) {
     wrapper,
     control,
     showError(message) {
-      error.textContent = message;
+      error.textContent = shown(message);
       error.hidden = false;
       control.setAttribute("aria-invalid", "true");
       control.setAttribute("aria-describedby", [error.id, ...described].join(" "));
@@ -96,17 +98,25 @@ export function lessonForm(fields, prefill = {}) {
   const byName = new Map();
   const nodes = [];
   for (const spec of fields) {
-    const start = asText(Object.hasOwn(prefill, spec.name) ? prefill[spec.name] : null) ?? spec.default;
+    let start = asText(Object.hasOwn(prefill, spec.name) ? prefill[spec.name] : null) ?? spec.default;
     const isChoice = spec.kind === "choice" && Array.isArray(spec.choices) && spec.choices.length > 0;
+    let help = spec.help;
+    // A text input shows its value as it is (a select shows its choices
+    // escaped): a default that would read as something else is named in
+    // the help instead, and the field starts empty.
+    if (!isChoice && hasHazard(start)) {
+      help = `${help ? `${help} ` : ""}The agent's default, "${shown(start)}", holds invisible or direction-changing characters: the field starts empty.`;
+      start = null;
+    }
     // Each choice with what it means, where the agent says.
-    const shown = isChoice
+    const labels = isChoice
       ? spec.choices.map((c, i) => (spec.choiceDescriptions?.[i] ? `${c}: ${spec.choiceDescriptions[i]}` : c))
       : null;
-    const control = isChoice ? select(spec.choices, start, shown) : textInput(start);
+    const control = isChoice ? select(spec.choices, start, labels) : textInput(start);
     // A date picker for the open kind `date` (its value is YYYY-MM-DD).
     if (!isChoice && spec.kind === "date") control.type = "date";
     control.name = spec.name;
-    const built = field(control, spec.label, spec.help);
+    const built = field(control, spec.label, help);
     byName.set(spec.name, built);
     nodes.push(built.wrapper);
   }

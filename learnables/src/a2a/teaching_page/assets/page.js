@@ -7,7 +7,8 @@ import {
   signOut, signedIn,
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
-import { answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { answerForm, answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { setText, shown, shownParagraph } from "./shown.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
 const $ = (id) => document.getElementById(id);
@@ -20,7 +21,7 @@ function show(id, visible) {
 
 function pageError(message) {
   const node = $("page-error");
-  node.textContent = message;
+  setText(node, message);
   node.hidden = !message;
 }
 
@@ -40,7 +41,7 @@ function renderSignIn() {
   const teacher = signedIn();
   show("sign-in", !teacher);
   show("who", Boolean(teacher));
-  $("who-name").textContent = teacher ? teacher.teacher : "";
+  setText($("who-name"), teacher ? teacher.teacher : "");
   document.body.classList.toggle("signed-in", Boolean(teacher));
   if (teacher) return;
   const form = $("sign-in-form");
@@ -122,13 +123,13 @@ function renderLearnables() {
 
 // ---- teaching ----------------------------------------------------------
 
-// Opens the teach form for `learnable`: for `entries` (a question's) or an
-// entry the person types, its fields prefilled with `prefill` over their
-// defaults, `fields` (a block's own) over the learnable's.
-function openTeach({ learnable, entries = null, prefill = {}, fields = null, task = null }) {
+// Opens the teach form for `learnable`, its fields the card's: for
+// `entries` (a question's) or an entry the person types, its fields
+// prefilled with `prefill` over their defaults.
+function openTeach({ learnable, entries = null, prefill = {}, task = null }) {
   show("teach", true);
-  $("teach-title").textContent = `Teach: ${learnable.teaches || learnable.collection}`;
-  $("teach-how").textContent = learnable.how ? `How it decides today: ${learnable.how}` : "";
+  setText($("teach-title"), `Teach: ${learnable.teaches || learnable.collection}`);
+  setText($("teach-how"), learnable.how ? `How it decides today: ${learnable.how}` : "");
   $("teach-result").hidden = true;
   const formError = $("teach-error");
   formError.hidden = true;
@@ -140,7 +141,7 @@ function openTeach({ learnable, entries = null, prefill = {}, fields = null, tas
   if (entries && entries.length === 1) entryControl.readOnly = true;
   // The field that is the entry's key is asked for once, as the entry: the
   // agent fills it from the entry (the card marks it `entryKey`).
-  const allFields = fields ?? learnable.lessonFields;
+  const allFields = learnable.lessonFields;
   const key = allFields.find((f) => f.entryKey) ?? null;
   const entry = field(
     entryControl,
@@ -206,7 +207,7 @@ async function showTaught(result, learnable, entry, task) {
       const now = answerOfTask(await readTask(state.rpc, task));
       if (now.answered) {
         answered.textContent = now.text
-          ? `The agent's question is answered: ${now.text}`
+          ? `The agent's question is answered: ${shownParagraph(now.text)}`
           : "The agent's question is answered.";
         answered.hidden = false;
         show("question", false);
@@ -215,10 +216,10 @@ async function showTaught(result, learnable, entry, task) {
       // The lesson is taught; where the task stands is only a courtesy.
     }
   }
-  $("teach-describes").textContent = typeof result?.describes === "string" ? result.describes : "";
-  $("teach-version").textContent = result?.learned
+  setText($("teach-describes"), typeof result?.describes === "string" ? result.describes : "");
+  setText($("teach-version"), result?.learned
     ? "Learned. Tasks that start from now on use it."
-    : "Nothing changed: the agent already knew this.";
+    : "Nothing changed: the agent already knew this.");
   $("teach-show-back").onclick = () => openShowBack(learnable.collection, entry);
   box.hidden = false;
   box.focus();
@@ -242,9 +243,9 @@ function refused(error, byKey, formError) {
       placed.push(target);
     }
   }
-  formError.textContent = placed.length
+  setText(formError, placed.length
     ? "The agent refused the lesson: see the field marked below."
-    : `The agent refused the lesson: ${error.message}`;
+    : `The agent refused the lesson: ${error.message}`);
   formError.hidden = false;
   (placed[0]?.control ?? formError).focus();
 }
@@ -289,15 +290,15 @@ async function showBack(collection, entry, byKey) {
     // Beside the field it names, in the words the agent gives for it.
     const violation = (error.violations ?? []).find((v) => byKey.has(v.field));
     if (violation) byKey.get(violation.field).showError(violation.description);
-    errorNode.textContent = error.message;
+    setText(errorNode, error.message);
     errorNode.hidden = Boolean(violation);
     return;
   }
   const learnable = descriptorOf(collection);
   const thing = learnable?.entry || "entry";
-  $("show-back-describes").textContent = current.retracted
+  setText($("show-back-describes"), current.retracted
     ? `The agent no longer knows this ${thing}: it was retracted.`
-    : textOr(current.describes, "");
+    : textOr(current.describes, ""));
   const details = $("show-back-details");
   details.replaceChildren();
   const fields = current.retracted || !Array.isArray(current.lessonFields) ? [] : current.lessonFields;
@@ -374,7 +375,7 @@ function renderHistory(learnable, collection, entry, page, byKey) {
     }
     list.append(item);
   }
-  $("show-back-history-note").textContent = page?.next ? `Only the latest ${versions.length} versions are shown.` : "";
+  setText($("show-back-history-note"), page?.next ? `Only the latest ${versions.length} versions are shown.` : "");
 }
 
 // The button that goes back to `target`, or null when it cannot: a
@@ -456,7 +457,7 @@ function revertForm(learnable, collection, entry, current, target, opener, byKey
       await call(state.rpc, method, params);
     } catch (failure) {
       if (failure.code === CODES.unauthenticated) return refused(failure, byKey, error);
-      error.textContent = `The agent did not go back: ${failure.message}`;
+      setText(error, `The agent did not go back: ${failure.message}`);
       error.hidden = false;
       error.focus();
       return;
@@ -497,32 +498,49 @@ async function openFromLink() {
       const now = answerOfTask(task);
       if (now.answered) {
         $("question-text").textContent = now.text
-          ? `This question is answered already: ${now.text}`
+          ? `This question is answered already: ${shownParagraph(now.text)}`
           : "This question is answered already.";
-        $("suggestion-label").textContent = "";
+        setText($("suggestion-label"), "");
+        dropped([]);
         show("question", true);
         show("teach", false);
         return;
       }
     }
+    // The question is the agent's own; the form is the card's, which the
+    // block may only narrow to its entries and prefill.
     const question = task ? questionOfTask(task) : { text: "", block: teachBlock(asked.block) };
     const learnable = descriptorOf(question.block.collection);
-    if (!learnable) throw new AgentError(`this agent cannot be taught \`${question.block.collection}\``);
-    $("question-text").textContent = question.text || "The agent asks you to teach it:";
-    $("suggestion-label").textContent = question.block.suggestionLabel
+    if (!learnable) throw new AgentError(`this agent cannot be taught "${question.block.collection}"`);
+    const answer = answerForm(question.block, learnable);
+    // A `#block=` link may come from anyone: it is not put in the agent's mouth.
+    $("question-text").textContent = question.text
+      ? shownParagraph(question.text)
+      : "A link suggests this lesson: check it before you teach.";
+    setText($("suggestion-label"), question.block.suggestionLabel
       ? `Suggested: ${question.block.suggestionLabel}`
-      : "";
+      : "");
+    dropped(answer.dropped);
+    pageError("");
     show("question", true);
     openTeach({
       learnable,
-      entries: question.block.entries,
-      prefill: question.block.suggested,
-      fields: question.block.lessonFields,
+      entries: answer.entries,
+      prefill: answer.prefill,
       task: asked.task ?? null,
     });
   } catch (error) {
+    // Nothing of an earlier question stays open under this one's failure.
+    for (const id of ["question", "teach"]) show(id, false);
     pageError(`The question could not be opened: ${error.message}`);
   }
+}
+
+// Says which of the question's suggestions the form left out, and why.
+function dropped(reasons) {
+  const node = $("suggestion-dropped");
+  setText(node, reasons.length ? `Left out of the suggestion: ${reasons.join("; ")}.` : "");
+  node.hidden = reasons.length === 0;
 }
 
 // ---- start ---------------------------------------------------------------
@@ -538,15 +556,15 @@ async function start() {
   try {
     state.card = await loadCard();
   } catch (error) {
-    $("agent-name").textContent = "The agent could not be reached";
+    setText($("agent-name"), "The agent could not be reached");
     return pageError(error.message);
   }
   state.declaration = declarationOf(state.card);
   state.rpc = rpcPath(state.card);
   const name = typeof state.card.name === "string" && state.card.name ? state.card.name : "This agent";
-  $("agent-name").textContent = name;
-  document.title = `Teach ${name}`;
-  $("agent-description").textContent = typeof state.card.description === "string" ? state.card.description : "";
+  setText($("agent-name"), name);
+  document.title = `Teach ${shown(name)}`;
+  setText($("agent-description"), typeof state.card.description === "string" ? state.card.description : "");
   if (!state.declaration.declared) pageError("This agent's card does not declare the Learnables extension.");
   renderSignIn();
   renderLearnables();

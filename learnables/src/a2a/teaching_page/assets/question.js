@@ -2,7 +2,8 @@
 // (the page reads the task's question and its teach block with GetTask) or
 // `#block=<base64url JSON>` (the teach block itself). Never a token.
 
-import { EXTENSION_URI, AgentError, call, lessonFields } from "./agent.js";
+import { EXTENSION_URI, AgentError, call } from "./agent.js";
+import { hasHazard, shown } from "./shown.js";
 
 const MAX_FRAGMENT = 16384;
 
@@ -26,7 +27,9 @@ export function fromFragment(hash) {
   return null;
 }
 
-// A teach block checked for the shape the page relies on.
+// A teach block checked for the shape the page relies on: its collection,
+// the entries it asks about, its suggested values and their label. Its
+// own lessonFields, if any, are never read: the form is the card's.
 export function teachBlock(block) {
   if (!block || typeof block !== "object" || typeof block.collection !== "string") {
     throw new AgentError("the teach block has no collection");
@@ -43,8 +46,47 @@ export function teachBlock(block) {
         ? block.suggested
         : {},
     suggestionLabel: typeof block.suggestionLabel === "string" ? block.suggestionLabel : "",
-    lessonFields: Array.isArray(block.lessonFields) ? lessonFields(block.lessonFields) : null,
   };
+}
+
+// What a question's block may do to the card's form for `learnable`: narrow
+// the entries and suggest values. Every suggestion the card's field would
+// refuse (no such field, a choice the field does not offer, a value that
+// is not one piece of text) is left out and named in `dropped`, as is an
+// entry or a value that would show as something else in an input.
+export function answerForm(block, learnable) {
+  const dropped = [];
+  const entries = block.entries.filter((entry) => {
+    if (!hasHazard(entry)) return true;
+    dropped.push(`the ${learnable.entry} "${shown(entry)}": it holds invisible or direction-changing characters`);
+    return false;
+  });
+  if (entries.length === 0) throw new AgentError(`the question names no ${learnable.entry} the page can show`);
+  const prefill = {};
+  for (const [name, value] of Object.entries(block.suggested)) {
+    const spec = learnable.lessonFields.find((f) => f.name === name);
+    const said = `"${shown(typeof value === "string" ? value : JSON.stringify(value) ?? "")}"`;
+    let why = null;
+    if (!spec) {
+      why = `this agent's ${learnable.entry} has no field "${shown(name)}"`;
+    } else if (spec.entryKey) {
+      // The entry stands for its key field: the form asks for it once.
+      continue;
+    } else if (!["string", "number", "boolean"].includes(typeof value)) {
+      why = "it is not one value";
+    } else if (hasHazard(String(value))) {
+      why = "it holds invisible or direction-changing characters";
+    } else if (spec.kind === "choice" && spec.choices?.length && !spec.choices.includes(String(value))) {
+      why = `it is not one of the choices ${spec.label} offers`;
+    }
+    if (why) {
+      dropped.push(`${spec ? spec.label : shown(name)} ${said}: ${why}`);
+      continue;
+    }
+    // An own key whatever the field's name, `__proto__` included.
+    Object.defineProperty(prefill, name, { value: String(value), enumerable: true });
+  }
+  return { entries, prefill, dropped };
 }
 
 const blockOf = (message) => message?.metadata?.[EXTENSION_URI]?.teach;
@@ -55,13 +97,21 @@ const textOf = (message) =>
     .filter(Boolean)
     .join("\n");
 
-// The question a task asks: its text and teach block, from the task's
-// status message, else the latest message of its history that carries one.
+// The question a task asks: its text and teach block, from the message by
+// which the agent put the task in input-required (the task's status
+// message, the agent's own) and from nothing else. A message of the history
+// is not read: a client's own message, with a block in its metadata, is
+// history too.
 export function questionOfTask(task) {
-  const history = Array.isArray(task?.history) ? [...task.history].reverse() : [];
-  const message = [task?.status?.message, ...history].find((m) => blockOf(m));
-  if (!message) throw new AgentError("the task asks no question with a teach block");
-  return { text: textOf(message), block: teachBlock(blockOf(message)) };
+  const message = task?.status?.state === "TASK_STATE_INPUT_REQUIRED" ? task.status.message : null;
+  if (!message || message.role !== "ROLE_AGENT") {
+    throw new AgentError("there is no question from the agent on this task");
+  }
+  const block = blockOf(message);
+  if (!block) {
+    throw new AgentError("the agent's question on this task has nothing to teach: answer it where it was asked");
+  }
+  return { text: textOf(message), block: teachBlock(block) };
 }
 
 // The task `taskId`, as the agent has it now.
@@ -71,11 +121,12 @@ export function readTask(rpcPath, taskId) {
 
 // Where a task stands: answered once it no longer waits for input (a
 // lesson that answers its question resumes it), with the text of its
-// latest status message.
+// latest status message when the agent wrote it.
 export function answerOfTask(task) {
   const state = task?.status?.state;
+  const message = task?.status?.message;
   return {
     answered: typeof state === "string" && state !== "TASK_STATE_INPUT_REQUIRED",
-    text: textOf(task?.status?.message),
+    text: message?.role === "ROLE_AGENT" ? textOf(message) : "",
   };
 }
