@@ -227,7 +227,19 @@ pub(super) fn connector(
         (_, Some(path)) => Some(root_store(path)?),
         (SslMode::Require, None) => None,
     };
-    let provider = provider()?;
+    let provider = match (provider(), params.mode) {
+        (Ok(provider), _) => provider,
+        // `prefer` is libpq's default: a libpq or a client library built
+        // without TLS connects in clear under it, and so does this one when
+        // the application installed no provider, saying so.
+        (Err(_), SslMode::Prefer) => {
+            tracing::warn!(
+                "PostgreSQL: no rustls crypto provider is installed, so sslmode=prefer connects                  without TLS; install one (or turn on the learnables feature `rustls-aws-lc-rs`                  or `rustls-ring`) for TLS, or give sslmode=require to refuse a connection in clear"
+            );
+            return Ok((ClientSslMode::Disable, None));
+        }
+        (Err(error), _) => return Err(error),
+    };
     let verifier: Arc<dyn ServerCertVerifier> = match roots {
         None => Arc::new(AnyCertificate(provider.clone())),
         Some(roots) => {
@@ -445,6 +457,21 @@ mod tests {
         assert!(error.contains("none is installed"), "{error}");
         assert!(error.contains("rustls-ring"), "{error}");
         assert!(error.contains("sslmode=disable"), "{error}");
+    }
+
+    /// `prefer` (libpq's default) without a provider connects in clear, as
+    /// libpq built without TLS does; `require` still refuses.
+    #[cfg(not(any(feature = "rustls-ring", feature = "rustls-aws-lc-rs")))]
+    #[test]
+    fn prefer_without_an_installed_provider_connects_in_clear() {
+        assert!(CryptoProvider::get_default().is_none());
+        let (mode, connector) = connector(&params(SslMode::Prefer, None)).unwrap();
+        assert_eq!(mode, ClientSslMode::Disable);
+        assert!(connector.is_none());
+        let refused = super::connector(&params(SslMode::Require, None))
+            .err()
+            .unwrap();
+        assert!(refused.contains("none is installed"), "{refused}");
     }
 
     /// With a provider feature on, the provider is installed on first use.
