@@ -171,42 +171,46 @@ fn field_refs(learnable: &Learnable) -> TokenStream {
 
 fn field_items(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
-    let impls = learnable.lesson_fields().map(|(_, field)| {
+    let ident = &learnable.ident;
+    let impls = learnable.lesson_fields().map(|(index, field)| {
         let value_ty = &field.value_ty;
-        let marker = marker(field);
+        let ops = ops(field);
+        // Every other use of the field's type goes through `ops`: one
+        // error for a type that is no lesson field's, not one per use.
         quote_spanned! {value_ty.span()=>
-            #[allow(non_camel_case_types)]
-            struct #marker;
-
             #[diagnostic::do_not_recommend]
-            impl #krate::__private::FieldOf<#value_ty> for #marker
+            impl #krate::__private::FieldOf<#ident, #index> for #value_ty
             where
                 for<'__any> #value_ty: #krate::__private::FieldType,
             {
                 const OPS: #krate::__private::FieldOps<#value_ty> =
                     #krate::__private::Probe::<#value_ty>::OPS;
             }
+
+            #[allow(non_upper_case_globals)]
+            const #ops: #krate::__private::FieldOps<#value_ty> =
+                <#value_ty as #krate::__private::FieldOf<#ident, #index>>::OPS;
         }
     });
     quote!(#(#impls)*)
 }
 
-/// The marker type of a lesson field, named at the field's type (where the
-/// compiler points when the type is no lesson field's).
-fn marker(field: &Field) -> syn::Ident {
+/// The constant holding what a lesson field needs of its type.
+fn ops(field: &Field) -> syn::Ident {
     format_ident!(
-        "__field_{}",
+        "__ops_{}",
         field.ident.unraw(),
         span = field.value_ty.span()
     )
 }
 
-/// `<__field_{name} as FieldOf<T>>::OPS.{part}`, at the field's type `T`.
+/// `__ops_{name}.{part}`, at the field's type.
 fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
-    let marker = marker(field);
+    let _ = krate;
+    let ops = ops(field);
     let value_ty = &field.value_ty;
     let part = format_ident!("{}", part, span = value_ty.span());
-    quote_spanned!(value_ty.span()=> (<#marker as #krate::__private::FieldOf<#value_ty>>::OPS.#part))
+    quote_spanned!(value_ty.span()=> (#ops.#part))
 }
 
 fn spec(learnable: &Learnable) -> TokenStream {
@@ -228,7 +232,18 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let name = &lesson.name;
         let label = option_lit(lesson.label.as_ref());
         let help = option_lit(lesson.help.as_ref());
-        let default = option_lit(lesson.default.as_ref());
+        let default = match &lesson.default {
+            Some(default) => {
+                let aliases = item(krate, field, "aliases");
+                let choices = item(krate, field, "choices");
+                quote! {
+                    ::core::option::Option::Some(
+                        #krate::__private::shown_default(#choices, #aliases, #default)
+                    )
+                }
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
         let optional = field.optional;
@@ -269,9 +284,10 @@ fn spec(learnable: &Learnable) -> TokenStream {
     }
 }
 
-/// A compile-time check that a choice field's `default` is one of the
-/// choices of its type (which is defined elsewhere, so known only to the
-/// compiler).
+/// A compile-time check that a choice field's `default` reads as one of
+/// the choices of its type (which is defined elsewhere, so known only to
+/// the compiler), as a lesson's value would: a trait bound, so that a
+/// default outside the list is an error at the `default` attribute.
 fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
     let lesson = field.lesson.as_ref().expect("lesson fields only");
     let Some(default) = &lesson.default else {
@@ -279,20 +295,20 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
     };
     let value_ty = &field.value_ty;
     let choices = item(krate, field, "choices");
-    let message = format!(
-        "the default {:?} of the field `{}` is not one of the choices of `{ty}`: write one of \
-         `{ty}::CHOICES` (a variant's name in kebab-case, unless renamed)",
-        default.value(),
-        lesson.name,
-        ty = quote!(#value_ty).to_string().replace(' ', ""),
+    let aliases = item(krate, field, "aliases");
+    let holds = quote! {
+        { #krate::__private::choice_default(#choices, #aliases, #default).is_some() }
+    };
+    // The type, under a name at the `default`: where the error points.
+    let alias = format_ident!(
+        "__default_of_{}",
+        field.ident.unraw(),
+        span = default.span()
     );
     quote_spanned! {default.span()=>
-        const _: () = if !#krate::__private::choices_hold(
-            #choices,
-            #default,
-        ) {
-            ::core::panic!(#message)
-        };
+        #[allow(non_camel_case_types)]
+        type #alias = #value_ty;
+        const _: () = <#alias as #krate::__private::DefaultIsAChoice<#holds>>::HOLDS;
     }
 }
 
@@ -342,11 +358,18 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let parse = parse(field);
         let take = take(field);
         let optional = field.optional;
-        if aliases.is_empty() {
+        let stored_names = &lesson.stored_names;
+        if aliases.is_empty() && stored_names.is_empty() {
             quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take), #optional),)
-        } else {
+        } else if stored_names.is_empty() {
             quote! {
                 #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+            }
+        } else {
+            // The name before `rename_all`: in stored versions only.
+            quote! {
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
             }
         }
     });
@@ -517,7 +540,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     (parse_fn, methods)
 }
 
-/// `&dyn Display` of a field's value, through the field's marker (so that a
+/// `&dyn Display` of a field's value, through the field's ops (so that a
 /// type that is no lesson field's is one error, at the type): `Some(...)`,
 /// or for an optional field, `None` when absent.
 fn shown(krate: &syn::Path, field: &Field) -> TokenStream {

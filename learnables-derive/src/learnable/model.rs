@@ -13,6 +13,7 @@ use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments
 use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
 use super::template::{self, Piece};
+use crate::case::RenameRule;
 use crate::doc::Doc;
 use crate::keys::{self, Keys};
 use crate::shape;
@@ -31,6 +32,7 @@ const KEYS: Keys = Keys {
         "describes_with",
         "validate",
         "migrate",
+        "rename_all",
         "crate",
     ],
     member: &[
@@ -102,6 +104,10 @@ pub struct LessonField {
     pub default: Option<LitStr>,
     /// `alias = "..."`s: earlier names stored versions and lessons may use.
     pub aliases: Vec<LitStr>,
+    /// The field's name before the struct's `rename_all` renamed it, which
+    /// stored versions written before may hold (empty when it is no other
+    /// lesson field's name or alias and `rename_all` changed it).
+    pub stored_names: Vec<String>,
 }
 
 impl Learnable {
@@ -218,7 +224,24 @@ impl Learnable {
             errors.handle(check::skills(skills));
         }
 
-        let fields = read_fields(&attrs, &mut errors);
+        let rule = match &attrs.rename_all {
+            Some(name) => match RenameRule::field_rule(&name.value()) {
+                Some(rule) => Some(rule),
+                None => {
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown `rename_all` rule {:?}; the rules, serde's, are: {}",
+                            name.value(),
+                            RenameRule::field_names().join(", ")
+                        ))
+                        .with_span(name),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let fields = read_fields(&attrs, rule, &mut errors);
         let describes = errors
             .handle(read_describes(&attrs, &fields, anchor))
             .flatten();
@@ -266,7 +289,11 @@ fn attribute_span(input: &DeriveInput) -> Option<Span> {
         .map(|attr| attr.path().span())
 }
 
-fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) -> Vec<Field> {
+fn read_fields(
+    attrs: &StructAttrs,
+    rule: Option<RenameRule>,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<Field> {
     let Some(struct_fields) = attrs.data.as_ref().take_struct() else {
         return Vec::new();
     };
@@ -286,7 +313,7 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         let lesson = if field.skip.is_present() {
             None
         } else {
-            let lesson = read_lesson_field(field, &ident, &value_ty, errors);
+            let lesson = read_lesson_field(field, &ident, &value_ty, rule, errors);
             let name_span = field
                 .rename
                 .as_ref()
@@ -360,6 +387,16 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         });
     }
     check_aliases(&aliases, &seen, errors);
+    // A name `rename_all` replaced still reads in stored versions, unless
+    // another field now answers to it.
+    for field in &mut fields {
+        let Some(lesson) = &mut field.lesson else {
+            continue;
+        };
+        lesson.stored_names.retain(|name| {
+            !seen.contains_key(name) && !aliases.iter().any(|(alias, _)| alias.value() == *name)
+        });
+    }
     fields
 }
 
@@ -412,8 +449,15 @@ fn read_lesson_field(
     field: &FieldAttrs,
     ident: &Ident,
     value_ty: &Type,
+    rule: Option<RenameRule>,
     errors: &mut darling::error::Accumulator,
 ) -> LessonField {
+    let unrenamed = ident.unraw().to_string();
+    let renamed = rule.map(|rule| rule.apply_to_field(&unrenamed));
+    let stored_names = match (&field.rename, &renamed) {
+        (None, Some(renamed)) if *renamed != unrenamed => vec![unrenamed.clone()],
+        _ => Vec::new(),
+    };
     let name = match &field.rename {
         Some(rename) => {
             errors.handle(not_blank(
@@ -423,7 +467,7 @@ fn read_lesson_field(
             ));
             rename.value()
         }
-        None => ident.unraw().to_string(),
+        None => renamed.unwrap_or(unrenamed),
     };
     let doc = Doc::read(&field.attrs);
     match (&field.label, &doc.known) {
@@ -470,6 +514,7 @@ fn read_lesson_field(
         kind: field.kind.clone(),
         default: field.default.clone(),
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
+        stored_names,
     }
 }
 
