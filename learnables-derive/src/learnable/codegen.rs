@@ -6,7 +6,7 @@ use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::model::{Describes, Field, Learnable, TemplatePiece};
+use super::model::{Field, Learnable};
 
 /// The impl, inside a `const _` block that also holds the static spec.
 ///
@@ -59,8 +59,8 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
         )
     };
     let (parse_fn, from_lesson_value) = from_lesson_value(learnable);
-    let to_lesson_value = to_lesson_value(learnable);
-    let describes = describes(learnable);
+    let to_lesson_value = super::phrase::to_lesson_value(learnable);
+    let describes = super::phrase::describes(learnable);
     let field_items = field_items(learnable);
     let field_refs = field_refs(learnable);
     quote! {
@@ -99,7 +99,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
 impl Learnable {
     /// The fields that are lesson fields, with their index among them.
-    fn lesson_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+    pub(super) fn lesson_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
         self.fields
             .iter()
             .filter(|field| field.lesson.is_some())
@@ -114,17 +114,6 @@ fn option_lit(value: Option<&LitStr>) -> TokenStream {
     }
 }
 
-/// What the generated code needs of each lesson field's type, resolved
-/// once per field: `__field_{name}` implements `__LessonField<T>` when
-/// the type derives `Choice` or implements `FromStr` and `Display`.
-///
-/// A `Choice`'s kind and choices win over a text field's through `Probe`'s
-/// inherent items, which only a concrete type selects: hence one impl per
-/// field. Its `where` clause (higher-ranked, so that it is checked where the
-/// items are used, not as a trivially false bound) makes a type that is
-/// neither one error, `__LessonField`'s message at the field's type, which
-/// every use repeats word for word and the compiler shows once; no errors
-/// arise inside the impl, which assumes its `where` clause.
 /// `Type::FIELDS`: one typed reference per lesson field, so that code
 /// naming a field (a teach block's suggestion) can only name one that
 /// exists, with a value of its type.
@@ -169,6 +158,18 @@ fn field_refs(learnable: &Learnable) -> TokenStream {
     }
 }
 
+/// What the generated code needs of each lesson field's type, resolved
+/// once per field: the type implements `FieldOf<Struct, index>` when it
+/// derives `Choice` or implements `FromStr` and `Display`, and the field's
+/// `__ops_{name}` constant holds what it gives.
+///
+/// A `Choice`'s kind and choices win over a text field's through `Probe`'s
+/// inherent items, which only a concrete type selects: hence one impl per
+/// field. Its `where` clause (higher-ranked, so that it is checked where the
+/// items are used, not as a trivially false bound) makes a type that is
+/// neither one error, `FieldOf`'s message at the field's type, through the
+/// one constant every other use reads; no errors arise inside the impl,
+/// which assumes its `where` clause.
 fn field_items(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let ident = &learnable.ident;
@@ -205,7 +206,7 @@ fn ops(field: &Field) -> syn::Ident {
 }
 
 /// `__ops_{name}.{part}`, at the field's type.
-fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
+pub(super) fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
     let _ = krate;
     let ops = ops(field);
     let value_ty = &field.value_ty;
@@ -538,88 +539,4 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         }
     };
     (parse_fn, methods)
-}
-
-/// `&dyn Display` of a field's value, through the field's ops (so that a
-/// type that is no lesson field's is one error, at the type): `Some(...)`,
-/// or for an optional field, `None` when absent.
-fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
-    let ident = &field.ident;
-    let display = item(krate, field, "display");
-    if field.optional {
-        quote! {
-            match &self.#ident {
-                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
-                ::core::option::Option::None => ::core::option::Option::None,
-            }
-        }
-    } else {
-        quote!(::core::option::Option::Some(#display(&self.#ident)))
-    }
-}
-
-fn to_lesson_value(learnable: &Learnable) -> TokenStream {
-    let krate = &learnable.krate;
-    let fields = learnable.lesson_fields().map(|(_, field)| {
-        let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let shown = shown(krate, field);
-        quote!((#name, #shown))
-    });
-    quote! {
-        #[inline]
-        fn to_lesson_value(&self) -> #krate::LessonValue {
-            #krate::__private::lesson_value(&[#(#fields),*])
-        }
-    }
-}
-
-fn describes(learnable: &Learnable) -> TokenStream {
-    let krate = &learnable.krate;
-    let body = match &learnable.describes {
-        // Through a typed pointer, so that a wrong signature is one error
-        // at the path that shows the signature expected.
-        Describes::With(path) => quote_spanned! {path.span()=>
-            let __describes_with: fn(&Self, &str) -> ::std::string::String = #path;
-            __describes_with(self, __entry)
-        },
-        Describes::Template(pieces) => {
-            let pieces = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
-                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
-                TemplatePiece::Field { ident, .. } => {
-                    let shown = match learnable
-                        .lesson_fields()
-                        .find(|(_, field)| field.ident == *ident)
-                    {
-                        Some((_, field)) => shown(krate, field),
-                        // A skipped field: its type must be `Display`.
-                        None => {
-                            let field = learnable
-                                .fields
-                                .iter()
-                                .find(|field| field.ident == *ident)
-                                .expect("a template names a field of the struct");
-                            let value_ty = &field.value_ty;
-                            let value = if field.optional {
-                                quote!(self.#ident.as_ref())
-                            } else {
-                                quote!(::core::option::Option::Some(&self.#ident))
-                            };
-                            quote_spanned! {value_ty.span()=>
-                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
-                            }
-                        }
-                    };
-                    quote!(#krate::__private::Piece::Value(#shown))
-                }
-            });
-            quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
-        }
-    };
-    quote! {
-        #[inline]
-        fn describes(&self, __entry: &str) -> ::std::string::String {
-            #body
-        }
-    }
 }

@@ -12,7 +12,7 @@ use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments
 
 use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
-use super::template::{self, Piece};
+use super::template;
 use crate::case::RenameRule;
 use crate::doc::Doc;
 use crate::keys::{self, Keys};
@@ -104,9 +104,9 @@ pub struct LessonField {
     pub default: Option<LitStr>,
     /// `alias = "..."`s: earlier names stored versions and lessons may use.
     pub aliases: Vec<LitStr>,
-    /// The field's name before the struct's `rename_all` renamed it, which
-    /// stored versions written before may hold (empty when it is no other
-    /// lesson field's name or alias and `rename_all` changed it).
+    /// The field's Rust name when `rename` or `rename_all` gave it another
+    /// lesson name: stored versions written before may hold it (left out
+    /// when another field answers to it).
     pub stored_names: Vec<String>,
 }
 
@@ -228,11 +228,15 @@ impl Learnable {
             Some(name) => match RenameRule::field_rule(&name.value()) {
                 Some(rule) => Some(rule),
                 None => {
+                    let names = RenameRule::field_names();
+                    let hint = learnables_rules::closest(&name.value(), names.iter().copied())
+                        .map(|near| format!(" (did you mean {near:?}?)"))
+                        .unwrap_or_default();
                     errors.push(
                         darling::Error::custom(format!(
-                            "unknown `rename_all` rule {:?}; the rules, serde's, are: {}",
+                            "unknown `rename_all` rule {:?}{hint}; the rules, serde's, are: {}",
                             name.value(),
-                            RenameRule::field_names().join(", ")
+                            names.join(", ")
                         ))
                         .with_span(name),
                     );
@@ -243,7 +247,7 @@ impl Learnable {
         };
         let fields = read_fields(&attrs, rule, &mut errors);
         let describes = errors
-            .handle(read_describes(&attrs, &fields, anchor))
+            .handle(template::read_describes(&attrs, &fields, anchor))
             .flatten();
 
         let krate = attrs
@@ -387,8 +391,8 @@ fn read_fields(
         });
     }
     check_aliases(&aliases, &seen, errors);
-    // A name `rename_all` replaced still reads in stored versions, unless
-    // another field now answers to it.
+    // A name `rename` or `rename_all` replaced still reads in stored
+    // versions, unless another field now answers to it.
     for field in &mut fields {
         let Some(lesson) = &mut field.lesson else {
             continue;
@@ -454,10 +458,6 @@ fn read_lesson_field(
 ) -> LessonField {
     let unrenamed = ident.unraw().to_string();
     let renamed = rule.map(|rule| rule.apply_to_field(&unrenamed));
-    let stored_names = match (&field.rename, &renamed) {
-        (None, Some(renamed)) if *renamed != unrenamed => vec![unrenamed.clone()],
-        _ => Vec::new(),
-    };
     let name = match &field.rename {
         Some(rename) => {
             errors.handle(not_blank(
@@ -467,7 +467,14 @@ fn read_lesson_field(
             ));
             rename.value()
         }
-        None => renamed.unwrap_or(unrenamed),
+        None => renamed.unwrap_or_else(|| unrenamed.clone()),
+    };
+    // The field's own name, which stored versions written before `rename`
+    // or `rename_all` hold.
+    let stored_names = if name == unrenamed {
+        Vec::new()
+    } else {
+        vec![unrenamed]
     };
     let doc = Doc::read(&field.attrs);
     match (&field.label, &doc.known) {
@@ -535,69 +542,4 @@ fn option_inner(ty: &Type) -> Option<&Type> {
         [GenericArgument::Type(inner)] => Some(inner),
         _ => None,
     }
-}
-
-fn read_describes(
-    attrs: &StructAttrs,
-    fields: &[Field],
-    anchor: Option<Span>,
-) -> darling::Result<Option<Describes>> {
-    match (&attrs.describes, &attrs.describes_with) {
-        (Some(_), Some(with)) => Err(darling::Error::custom(
-            "give `describes` (a template) or `describes_with` (a function), not both: \
-             remove one",
-        )
-        .with_span(with)),
-        (None, Some(with)) => Ok(Some(Describes::With(with.clone()))),
-        (None, None) => match anchor {
-            Some(anchor) => Err(darling::Error::custom(
-                "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes \
-                 to the {desk} desk\") or `describes_with = path::to::fn`: the spec has the \
-                 learnable, not its field names, phrase what was learned",
-            )
-            .with_span(&anchor)),
-            None => Ok(None),
-        },
-        (Some(describes), None) => {
-            let pieces = template::parse(&describes.value())
-                .map_err(|error| darling::Error::custom(error).with_span(describes))?;
-            resolve_template(pieces, fields, describes)
-                .map(|pieces| Some(Describes::Template(pieces)))
-        }
-    }
-}
-
-fn resolve_template(
-    pieces: Vec<Piece>,
-    fields: &[Field],
-    describes: &LitStr,
-) -> darling::Result<Vec<TemplatePiece>> {
-    let mut errors = darling::Error::accumulator();
-    let names: Vec<String> = fields.iter().map(|f| f.ident.unraw().to_string()).collect();
-    let mut resolved = Vec::new();
-    for piece in pieces {
-        match piece {
-            Piece::Text(text) => resolved.push(TemplatePiece::Text(text)),
-            Piece::Placeholder(name) if name == "entry" => resolved.push(TemplatePiece::Entry),
-            Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
-                Some(index) => resolved.push(TemplatePiece::Field {
-                    ident: fields[index].ident.clone(),
-                }),
-                None => {
-                    let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
-                        .map(|near| format!(" (did you mean `{{{near}}}`?)"))
-                        .unwrap_or_default();
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "`{{{name}}}` in `describes` names no field{hint}; the fields are: \
-                             {}, and `{{entry}}` is the entry key",
-                            names.join(", ")
-                        ))
-                        .with_span(describes),
-                    );
-                }
-            },
-        }
-    }
-    errors.finish_with(resolved)
 }
