@@ -23,7 +23,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
         .map(|(_, field)| default_check(krate, field));
     let kind_checks = learnable
         .lesson_fields()
-        .map(|(_, field)| kind_check(krate, field));
+        .map(|(_, field)| kind_check(field));
     let first_use_checks: Vec<TokenStream> = learnable
         .lesson_fields()
         .filter(|(_, field)| {
@@ -31,9 +31,9 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 && !super::check::is_standard(&field.value_ty)
         })
         .map(|(index, field)| {
-            let parse = item(krate, field, "parse");
+            let parse = item(field, "parse");
             let value_ty = &field.value_ty;
-            let choices = item(krate, field, "choices");
+            let choices = item(field, "choices");
             // A choice field's default is checked at compile time; the
             // constant condition keeps the check out of the build for it.
             quote! {
@@ -206,8 +206,7 @@ fn ops(field: &Field) -> syn::Ident {
 }
 
 /// `__ops_{name}.{part}`, at the field's type.
-pub(super) fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
-    let _ = krate;
+pub(super) fn item(field: &Field, part: &str) -> TokenStream {
     let ops = ops(field);
     let value_ty = &field.value_ty;
     let part = format_ident!("{}", part, span = value_ty.span());
@@ -235,8 +234,8 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let help = option_lit(lesson.help.as_ref());
         let default = match &lesson.default {
             Some(default) => {
-                let aliases = item(krate, field, "aliases");
-                let choices = item(krate, field, "choices");
+                let aliases = item(field, "aliases");
+                let choices = item(field, "choices");
                 quote! {
                     ::core::option::Option::Some(
                         #krate::__private::shown_default(#choices, #aliases, #default)
@@ -248,12 +247,12 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
         let optional = field.optional;
-        let choices = item(krate, field, "choices");
-        let descriptions = item(krate, field, "descriptions");
+        let choices = item(field, "choices");
+        let descriptions = item(field, "descriptions");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
             None => {
-                let kind = item(krate, field, "kind");
+                let kind = item(field, "kind");
                 quote!(#krate::FieldKind::from_static(#kind))
             }
         };
@@ -295,8 +294,8 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(krate, field, "choices");
-    let aliases = item(krate, field, "aliases");
+    let choices = item(field, "choices");
+    let aliases = item(field, "aliases");
     let holds = quote! {
         { #krate::__private::choice_default(#choices, #aliases, #default).is_some() }
     };
@@ -316,13 +315,13 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
 /// A compile-time check that a field's explicit `kind` agrees with whether
 /// its type is a `Choice`: `kind = "choice"` needs one, any other kind
 /// refuses one.
-fn kind_check(krate: &syn::Path, field: &Field) -> TokenStream {
+fn kind_check(field: &Field) -> TokenStream {
     let lesson = field.lesson.as_ref().expect("lesson fields only");
     let Some(kind) = &lesson.kind else {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(krate, field, "choices");
+    let choices = item(field, "choices");
     let message = super::check::kind_message(
         &kind.value(),
         &quote!(#value_ty).to_string().replace(' ', ""),
@@ -344,8 +343,8 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| item(krate, field, "parse");
-    let take = |field: &Field| item(krate, field, "take");
+    let parse = |field: &Field| item(field, "parse");
+    let take = |field: &Field| item(field, "take");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;

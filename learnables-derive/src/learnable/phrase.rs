@@ -11,9 +11,9 @@ use super::model::{Describes, Field, Learnable, TemplatePiece};
 /// `&dyn Display` of a field's value, through the field's ops (so that a
 /// type that is no lesson field's is one error, at the type): `Some(...)`,
 /// or for an optional field, `None` when absent.
-fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
+fn shown(field: &Field) -> TokenStream {
     let ident = &field.ident;
-    let display = item(krate, field, "display");
+    let display = item(field, "display");
     if field.optional {
         quote! {
             match &self.#ident {
@@ -30,7 +30,7 @@ pub(super) fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let fields = learnable.lesson_fields().map(|(_, field)| {
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let shown = shown(krate, field);
+        let shown = shown(field);
         quote!((#name, #shown))
     });
     quote! {
@@ -59,7 +59,7 @@ pub(super) fn describes(learnable: &Learnable) -> TokenStream {
                         .lesson_fields()
                         .find(|(_, field)| field.ident == *ident)
                     {
-                        Some((_, field)) => shown(krate, field),
+                        Some((_, field)) => shown(field),
                         // A skipped field: its type must be `Display`.
                         None => {
                             let field = learnable
