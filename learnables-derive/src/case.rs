@@ -44,6 +44,70 @@ impl RenameRule {
         RenameRule::ALL.iter().map(|(name, _)| *name).collect()
     }
 
+    /// The rules `#[learnable(rename_all)]` takes for field names: serde's,
+    /// with serde's names.
+    pub const FIELD_RULES: &'static [RenameRule] = &[
+        RenameRule::LowerCase,
+        RenameRule::UpperCase,
+        RenameRule::PascalCase,
+        RenameRule::CamelCase,
+        RenameRule::SnakeCase,
+        RenameRule::ScreamingSnakeCase,
+        RenameRule::KebabCase,
+        RenameRule::ScreamingKebabCase,
+    ];
+
+    /// The rule of that name among [`RenameRule::FIELD_RULES`].
+    pub fn field_rule(name: &str) -> Option<RenameRule> {
+        RenameRule::from_name(name).filter(|rule| RenameRule::FIELD_RULES.contains(rule))
+    }
+
+    /// The names of [`RenameRule::FIELD_RULES`], for a message.
+    pub fn field_names() -> Vec<&'static str> {
+        RenameRule::ALL
+            .iter()
+            .filter(|(_, rule)| RenameRule::FIELD_RULES.contains(rule))
+            .map(|(name, _)| *name)
+            .collect()
+    }
+
+    /// Renames a snake_case field name (without `r#`) as serde's
+    /// `rename_all` does, so that a type serde and this derive both read
+    /// gets the same names from both.
+    pub fn apply_to_field(self, field: &str) -> String {
+        match self {
+            RenameRule::LowerCase | RenameRule::SnakeCase => field.to_owned(),
+            RenameRule::UpperCase | RenameRule::ScreamingSnakeCase => field.to_ascii_uppercase(),
+            RenameRule::PascalCase => {
+                let mut pascal = String::with_capacity(field.len());
+                let mut capitalize = true;
+                for c in field.chars() {
+                    if c == '_' {
+                        capitalize = true;
+                    } else if capitalize {
+                        pascal.extend(c.to_uppercase());
+                        capitalize = false;
+                    } else {
+                        pascal.push(c);
+                    }
+                }
+                pascal
+            }
+            RenameRule::CamelCase => {
+                let pascal = RenameRule::PascalCase.apply_to_field(field);
+                let mut chars = pascal.chars();
+                chars
+                    .next()
+                    .map(|first| first.to_lowercase().chain(chars).collect())
+                    .unwrap_or_default()
+            }
+            RenameRule::KebabCase => field.replace('_', "-"),
+            RenameRule::ScreamingKebabCase => field.to_ascii_uppercase().replace('_', "-"),
+            // Not field rules (see `FIELD_RULES`): as for a variant.
+            RenameRule::LowerCaseWords | RenameRule::TitleCase => self.apply(field),
+        }
+    }
+
     /// Renames a Rust identifier (without `r#`).
     pub fn apply(self, ident: &str) -> String {
         let words = words(ident);
@@ -156,6 +220,30 @@ mod tests {
             assert_eq!(rename("ColdChain", rule).unwrap(), expected, "{rule}");
         }
         assert_eq!(rename("ColdChain", "Sentence"), None);
+    }
+
+    #[test]
+    fn fields_are_renamed_as_serde_renames_them() {
+        let cases = [
+            ("lowercase", "review_after"),
+            ("UPPERCASE", "REVIEW_AFTER"),
+            ("PascalCase", "ReviewAfter"),
+            ("camelCase", "reviewAfter"),
+            ("snake_case", "review_after"),
+            ("SCREAMING_SNAKE_CASE", "REVIEW_AFTER"),
+            ("kebab-case", "review-after"),
+            ("SCREAMING-KEBAB-CASE", "REVIEW-AFTER"),
+        ];
+        for (rule, expected) in cases {
+            let rule = RenameRule::field_rule(rule).unwrap();
+            assert_eq!(rule.apply_to_field("review_after"), expected);
+        }
+        assert_eq!(
+            RenameRule::CamelCase.apply_to_field("amount_eur_2"),
+            "amountEur2"
+        );
+        assert_eq!(RenameRule::field_rule("Title Case"), None);
+        assert_eq!(RenameRule::field_names().len(), 8);
     }
 
     #[test]

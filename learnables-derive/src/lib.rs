@@ -19,23 +19,9 @@ use proc_macro::TokenStream;
 
 /// Derives `learnables::Learnable` for a struct with named fields: its
 /// `LearnableDescriptor`, typed lesson parsing, and `describes` phrasing.
-/// See the `learnables` crate documentation.
-///
-/// On the struct, `#[learnable(...)]` takes `collection`, `entry`,
-/// `teaches`, `how`, `decided_by` (all required, none blank; `how` is
-/// prose in any language, never a placeholder), `skills("id", ...)` (at
-/// least one id; leave it out for every skill), `describes = "template"` or
-/// `describes_with = path`, `validate = path` (a
-/// `fn(&Self) -> Result<(), learnables::FieldErrors>` run after parsing,
-/// for rules across fields; its errors are reported like field errors) and
-/// `crate = path`.
-///
-/// On a field: `label`, `help`, `default` (parsed as the field's type: at
-/// compile time for the standard types and a `Choice`'s choices, at the
-/// first use of `descriptor()` for others), `rename`, `kind` (`"choice"`
-/// only on a `Choice` type, another kind only on a type that is not one),
-/// `skip`, and `entry_key`: the field is the entry's key, so a lesson whose
-/// value for it names another entry than the lesson's is refused.
+/// Every key of `#[learnable(...)]`, on the struct and on a field, is
+/// documented with an example where `learnables` re-exports this derive
+/// (`learnables::Learnable`, the derive macro).
 #[proc_macro_derive(Learnable, attributes(learnable))]
 pub fn derive_learnable(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
@@ -43,7 +29,11 @@ pub fn derive_learnable(input: TokenStream) -> TokenStream {
 }
 
 /// Derives `learnables::Choice`, `Display` and `FromStr` for a fieldless
-/// enum: its variants are a lesson field's choices.
+/// enum: its variants, in kebab-case unless renamed, are a lesson field's
+/// choices, and their doc comments what each choice means. Every key of
+/// `#[choice(...)]` (`rename_all` and `crate` on the enum, `rename` and
+/// `alias` on a variant) is documented with an example where `learnables`
+/// re-exports this derive (`learnables::Choice`, the derive macro).
 #[proc_macro_derive(Choice, attributes(choice))]
 pub fn derive_choice(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

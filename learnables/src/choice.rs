@@ -45,6 +45,25 @@ pub trait Choice: Sized + 'static {
     /// ```
     const DESCRIPTIONS: &'static [Option<&'static str>] = &[];
 
+    /// The other strings [`Choice::from_choice`] reads, each beside the
+    /// choice it reads as: a variant's `#[choice(alias = "...")]`s when
+    /// derived, `true` and `false` for `bool`. Empty when there are none.
+    /// A field's `default` may be one of them, as a lesson may; the
+    /// descriptor shows the choice it reads as.
+    ///
+    /// ```
+    /// use learnables::Choice;
+    /// #[derive(Choice, Debug, Clone, Copy)]
+    /// enum Desk {
+    ///     #[choice(alias = "main")]
+    ///     General,
+    ///     Perishables,
+    /// }
+    /// assert_eq!(Desk::ALIASES, &[("main", "general")]);
+    /// assert_eq!(bool::ALIASES, &[("true", "yes"), ("false", "no")]);
+    /// ```
+    const ALIASES: &'static [(&'static str, &'static str)] = &[];
+
     /// The choice `self` is.
     fn as_choice(&self) -> &'static str;
 
@@ -66,6 +85,7 @@ pub trait Choice: Sized + 'static {
 /// ```
 impl Choice for bool {
     const CHOICES: &'static [&'static str] = &["yes", "no"];
+    const ALIASES: &'static [(&'static str, &'static str)] = &[("true", "yes"), ("false", "no")];
 
     fn as_choice(&self) -> &'static str {
         if *self { "yes" } else { "no" }

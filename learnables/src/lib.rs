@@ -237,9 +237,18 @@ pub use wire::{
     LessonValue, NotAnObject, Rendering,
 };
 
-/// `#[derive(Learnable)]`: see the crate documentation.
 #[cfg(feature = "derive")]
-pub use learnables_derive::{Choice, Learnable};
+#[doc = include_str!("derive_support/learnable.md")]
+pub use learnables_derive::Learnable;
+
+#[cfg(feature = "derive")]
+#[doc = include_str!("derive_support/choice.md")]
+pub use learnables_derive::Choice;
+// Named at the crate's root, the compiler's notes on a field type the
+// derive refuses read `LessonFieldOf<..>` and `DefaultIsAChoice<..>`, not
+// the path of the derive's support.
+#[doc(hidden)]
+pub use derive_support::{DefaultIsAChoice, FieldOf as LessonFieldOf};
 
 /// Support for the code `#[derive(Learnable)]` generates. Not a public API:
 /// it may change in any release.

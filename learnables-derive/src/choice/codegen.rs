@@ -23,6 +23,10 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
     });
+    let alias_pairs = choices
+        .iter()
+        .zip(aliases)
+        .flat_map(|(choice, aliases)| aliases.iter().map(move |alias| quote!((#alias, #choice))));
     let readings = choices
         .iter()
         .zip(aliases)
@@ -33,6 +37,7 @@ pub fn generate(choice: &ChoiceEnum) -> TokenStream {
             const CHOICES: &'static [&'static str] = &[#(#choices),*];
             const DESCRIPTIONS: &'static [::core::option::Option<&'static str>] =
                 &[#(#descriptions),*];
+            const ALIASES: &'static [(&'static str, &'static str)] = &[#(#alias_pairs),*];
 
             #[inline]
             fn as_choice(&self) -> &'static str {

@@ -30,6 +30,8 @@ pub struct StructAttrs {
     pub validate: Option<Path>,
     #[darling(default, with = crate::meta::path)]
     pub migrate: Option<Path>,
+    #[darling(default, with = crate::meta::text)]
+    pub rename_all: Option<LitStr>,
     #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }

@@ -1,7 +1,7 @@
 //! The rules, checked on the attributes as read. Each rule of a declaration
 //! is a predicate of `learnables-rules`, the one run-time validation calls;
-//! a text field's `default` is parsed with the standard library's own
-//! `FromStr` for the types the macro can see. Every error is on the token
+//! a text field's `default` is parsed as a lesson's value for it is, with
+//! the standard library's own `FromStr`, for the types the macro can see. Every error is on the token
 //! at fault, with what to write instead.
 
 use learnables_rules::{ChoicesProblem, is_blank};
@@ -63,9 +63,11 @@ pub fn is_standard(ty: &Type) -> bool {
     standard_parse(ty, "").is_some()
 }
 
-/// For a standard type (integers, floats, `bool`, `char`, `NonZero*`,
-/// `String`), `Ok` when `text` parses as it, else its name and why not;
-/// `None` for any other type.
+/// For a standard type (integers, floats, `char`, `NonZero*`, `String`),
+/// `Ok` when `text` reads as a lesson's value for it reads (the numbers and
+/// `char` with spaces around trimmed, the floats finite), else its name and
+/// why not; `None` for any other type. (`bool` is a `Choice`, checked with
+/// the other choices.)
 fn standard_parse(ty: &Type, text: &str) -> Option<Result<(), (String, String)>> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
@@ -81,17 +83,25 @@ fn standard_parse(ty: &Type, text: &str) -> Option<Result<(), (String, String)>>
         return None;
     }
     let name = last.ident.to_string();
+    let trimmed = text.trim();
+    let finite = |parsed: Result<f64, String>| match parsed {
+        Ok(number) if !number.is_finite() => Some("it is not a finite number".to_owned()),
+        Ok(_) => None,
+        Err(error) => Some(error),
+    };
     macro_rules! parse_as {
         ($($ty:ident),*) => {
             match name.as_str() {
                 $(stringify!($ty) => text.parse::<std::num::$ty>().err().map(|e| e.to_string()),)*
-                _ => parse_as!(@primitive u8, u16, u32, u64, u128, usize, i8, i16, i32, i64,
-                               i128, isize, f32, f64, bool, char),
+                _ => parse_as!(@trimmed u8, u16, u32, u64, u128, usize, i8, i16, i32, i64,
+                               i128, isize, char),
             }
         };
-        (@primitive $($ty:ident),*) => {
+        (@trimmed $($ty:ident),*) => {
             match name.as_str() {
-                $(stringify!($ty) => text.parse::<$ty>().err().map(|e| e.to_string()),)*
+                $(stringify!($ty) => trimmed.parse::<$ty>().err().map(|e| e.to_string()),)*
+                "f32" => finite(trimmed.parse::<f32>().map(f64::from).map_err(|e| e.to_string())),
+                "f64" => finite(trimmed.parse::<f64>().map_err(|e| e.to_string())),
                 "String" => None,
                 _ => return None,
             }
@@ -158,8 +168,17 @@ mod tests {
             error("std::num::NonZeroU32", "0").map(|e| e.0),
             Some("NonZeroU32".into())
         );
-        assert_eq!(error("bool", "yes").map(|e| e.0), Some("bool".into()));
+        // Read as a lesson is: spaces around trimmed, floats finite.
+        assert_eq!(error("u8", " 85 "), None);
         assert_eq!(error("f64", "1.5"), None);
+        assert_eq!(
+            error("f64", "NaN").map(|e| e.1),
+            Some("it is not a finite number".into())
+        );
+        assert_eq!(error("f32", "inf").map(|e| e.0), Some("f32".into()));
+        // A `bool` is a choice, checked with the other choices.
+        assert_eq!(error("bool", "yes"), None);
+        assert!(!is_standard(&syn::parse_str("bool").unwrap()));
         assert_eq!(error("char", "ab").map(|e| e.0), Some("char".into()));
         assert_eq!(error("String", "anything"), None);
     }

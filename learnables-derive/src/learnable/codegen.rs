@@ -6,7 +6,7 @@ use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::model::{Describes, Field, Learnable, TemplatePiece};
+use super::model::{Field, Learnable};
 
 /// The impl, inside a `const _` block that also holds the static spec.
 ///
@@ -23,7 +23,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
         .map(|(_, field)| default_check(krate, field));
     let kind_checks = learnable
         .lesson_fields()
-        .map(|(_, field)| kind_check(krate, field));
+        .map(|(_, field)| kind_check(field));
     let first_use_checks: Vec<TokenStream> = learnable
         .lesson_fields()
         .filter(|(_, field)| {
@@ -31,9 +31,9 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 && !super::check::is_standard(&field.value_ty)
         })
         .map(|(index, field)| {
-            let parse = item(krate, field, "parse");
+            let parse = item(field, "parse");
             let value_ty = &field.value_ty;
-            let choices = item(krate, field, "choices");
+            let choices = item(field, "choices");
             // A choice field's default is checked at compile time; the
             // constant condition keeps the check out of the build for it.
             quote! {
@@ -59,8 +59,8 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
         )
     };
     let (parse_fn, from_lesson_value) = from_lesson_value(learnable);
-    let to_lesson_value = to_lesson_value(learnable);
-    let describes = describes(learnable);
+    let to_lesson_value = super::phrase::to_lesson_value(learnable);
+    let describes = super::phrase::describes(learnable);
     let field_items = field_items(learnable);
     let field_refs = field_refs(learnable);
     quote! {
@@ -99,7 +99,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
 impl Learnable {
     /// The fields that are lesson fields, with their index among them.
-    fn lesson_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
+    pub(super) fn lesson_fields(&self) -> impl Iterator<Item = (usize, &Field)> {
         self.fields
             .iter()
             .filter(|field| field.lesson.is_some())
@@ -114,17 +114,6 @@ fn option_lit(value: Option<&LitStr>) -> TokenStream {
     }
 }
 
-/// What the generated code needs of each lesson field's type, resolved
-/// once per field: `__field_{name}` implements `__LessonField<T>` when
-/// the type derives `Choice` or implements `FromStr` and `Display`.
-///
-/// A `Choice`'s kind and choices win over a text field's through `Probe`'s
-/// inherent items, which only a concrete type selects: hence one impl per
-/// field. Its `where` clause (higher-ranked, so that it is checked where the
-/// items are used, not as a trivially false bound) makes a type that is
-/// neither one error, `__LessonField`'s message at the field's type, which
-/// every use repeats word for word and the compiler shows once; no errors
-/// arise inside the impl, which assumes its `where` clause.
 /// `Type::FIELDS`: one typed reference per lesson field, so that code
 /// naming a field (a teach block's suggestion) can only name one that
 /// exists, with a value of its type.
@@ -169,44 +158,59 @@ fn field_refs(learnable: &Learnable) -> TokenStream {
     }
 }
 
+/// What the generated code needs of each lesson field's type, resolved
+/// once per field: the type implements `FieldOf<Struct, index>` when it
+/// derives `Choice` or implements `FromStr` and `Display`, and the field's
+/// `__ops_{name}` constant holds what it gives.
+///
+/// A `Choice`'s kind and choices win over a text field's through `Probe`'s
+/// inherent items, which only a concrete type selects: hence one impl per
+/// field. Its `where` clause (higher-ranked, so that it is checked where the
+/// items are used, not as a trivially false bound) makes a type that is
+/// neither one error, `FieldOf`'s message at the field's type, through the
+/// one constant every other use reads; no errors arise inside the impl,
+/// which assumes its `where` clause.
 fn field_items(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
-    let impls = learnable.lesson_fields().map(|(_, field)| {
+    let ident = &learnable.ident;
+    let impls = learnable.lesson_fields().map(|(index, field)| {
         let value_ty = &field.value_ty;
-        let marker = marker(field);
+        let ops = ops(field);
+        // Every other use of the field's type goes through `ops`: one
+        // error for a type that is no lesson field's, not one per use.
         quote_spanned! {value_ty.span()=>
-            #[allow(non_camel_case_types)]
-            struct #marker;
-
             #[diagnostic::do_not_recommend]
-            impl #krate::__private::FieldOf<#value_ty> for #marker
+            impl #krate::__private::FieldOf<#ident, #index> for #value_ty
             where
                 for<'__any> #value_ty: #krate::__private::FieldType,
             {
                 const OPS: #krate::__private::FieldOps<#value_ty> =
                     #krate::__private::Probe::<#value_ty>::OPS;
             }
+
+            #[allow(non_upper_case_globals)]
+            const #ops: #krate::__private::FieldOps<#value_ty> =
+                <#value_ty as #krate::__private::FieldOf<#ident, #index>>::OPS;
         }
     });
     quote!(#(#impls)*)
 }
 
-/// The marker type of a lesson field, named at the field's type (where the
-/// compiler points when the type is no lesson field's).
-fn marker(field: &Field) -> syn::Ident {
+/// The constant holding what a lesson field needs of its type.
+fn ops(field: &Field) -> syn::Ident {
     format_ident!(
-        "__field_{}",
+        "__ops_{}",
         field.ident.unraw(),
         span = field.value_ty.span()
     )
 }
 
-/// `<__field_{name} as FieldOf<T>>::OPS.{part}`, at the field's type `T`.
-fn item(krate: &syn::Path, field: &Field, part: &str) -> TokenStream {
-    let marker = marker(field);
+/// `__ops_{name}.{part}`, at the field's type.
+pub(super) fn item(field: &Field, part: &str) -> TokenStream {
+    let ops = ops(field);
     let value_ty = &field.value_ty;
     let part = format_ident!("{}", part, span = value_ty.span());
-    quote_spanned!(value_ty.span()=> (<#marker as #krate::__private::FieldOf<#value_ty>>::OPS.#part))
+    quote_spanned!(value_ty.span()=> (#ops.#part))
 }
 
 fn spec(learnable: &Learnable) -> TokenStream {
@@ -228,16 +232,27 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let name = &lesson.name;
         let label = option_lit(lesson.label.as_ref());
         let help = option_lit(lesson.help.as_ref());
-        let default = option_lit(lesson.default.as_ref());
+        let default = match &lesson.default {
+            Some(default) => {
+                let aliases = item(field, "aliases");
+                let choices = item(field, "choices");
+                quote! {
+                    ::core::option::Option::Some(
+                        #krate::__private::shown_default(#choices, #aliases, #default)
+                    )
+                }
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
         let optional = field.optional;
-        let choices = item(krate, field, "choices");
-        let descriptions = item(krate, field, "descriptions");
+        let choices = item(field, "choices");
+        let descriptions = item(field, "descriptions");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
             None => {
-                let kind = item(krate, field, "kind");
+                let kind = item(field, "kind");
                 quote!(#krate::FieldKind::from_static(#kind))
             }
         };
@@ -269,43 +284,44 @@ fn spec(learnable: &Learnable) -> TokenStream {
     }
 }
 
-/// A compile-time check that a choice field's `default` is one of the
-/// choices of its type (which is defined elsewhere, so known only to the
-/// compiler).
+/// A compile-time check that a choice field's `default` reads as one of
+/// the choices of its type (which is defined elsewhere, so known only to
+/// the compiler), as a lesson's value would: a trait bound, so that a
+/// default outside the list is an error at the `default` attribute.
 fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
     let lesson = field.lesson.as_ref().expect("lesson fields only");
     let Some(default) = &lesson.default else {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(krate, field, "choices");
-    let message = format!(
-        "the default {:?} of the field `{}` is not one of the choices of `{ty}`: write one of \
-         `{ty}::CHOICES` (a variant's name in kebab-case, unless renamed)",
-        default.value(),
-        lesson.name,
-        ty = quote!(#value_ty).to_string().replace(' ', ""),
+    let choices = item(field, "choices");
+    let aliases = item(field, "aliases");
+    let holds = quote! {
+        { #krate::__private::choice_default(#choices, #aliases, #default).is_some() }
+    };
+    // The type, under a name at the `default`: where the error points.
+    let alias = format_ident!(
+        "__default_of_{}",
+        field.ident.unraw(),
+        span = default.span()
     );
     quote_spanned! {default.span()=>
-        const _: () = if !#krate::__private::choices_hold(
-            #choices,
-            #default,
-        ) {
-            ::core::panic!(#message)
-        };
+        #[allow(non_camel_case_types)]
+        type #alias = #value_ty;
+        const _: () = <#alias as #krate::__private::DefaultIsAChoice<#holds>>::HOLDS;
     }
 }
 
 /// A compile-time check that a field's explicit `kind` agrees with whether
 /// its type is a `Choice`: `kind = "choice"` needs one, any other kind
 /// refuses one.
-fn kind_check(krate: &syn::Path, field: &Field) -> TokenStream {
+fn kind_check(field: &Field) -> TokenStream {
     let lesson = field.lesson.as_ref().expect("lesson fields only");
     let Some(kind) = &lesson.kind else {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(krate, field, "choices");
+    let choices = item(field, "choices");
     let message = super::check::kind_message(
         &kind.value(),
         &quote!(#value_ty).to_string().replace(' ', ""),
@@ -327,8 +343,8 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| item(krate, field, "parse");
-    let take = |field: &Field| item(krate, field, "take");
+    let parse = |field: &Field| item(field, "parse");
+    let take = |field: &Field| item(field, "take");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;
@@ -342,11 +358,18 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let parse = parse(field);
         let take = take(field);
         let optional = field.optional;
-        if aliases.is_empty() {
+        let stored_names = &lesson.stored_names;
+        if aliases.is_empty() && stored_names.is_empty() {
             quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take), #optional),)
-        } else {
+        } else if stored_names.is_empty() {
             quote! {
                 #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+            }
+        } else {
+            // The name before `rename_all`: in stored versions only.
+            quote! {
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
             }
         }
     });
@@ -515,88 +538,4 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         }
     };
     (parse_fn, methods)
-}
-
-/// `&dyn Display` of a field's value, through the field's marker (so that a
-/// type that is no lesson field's is one error, at the type): `Some(...)`,
-/// or for an optional field, `None` when absent.
-fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
-    let ident = &field.ident;
-    let display = item(krate, field, "display");
-    if field.optional {
-        quote! {
-            match &self.#ident {
-                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
-                ::core::option::Option::None => ::core::option::Option::None,
-            }
-        }
-    } else {
-        quote!(::core::option::Option::Some(#display(&self.#ident)))
-    }
-}
-
-fn to_lesson_value(learnable: &Learnable) -> TokenStream {
-    let krate = &learnable.krate;
-    let fields = learnable.lesson_fields().map(|(_, field)| {
-        let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let shown = shown(krate, field);
-        quote!((#name, #shown))
-    });
-    quote! {
-        #[inline]
-        fn to_lesson_value(&self) -> #krate::LessonValue {
-            #krate::__private::lesson_value(&[#(#fields),*])
-        }
-    }
-}
-
-fn describes(learnable: &Learnable) -> TokenStream {
-    let krate = &learnable.krate;
-    let body = match &learnable.describes {
-        // Through a typed pointer, so that a wrong signature is one error
-        // at the path that shows the signature expected.
-        Describes::With(path) => quote_spanned! {path.span()=>
-            let __describes_with: fn(&Self, &str) -> ::std::string::String = #path;
-            __describes_with(self, __entry)
-        },
-        Describes::Template(pieces) => {
-            let pieces = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
-                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
-                TemplatePiece::Field { ident, .. } => {
-                    let shown = match learnable
-                        .lesson_fields()
-                        .find(|(_, field)| field.ident == *ident)
-                    {
-                        Some((_, field)) => shown(krate, field),
-                        // A skipped field: its type must be `Display`.
-                        None => {
-                            let field = learnable
-                                .fields
-                                .iter()
-                                .find(|field| field.ident == *ident)
-                                .expect("a template names a field of the struct");
-                            let value_ty = &field.value_ty;
-                            let value = if field.optional {
-                                quote!(self.#ident.as_ref())
-                            } else {
-                                quote!(::core::option::Option::Some(&self.#ident))
-                            };
-                            quote_spanned! {value_ty.span()=>
-                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
-                            }
-                        }
-                    };
-                    quote!(#krate::__private::Piece::Value(#shown))
-                }
-            });
-            quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
-        }
-    };
-    quote! {
-        #[inline]
-        fn describes(&self, __entry: &str) -> ::std::string::String {
-            #body
-        }
-    }
 }

@@ -1,7 +1,8 @@
 //! `#[derive(Learnable)]`: `attrs` (the attributes as written, read by
 //! darling after `keys` screened their keys) -> `model` (the learnable, every
 //! error collected on one accumulator) with `check` (the rules, each a
-//! predicate of `learnables-rules`) -> `codegen` from the checked model;
+//! predicate of `learnables-rules`; `template` reads `describes`) ->
+//! `codegen` from the checked model (`phrase`: writing a value out);
 //! `fallback` emits stub impls beside the errors.
 
 mod attrs;
@@ -9,6 +10,7 @@ mod check;
 mod codegen;
 mod fallback;
 mod model;
+mod phrase;
 mod template;
 
 use proc_macro2::TokenStream;

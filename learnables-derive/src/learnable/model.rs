@@ -12,7 +12,8 @@ use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments
 
 use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
-use super::template::{self, Piece};
+use super::template;
+use crate::case::RenameRule;
 use crate::doc::Doc;
 use crate::keys::{self, Keys};
 use crate::shape;
@@ -31,6 +32,7 @@ const KEYS: Keys = Keys {
         "describes_with",
         "validate",
         "migrate",
+        "rename_all",
         "crate",
     ],
     member: &[
@@ -102,6 +104,10 @@ pub struct LessonField {
     pub default: Option<LitStr>,
     /// `alias = "..."`s: earlier names stored versions and lessons may use.
     pub aliases: Vec<LitStr>,
+    /// The field's Rust name when `rename` or `rename_all` gave it another
+    /// lesson name: stored versions written before may hold it (left out
+    /// when another field answers to it).
+    pub stored_names: Vec<String>,
 }
 
 impl Learnable {
@@ -218,9 +224,30 @@ impl Learnable {
             errors.handle(check::skills(skills));
         }
 
-        let fields = read_fields(&attrs, &mut errors);
+        let rule = match &attrs.rename_all {
+            Some(name) => match RenameRule::field_rule(&name.value()) {
+                Some(rule) => Some(rule),
+                None => {
+                    let names = RenameRule::field_names();
+                    let hint = learnables_rules::closest(&name.value(), names.iter().copied())
+                        .map(|near| format!(" (did you mean {near:?}?)"))
+                        .unwrap_or_default();
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "unknown `rename_all` rule {:?}{hint}; the rules, serde's, are: {}",
+                            name.value(),
+                            names.join(", ")
+                        ))
+                        .with_span(name),
+                    );
+                    None
+                }
+            },
+            None => None,
+        };
+        let fields = read_fields(&attrs, rule, &mut errors);
         let describes = errors
-            .handle(read_describes(&attrs, &fields, anchor))
+            .handle(template::read_describes(&attrs, &fields, anchor))
             .flatten();
 
         let krate = attrs
@@ -266,7 +293,11 @@ fn attribute_span(input: &DeriveInput) -> Option<Span> {
         .map(|attr| attr.path().span())
 }
 
-fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) -> Vec<Field> {
+fn read_fields(
+    attrs: &StructAttrs,
+    rule: Option<RenameRule>,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<Field> {
     let Some(struct_fields) = attrs.data.as_ref().take_struct() else {
         return Vec::new();
     };
@@ -286,7 +317,7 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         let lesson = if field.skip.is_present() {
             None
         } else {
-            let lesson = read_lesson_field(field, &ident, &value_ty, errors);
+            let lesson = read_lesson_field(field, &ident, &value_ty, rule, errors);
             let name_span = field
                 .rename
                 .as_ref()
@@ -360,6 +391,16 @@ fn read_fields(attrs: &StructAttrs, errors: &mut darling::error::Accumulator) ->
         });
     }
     check_aliases(&aliases, &seen, errors);
+    // A name `rename` or `rename_all` replaced still reads in stored
+    // versions, unless another field now answers to it.
+    for field in &mut fields {
+        let Some(lesson) = &mut field.lesson else {
+            continue;
+        };
+        lesson.stored_names.retain(|name| {
+            !seen.contains_key(name) && !aliases.iter().any(|(alias, _)| alias.value() == *name)
+        });
+    }
     fields
 }
 
@@ -412,8 +453,11 @@ fn read_lesson_field(
     field: &FieldAttrs,
     ident: &Ident,
     value_ty: &Type,
+    rule: Option<RenameRule>,
     errors: &mut darling::error::Accumulator,
 ) -> LessonField {
+    let unrenamed = ident.unraw().to_string();
+    let renamed = rule.map(|rule| rule.apply_to_field(&unrenamed));
     let name = match &field.rename {
         Some(rename) => {
             errors.handle(not_blank(
@@ -423,7 +467,14 @@ fn read_lesson_field(
             ));
             rename.value()
         }
-        None => ident.unraw().to_string(),
+        None => renamed.unwrap_or_else(|| unrenamed.clone()),
+    };
+    // The field's own name, which stored versions written before `rename`
+    // or `rename_all` hold.
+    let stored_names = if name == unrenamed {
+        Vec::new()
+    } else {
+        vec![unrenamed]
     };
     let doc = Doc::read(&field.attrs);
     match (&field.label, &doc.known) {
@@ -470,6 +521,7 @@ fn read_lesson_field(
         kind: field.kind.clone(),
         default: field.default.clone(),
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
+        stored_names,
     }
 }
 
@@ -490,69 +542,4 @@ fn option_inner(ty: &Type) -> Option<&Type> {
         [GenericArgument::Type(inner)] => Some(inner),
         _ => None,
     }
-}
-
-fn read_describes(
-    attrs: &StructAttrs,
-    fields: &[Field],
-    anchor: Option<Span>,
-) -> darling::Result<Option<Describes>> {
-    match (&attrs.describes, &attrs.describes_with) {
-        (Some(_), Some(with)) => Err(darling::Error::custom(
-            "give `describes` (a template) or `describes_with` (a function), not both: \
-             remove one",
-        )
-        .with_span(with)),
-        (None, Some(with)) => Ok(Some(Describes::With(with.clone()))),
-        (None, None) => match anchor {
-            Some(anchor) => Err(darling::Error::custom(
-                "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes \
-                 to the {desk} desk\") or `describes_with = path::to::fn`: the spec has the \
-                 learnable, not its field names, phrase what was learned",
-            )
-            .with_span(&anchor)),
-            None => Ok(None),
-        },
-        (Some(describes), None) => {
-            let pieces = template::parse(&describes.value())
-                .map_err(|error| darling::Error::custom(error).with_span(describes))?;
-            resolve_template(pieces, fields, describes)
-                .map(|pieces| Some(Describes::Template(pieces)))
-        }
-    }
-}
-
-fn resolve_template(
-    pieces: Vec<Piece>,
-    fields: &[Field],
-    describes: &LitStr,
-) -> darling::Result<Vec<TemplatePiece>> {
-    let mut errors = darling::Error::accumulator();
-    let names: Vec<String> = fields.iter().map(|f| f.ident.unraw().to_string()).collect();
-    let mut resolved = Vec::new();
-    for piece in pieces {
-        match piece {
-            Piece::Text(text) => resolved.push(TemplatePiece::Text(text)),
-            Piece::Placeholder(name) if name == "entry" => resolved.push(TemplatePiece::Entry),
-            Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
-                Some(index) => resolved.push(TemplatePiece::Field {
-                    ident: fields[index].ident.clone(),
-                }),
-                None => {
-                    let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
-                        .map(|near| format!(" (did you mean `{{{near}}}`?)"))
-                        .unwrap_or_default();
-                    errors.push(
-                        darling::Error::custom(format!(
-                            "`{{{name}}}` in `describes` names no field{hint}; the fields are: \
-                             {}, and `{{entry}}` is the entry key",
-                            names.join(", ")
-                        ))
-                        .with_span(describes),
-                    );
-                }
-            },
-        }
-    }
-    errors.finish_with(resolved)
 }

@@ -1,6 +1,13 @@
 //! The `describes` template: literal text with `{field}` placeholders and
 //! `{entry}` for the entry key; `{{` and `}}` stand for braces.
 
+use proc_macro2::Span;
+use syn::LitStr;
+use syn::ext::IdentExt;
+
+use super::attrs::StructAttrs;
+use super::model::{Describes, Field, TemplatePiece};
+
 /// One piece of a parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Piece {
@@ -94,6 +101,73 @@ fn is_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|first| first == '_' || first.is_alphabetic())
         && chars.all(|c| c == '_' || c.is_alphanumeric())
+}
+
+/// `describes` or `describes_with`, checked: a template's placeholders
+/// resolved to fields.
+pub fn read_describes(
+    attrs: &StructAttrs,
+    fields: &[Field],
+    anchor: Option<Span>,
+) -> darling::Result<Option<Describes>> {
+    match (&attrs.describes, &attrs.describes_with) {
+        (Some(_), Some(with)) => Err(darling::Error::custom(
+            "give `describes` (a template) or `describes_with` (a function), not both: \
+             remove one",
+        )
+        .with_span(with)),
+        (None, Some(with)) => Ok(Some(Describes::With(with.clone()))),
+        (None, None) => match anchor {
+            Some(anchor) => Err(darling::Error::custom(
+                "missing `describes = \"...\"` (a phrasing such as \"Chapter {chapter} now goes \
+                 to the {desk} desk\") or `describes_with = path::to::fn`: the spec has the \
+                 learnable, not its field names, phrase what was learned",
+            )
+            .with_span(&anchor)),
+            None => Ok(None),
+        },
+        (Some(describes), None) => {
+            let pieces = parse(&describes.value())
+                .map_err(|error| darling::Error::custom(error).with_span(describes))?;
+            resolve_template(pieces, fields, describes)
+                .map(|pieces| Some(Describes::Template(pieces)))
+        }
+    }
+}
+
+fn resolve_template(
+    pieces: Vec<Piece>,
+    fields: &[Field],
+    describes: &LitStr,
+) -> darling::Result<Vec<TemplatePiece>> {
+    let mut errors = darling::Error::accumulator();
+    let names: Vec<String> = fields.iter().map(|f| f.ident.unraw().to_string()).collect();
+    let mut resolved = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => resolved.push(TemplatePiece::Text(text)),
+            Piece::Placeholder(name) if name == "entry" => resolved.push(TemplatePiece::Entry),
+            Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
+                Some(index) => resolved.push(TemplatePiece::Field {
+                    ident: fields[index].ident.clone(),
+                }),
+                None => {
+                    let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
+                        .map(|near| format!(" (did you mean `{{{near}}}`?)"))
+                        .unwrap_or_default();
+                    errors.push(
+                        darling::Error::custom(format!(
+                            "`{{{name}}}` in `describes` names no field{hint}; the fields are: \
+                             {}, and `{{entry}}` is the entry key",
+                            names.join(", ")
+                        ))
+                        .with_span(describes),
+                    );
+                }
+            },
+        }
+    }
+    errors.finish_with(resolved)
 }
 
 #[cfg(test)]

@@ -62,6 +62,7 @@ impl Probe<NaiveDate> {
         kind: "date",
         choices: None,
         descriptions: None,
+        aliases: &[],
         parse: parse_date,
         take: take_date,
         display: as_display::<NaiveDate>,

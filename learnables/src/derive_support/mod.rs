@@ -2,7 +2,8 @@
 //! static description of a learnable ([`spec`]), the probe that decides a
 //! field's kind and parser from its type ([`probe`]), the reader that parses
 //! a lesson value field by field ([`reader`]), the text of a JSON number
-//! ([`number_text`]), and writing a value out ([`write`]). Exposed as
+//! ([`number_text`]), a doc comment's Markdown as plain text ([`plain`]),
+//! and writing a value out ([`write`]). Exposed as
 //! `learnables::__private` for the derive's use only; not a public API.
 //!
 //! The logic lives here, generic over the field's type, so that each
@@ -11,6 +12,7 @@
 #[cfg(feature = "chrono")]
 mod date_field;
 mod number_text;
+mod plain;
 mod probe;
 mod reader;
 mod spec;
@@ -22,4 +24,4 @@ pub use reader::{
 };
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, ParseFn, check_default};
-pub use write::{Piece, choices_hold, lesson_value, phrase};
+pub use write::{DefaultIsAChoice, Piece, choice_default, lesson_value, phrase, shown_default};

@@ -29,6 +29,9 @@ pub struct FieldOps<T> {
     pub choices: Option<&'static [&'static str]>,
     /// What each choice means, for a `Choice` ([`Choice::DESCRIPTIONS`]).
     pub descriptions: Option<&'static [Option<&'static str>]>,
+    /// The other strings a `Choice` reads, with the choice each reads as
+    /// ([`Choice::ALIASES`]); empty for other types.
+    pub aliases: &'static [(&'static str, &'static str)],
     /// Reads a value sent for the field.
     pub parse: ParseFn<T>,
     /// Reads a value sent for the field, taken out of the lesson value.
@@ -37,18 +40,25 @@ pub struct FieldOps<T> {
     pub display: fn(&T) -> &dyn Display,
 }
 
-/// A lesson field's type, seen by the field's marker in the generated code:
-/// implemented, per field, for the types that derive `Choice` or implement
-/// `FromStr` and `Display`.
+/// A lesson field's type, field `N` of the learnable `L` in the generated
+/// code: implemented, per field, when the type derives `Choice` or
+/// implements `FromStr` and `Display`. Named after the learnable and the
+/// field's place, which are the derive's own (an impl of this crate's
+/// trait for any type is then the derive's to write), and re-exported as
+/// `learnables::LessonFieldOf`, so that the compiler's note on a type that
+/// is neither names it so.
 #[diagnostic::on_unimplemented(
-    message = "`{T}` cannot be a lesson field",
-    label = "a lesson field's type must derive `Choice` or implement `FromStr` and `Display`",
-    note = "derive `learnables::Choice` on a fieldless enum, implement `FromStr` (with an error \
-            that implements `Display`) and `Display`, or mark the field `#[learnable(skip)]`"
+    message = "`{Self}` cannot be a lesson field: it does not derive `Choice`, nor implement \
+               `FromStr` and `Display`",
+    label = "derive `Choice` on `{Self}` if it is a fieldless enum, else implement `FromStr` and \
+             `Display` for it",
+    note = "a fieldless enum takes `#[derive(learnables::Choice)]` (its variants become the \
+            field's choices); another type implements `FromStr` (with an error that implements \
+            `Display`) and `Display`; a field that is no lesson field takes `#[learnable(skip)]`"
 )]
-pub trait FieldOf<T> {
-    /// What the field needs of `T`.
-    const OPS: FieldOps<T>;
+pub trait FieldOf<L, const N: usize>: Sized {
+    /// What the field needs of its type.
+    const OPS: FieldOps<Self>;
 }
 
 /// The bound a lesson field's type meets: `FromStr` (with an error that
@@ -68,6 +78,7 @@ impl<T: Choice + Display> Probe<T> {
         kind: "choice",
         choices: Some(T::CHOICES),
         descriptions: Some(T::DESCRIPTIONS),
+        aliases: T::ALIASES,
         parse: parse_choice::<T>,
         take: take_choice::<T>,
         display: choice_display::<T>,
@@ -108,6 +119,7 @@ where
         kind: "text",
         choices: None,
         descriptions: None,
+        aliases: &[],
         parse: parse_text::<T>,
         take: take_text::<T>,
         display: as_display::<T>,
@@ -122,6 +134,7 @@ impl Probe<String> {
         kind: "text",
         choices: None,
         descriptions: None,
+        aliases: &[],
         parse: parse_text::<String>,
         take: take_string,
         display: as_display::<String>,
@@ -248,6 +261,7 @@ where
         kind: "text",
         choices: None,
         descriptions: None,
+        aliases: &[],
         parse: parse_standard::<T>,
         take: take_standard::<T>,
         display: as_display::<T>,

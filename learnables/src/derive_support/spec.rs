@@ -5,6 +5,7 @@ use crate::wire::{FieldKind, LearnableDescriptor, LessonField};
 
 use serde_json::Value;
 
+use super::plain::plain_text;
 use crate::lesson_error::LessonProblem;
 
 /// Reads a field's value from a lesson: what the probe hands the parser.
@@ -63,11 +64,12 @@ impl FieldSpec {
         learnables_rules::DocText::from_lines(self.doc.iter())
     }
 
-    /// The label: explicit, or the doc comment's first paragraph.
+    /// The label: explicit, or the doc comment's first paragraph, its
+    /// Markdown as plain text.
     pub(crate) fn label(&self) -> String {
         match self.label {
             Some(label) => label.to_owned(),
-            None => self.doc_text().label,
+            None => plain_text(&self.doc_text().label),
         }
     }
 
@@ -76,7 +78,7 @@ impl FieldSpec {
             (_, Some(help)) => Some(help.to_owned()),
             // An explicit label replaces the whole doc comment only when the
             // doc comment is the label's source; otherwise the doc's rest is help.
-            _ => self.doc_text().help,
+            _ => self.doc_text().help.map(|help| plain_text(&help)),
         };
         // Said in the help, which every client shows (the spec's fields
         // have no other way to say it).
@@ -98,7 +100,7 @@ impl FieldSpec {
             choice_descriptions: self
                 .descriptions
                 .filter(|all| all.iter().any(Option::is_some))
-                .map(|all| all.iter().map(|d| d.map(str::to_owned)).collect()),
+                .map(|all| all.iter().map(|d| d.map(plain_text)).collect()),
         }
     }
 }

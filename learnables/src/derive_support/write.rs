@@ -53,21 +53,66 @@ pub fn phrase(pieces: &[Piece<'_>], entry: &str) -> String {
     out
 }
 
-/// `haystack` holds `needle`: for the compile-time check of a default
-/// against the choices of its field's type.
-pub const fn choices_hold(choices: Option<&[&str]>, needle: &str) -> bool {
+/// The choice a field's `default` reads as, the way a lesson's value
+/// reads (one of `choices`, or an alias of one), at compile time: `None`
+/// when it reads as none. A field without choices (a text field) takes its
+/// default as written.
+pub const fn choice_default(
+    choices: Option<&'static [&'static str]>,
+    aliases: &'static [(&'static str, &'static str)],
+    default: &'static str,
+) -> Option<&'static str> {
     let Some(choices) = choices else {
-        return true;
+        return Some(default);
     };
     let mut index = 0;
     while index < choices.len() {
-        if bytes_equal(choices[index].as_bytes(), needle.as_bytes()) {
-            return true;
+        if bytes_equal(choices[index].as_bytes(), default.as_bytes()) {
+            return Some(choices[index]);
         }
         index += 1;
     }
-    false
+    let mut index = 0;
+    while index < aliases.len() {
+        if bytes_equal(aliases[index].0.as_bytes(), default.as_bytes()) {
+            return Some(aliases[index].1);
+        }
+        index += 1;
+    }
+    None
 }
+
+/// The `default` the descriptor shows: the choice a choice field's default
+/// reads as (`yes` for a `bool`'s `true`), any other as written.
+pub const fn shown_default(
+    choices: Option<&'static [&'static str]>,
+    aliases: &'static [(&'static str, &'static str)],
+    default: &'static str,
+) -> &'static str {
+    match choice_default(choices, aliases, default) {
+        Some(choice) => choice,
+        None => default,
+    }
+}
+
+/// Met by a field type `T` when its `default` reads as one of its choices
+/// (`HOLDS`, computed by [`choice_default`] at compile time): a trait, so
+/// that a default outside the list is an ordinary error at the `default`
+/// attribute rather than a failed constant evaluation.
+#[diagnostic::on_unimplemented(
+    message = "this `default` is not one of the choices of `{Self}`",
+    label = "not a choice of `{Self}`: write one of `{Self}::CHOICES`, as a lesson would send it",
+    note = "a default is read as a lesson's value is: one of the type's choices or of its \
+            aliases (`yes`, `no`, `true` or `false` for a `bool`); a derived enum's choice is a \
+            variant's name in kebab-case, unless `rename_all` or the variant's `rename` says \
+            otherwise"
+)]
+pub trait DefaultIsAChoice<const HOLDS: bool> {
+    /// Named by the check.
+    const HOLDS: () = ();
+}
+
+impl<T: ?Sized> DefaultIsAChoice<true> for T {}
 
 const fn bytes_equal(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
@@ -88,10 +133,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn choices_hold_compares_whole_strings() {
-        assert!(choices_hold(Some(&["general", "cold chain"]), "cold chain"));
-        assert!(!choices_hold(Some(&["general"]), "gen"));
-        assert!(choices_hold(None, "anything"));
+    fn a_default_reads_as_a_choice_or_an_alias_of_one() {
+        const CHOICES: Option<&[&str]> = Some(&["general", "cold chain"]);
+        assert_eq!(
+            choice_default(CHOICES, &[], "cold chain"),
+            Some("cold chain")
+        );
+        assert_eq!(choice_default(CHOICES, &[], "gen"), None);
+        assert_eq!(
+            choice_default(CHOICES, &[("main", "general")], "main"),
+            Some("general")
+        );
+        assert_eq!(choice_default(None, &[], "anything"), Some("anything"));
+        assert_eq!(
+            shown_default(Some(&["yes", "no"]), &[("true", "yes")], "true"),
+            "yes"
+        );
+        assert_eq!(shown_default(Some(&["yes", "no"]), &[], "maybe"), "maybe");
     }
 
     #[test]

@@ -15,9 +15,9 @@ pub struct RoutingRule {
     /// HS chapter
     #[learnable(default = "abc")]
     pub chapter: u8,
-    /// Urgent
-    #[learnable(default = "yes")]
-    pub urgent: bool,
+    /// Ratio (read as a lesson is: finite)
+    #[learnable(default = "NaN")]
+    pub ratio: f32,
     /// Parcels
     #[learnable(default = "0")]
     pub parcels: std::num::NonZeroU32,

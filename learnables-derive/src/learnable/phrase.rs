@@ -1,0 +1,93 @@
+//! The generated code that writes a value out: its lesson value and its
+//! `describes` phrasing.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::codegen::item;
+use super::model::{Describes, Field, Learnable, TemplatePiece};
+
+/// `&dyn Display` of a field's value, through the field's ops (so that a
+/// type that is no lesson field's is one error, at the type): `Some(...)`,
+/// or for an optional field, `None` when absent.
+fn shown(field: &Field) -> TokenStream {
+    let ident = &field.ident;
+    let display = item(field, "display");
+    if field.optional {
+        quote! {
+            match &self.#ident {
+                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
+                ::core::option::Option::None => ::core::option::Option::None,
+            }
+        }
+    } else {
+        quote!(::core::option::Option::Some(#display(&self.#ident)))
+    }
+}
+
+pub(super) fn to_lesson_value(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let fields = learnable.lesson_fields().map(|(_, field)| {
+        let name = &field.lesson.as_ref().expect("lesson fields only").name;
+        let shown = shown(field);
+        quote!((#name, #shown))
+    });
+    quote! {
+        #[inline]
+        fn to_lesson_value(&self) -> #krate::LessonValue {
+            #krate::__private::lesson_value(&[#(#fields),*])
+        }
+    }
+}
+
+pub(super) fn describes(learnable: &Learnable) -> TokenStream {
+    let krate = &learnable.krate;
+    let body = match &learnable.describes {
+        // Through a typed pointer, so that a wrong signature is one error
+        // at the path that shows the signature expected.
+        Describes::With(path) => quote_spanned! {path.span()=>
+            let __describes_with: fn(&Self, &str) -> ::std::string::String = #path;
+            __describes_with(self, __entry)
+        },
+        Describes::Template(pieces) => {
+            let pieces = pieces.iter().map(|piece| match piece {
+                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
+                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
+                TemplatePiece::Field { ident, .. } => {
+                    let shown = match learnable
+                        .lesson_fields()
+                        .find(|(_, field)| field.ident == *ident)
+                    {
+                        Some((_, field)) => shown(field),
+                        // A skipped field: its type must be `Display`.
+                        None => {
+                            let field = learnable
+                                .fields
+                                .iter()
+                                .find(|field| field.ident == *ident)
+                                .expect("a template names a field of the struct");
+                            let value_ty = &field.value_ty;
+                            let value = if field.optional {
+                                quote!(self.#ident.as_ref())
+                            } else {
+                                quote!(::core::option::Option::Some(&self.#ident))
+                            };
+                            quote_spanned! {value_ty.span()=>
+                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
+                            }
+                        }
+                    };
+                    quote!(#krate::__private::Piece::Value(#shown))
+                }
+            });
+            quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
+        }
+    };
+    quote! {
+        #[inline]
+        fn describes(&self, __entry: &str) -> ::std::string::String {
+            #body
+        }
+    }
+}
