@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::routing::get;
+use axum::body::Body;
+use axum::routing::{get, post};
 use learnables::a2a::serve::{ServerLimits, serve};
 use learnables_tests::support::agent::Agent;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -164,15 +165,12 @@ async fn a_client_that_never_reads_its_large_response_is_cut_off_and_others_are_
     let router = Router::new()
         .route("/", get(|| async { "ok" }))
         .route("/large", get(|| async { vec![b'x'; LARGE] }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind 127.0.0.1");
-    let address = listener.local_addr().expect("local address");
-    let limits = ServerLimits::default().with_write_timeout(WRITE_TIMEOUT);
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve(listener, router, limits, async {
-        let _ = stopped.await;
-    }));
+    let server = Served::start(
+        router,
+        ServerLimits::default().with_write_timeout(WRITE_TIMEOUT),
+    )
+    .await;
+    let address = server.address;
     let exchange = |raw: &'static [u8]| async move {
         let mut stream = TcpStream::connect(address).await.expect("connect");
         stream.write_all(raw).await.expect("send");
@@ -239,10 +237,80 @@ async fn a_client_that_never_reads_its_large_response_is_cut_off_and_others_are_
         "a client that did not read for twice the write timeout still got {got} of {LARGE} bytes"
     );
 
-    let _ = stop.send(());
-    tokio::time::timeout(SLACK, server)
+    server.shut_down().await;
+}
+
+/// `router` served with `limits` on 127.0.0.1.
+struct Served {
+    address: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Served {
+    async fn start(router: Router, limits: ServerLimits) -> Served {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1");
+        let address = listener.local_addr().expect("local address");
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(serve(listener, router, limits, async {
+            let _ = stopped.await;
+        }));
+        Served {
+            address,
+            stop,
+            task,
+        }
+    }
+
+    async fn shut_down(self) {
+        let _ = self.stop.send(());
+        tokio::time::timeout(SLACK, self.task)
+            .await
+            .expect("the server shuts down")
+            .expect("no panic")
+            .expect("no error");
+    }
+}
+
+/// The body timeout under test.
+const BODY_TIMEOUT: Duration = Duration::from_millis(300);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_its_handler_holds_unread_is_closed_at_the_body_deadline() {
+    // A handler that waits on something else before it reads its body: its
+    // connection still waits on the client for the body.
+    let router = Router::new().route(
+        "/hold",
+        post(|body: Body| async move {
+            tokio::time::sleep(Duration::from_secs(600)).await;
+            drop(body);
+            "late"
+        }),
+    );
+    let server = Served::start(
+        router,
+        ServerLimits::default().with_body_read_timeout(BODY_TIMEOUT),
+    )
+    .await;
+    let mut stream = TcpStream::connect(server.address).await.expect("connect");
+    stream
+        .write_all(b"POST /hold HTTP/1.1\r\nHost: test\r\nContent-Length: 1000\r\n\r\nonly part")
         .await
-        .expect("the server shuts down")
-        .expect("no panic")
-        .expect("no error");
+        .expect("send");
+    // The deadline, the second a reading handler has to answer 408, and a
+    // safety margin.
+    let mut read = Vec::new();
+    let closed = tokio::time::timeout(
+        BODY_TIMEOUT + Duration::from_secs(1) + SLACK,
+        stream.read_to_end(&mut read),
+    )
+    .await;
+    assert!(
+        closed.is_ok(),
+        "a connection whose body never arrived is still open"
+    );
+    assert!(read.is_empty(), "{:?}", String::from_utf8_lossy(&read));
+    server.shut_down().await;
 }

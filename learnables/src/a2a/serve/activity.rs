@@ -436,12 +436,13 @@ mod tests {
         activity.write_blocked();
         assert!(activity.waiting().expect("blocked again").mid_request);
         // The time refused before counts: less than the whole timeout is left.
-        let state = activity.state();
-        let (deadline, reason) = state.deadline(limits).unwrap().unwrap();
-        assert_eq!(reason, Closed::WriteTimedOut);
-        let blocked = state.write.blocked_since.unwrap();
-        assert!(deadline <= blocked + Duration::from_millis(30));
-        drop(state);
+        {
+            let state = activity.state();
+            let (deadline, reason) = state.deadline(limits).unwrap().unwrap();
+            assert_eq!(reason, Closed::WriteTimedOut);
+            let blocked = state.write.blocked_since.unwrap();
+            assert!(deadline <= blocked + Duration::from_millis(30));
+        }
         assert_eq!(activity.closed(limits).await, Closed::WriteTimedOut);
     }
 
