@@ -314,3 +314,47 @@ async fn a_body_its_handler_holds_unread_is_closed_at_the_body_deadline() {
     assert!(read.is_empty(), "{:?}", String::from_utf8_lossy(&read));
     server.shut_down().await;
 }
+
+/// A body of `chunks` times 64 KiB, made as it is sent.
+fn streamed(chunks: usize) -> Body {
+    static CHUNK: [u8; 1 << 16] = [b'x'; 1 << 16];
+    let chunks = (0..chunks).map(|_| Ok::<_, std::convert::Infallible>(&CHUNK[..]));
+    Body::from_stream(futures::stream::iter(chunks))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_do_not_read_give_way_to_a_real_client_at_the_cap() {
+    const CAP: usize = 8;
+    // Only the cap protects here: no write timeout runs out during the test.
+    let limits = ServerLimits::default()
+        .with_max_connections(CAP)
+        .with_write_timeout(Duration::from_secs(600));
+    let router = Router::new()
+        .route("/", get(|| async { "ok" }))
+        .route("/large", get(|| async { streamed(1024) }));
+    let server = Served::start(router, limits).await;
+    let mut not_reading = Vec::new();
+    for _ in 0..CAP + 4 {
+        let mut stream = TcpStream::connect(server.address).await.expect("connect");
+        stream
+            .write_all(b"GET /large HTTP/1.1\r\nHost: test\r\n\r\n")
+            .await
+            .expect("send");
+        not_reading.push(stream);
+    }
+    for _ in 0..3 {
+        let mut stream = TcpStream::connect(server.address).await.expect("connect");
+        stream
+            .write_all(b"GET / HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            .await
+            .expect("send");
+        let mut answer = Vec::new();
+        tokio::time::timeout(SLACK, stream.read_to_end(&mut answer))
+            .await
+            .expect("a real client is answered while every slot holds a client that does not read")
+            .expect("read");
+        assert!(answer.starts_with(b"HTTP/1.1 200 OK") && answer.ends_with(b"ok"));
+    }
+    drop(not_reading);
+    server.shut_down().await;
+}
