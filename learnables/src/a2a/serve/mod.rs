@@ -53,8 +53,9 @@
 //!   the cap, a connection waiting on its client is closed for the new one:
 //!   the longest idle, else the one waiting longest in the middle of a
 //!   request, for its head, for its body, or for its client to take its
-//!   response (counted from the end of the head, or from when the response
-//!   first waited), so idle, stalled or slow clients cannot keep a real
+//!   response (counted from the accept or the first byte for a head, from
+//!   the end of the head for a body, from when the response first waited
+//!   for a response), so idle, stalled or slow clients cannot keep a real
 //!   client out; only when every connection's handler is at work does a
 //!   new one wait in the listen backlog;
 //! - when accepting fails for want of file descriptors or memory, a waiting
