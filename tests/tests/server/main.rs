@@ -1,4 +1,5 @@
-//! The HTTP server and hostile clients: logs of untrusted text, bounded task stores, slow and idle clients, running out of file descriptors.
+//! The HTTP server and hostile clients: logs of untrusted text, bounded task stores, slow and idle clients, slow bodies, unread responses, running out of file descriptors.
 
 mod hostile_server;
 mod server_limits;
+mod slow_clients;

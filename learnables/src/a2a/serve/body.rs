@@ -1,5 +1,10 @@
 //! The bodies on a served connection: a request body with a deadline, and a
 //! response body that keeps its request in flight until it is sent.
+//!
+//! The deadline is our own: tower-http's `RequestBodyTimeoutLayer` bounds
+//! the pause between two frames, which a client sending a few bytes at a
+//! time never overruns, while this one bounds the whole body, counted from
+//! the end of the head.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -10,7 +15,7 @@ use axum::body::{Body, Bytes};
 use hyper::body::{Body as HttpBody, Frame, Incoming, SizeHint};
 use tokio::time::{Instant, Sleep};
 
-use super::activity::InFlight;
+use super::activity::{BodyArriving, InFlight};
 
 /// Reading a request body failed.
 #[derive(Debug, thiserror::Error)]
@@ -23,23 +28,32 @@ pub(super) enum BodyError {
     Read(#[from] hyper::Error),
 }
 
-/// A request body that must arrive whole by a deadline; reading it past
-/// the deadline is an error, and marks the request as timed out.
+/// A request body that must arrive whole by a deadline (none when `None`);
+/// reading it past the deadline is an error, and marks the request as
+/// timed out. Its connection waits on the client until the body ends,
+/// fails, or is dropped.
 #[derive(Debug)]
 pub(super) struct TimedBody {
     inner: Incoming,
-    deadline: Instant,
+    deadline: Option<Instant>,
     sleep: Option<Pin<Box<Sleep>>>,
     timed_out: Arc<AtomicBool>,
+    arriving: Option<BodyArriving>,
 }
 
 impl TimedBody {
-    pub(super) fn new(inner: Incoming, deadline: Instant, timed_out: Arc<AtomicBool>) -> TimedBody {
+    pub(super) fn new(
+        inner: Incoming,
+        deadline: Option<Instant>,
+        timed_out: Arc<AtomicBool>,
+        arriving: Option<BodyArriving>,
+    ) -> TimedBody {
         TimedBody {
             inner,
             deadline,
             sleep: None,
             timed_out,
+            arriving,
         }
     }
 }
@@ -57,14 +71,21 @@ impl HttpBody for TimedBody {
             return Poll::Ready(Some(Err(BodyError::TimedOut)));
         }
         if let Poll::Ready(frame) = Pin::new(&mut this.inner).poll_frame(cx) {
+            if !matches!(frame, Some(Ok(_))) || this.inner.is_end_stream() {
+                this.arriving = None;
+            }
             return Poll::Ready(frame.map(|frame| frame.map_err(BodyError::Read)));
         }
-        let deadline = this.deadline;
+        let Some(deadline) = this.deadline else {
+            return Poll::Pending;
+        };
         let sleep = this
             .sleep
             .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
         ready!(sleep.as_mut().poll(cx));
         this.timed_out.store(true, Ordering::Relaxed);
+        // The client is no longer waited on: the handler answers 408.
+        this.arriving = None;
         Poll::Ready(Some(Err(BodyError::TimedOut)))
     }
 

@@ -1,5 +1,5 @@
-//! One served connection: its socket, read through its activity, and its
-//! HTTP/1 state machine, closed when its activity says so.
+//! One served connection: its socket, read and written through its
+//! activity, and its HTTP/1 state machine, closed when its activity says so.
 
 use std::convert::Infallible;
 use std::io;
@@ -39,6 +39,7 @@ pub(super) async fn serve_connection<S, B>(
     let io = TokioIo::new(Watched {
         stream,
         activity: Arc::clone(&activity),
+        blocked: false,
     });
     let handler = Handler::new(service, Arc::clone(&activity), limits.body_read_timeout());
     let connection = http1::Builder::new().serve_connection(io, handler);
@@ -56,7 +57,9 @@ pub(super) async fn serve_connection<S, B>(
             reason = &mut closed => {
                 match reason {
                     Closed::HeadTimedOut => tracing::debug!("closing a connection: request head too slow"),
+                    Closed::BodyTimedOut => tracing::debug!("closing a connection: request body too slow"),
                     Closed::IdleTimedOut => tracing::debug!("closing a connection: idle too long"),
+                    Closed::WriteTimedOut => tracing::debug!("closing a connection: its client does not take the response"),
                     Closed::Evicted => tracing::debug!("closing a connection to make room for a new one"),
                 }
                 return;
@@ -69,10 +72,35 @@ pub(super) async fn serve_connection<S, B>(
     }
 }
 
-/// A socket whose reads tell its connection's activity that bytes arrived.
+/// A socket whose reads tell its connection's activity that bytes arrived,
+/// and whose writes when it refuses bytes and when it takes them again.
+///
+/// The write deadline this feeds is our own: hyper has none, and a timeout
+/// per write (as `tokio-io-timeout` has) restarts with every write, so a
+/// client reading a few bytes now and then never overruns it, while this
+/// one sums the time a response waits on its client.
 struct Watched {
     stream: TcpStream,
     activity: Arc<Activity>,
+    /// The last write or flush was refused (the activity was told).
+    blocked: bool,
+}
+
+impl Watched {
+    fn watch_write<T>(&mut self, poll: Poll<T>) -> Poll<T> {
+        match (&poll, self.blocked) {
+            (Poll::Pending, false) => {
+                self.blocked = true;
+                self.activity.write_blocked();
+            }
+            (Poll::Ready(_), true) => {
+                self.blocked = false;
+                self.activity.write_unblocked();
+            }
+            _ => {}
+        }
+        poll
+    }
 }
 
 impl AsyncRead for Watched {
@@ -96,7 +124,8 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         data: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, data)
+        let poll = Pin::new(&mut self.stream).poll_write(cx, data);
+        self.watch_write(poll)
     }
 
     fn poll_write_vectored(
@@ -104,7 +133,8 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         data: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, data)
+        let poll = Pin::new(&mut self.stream).poll_write_vectored(cx, data);
+        self.watch_write(poll)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -112,7 +142,8 @@ impl AsyncWrite for Watched {
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.stream).poll_flush(cx)
+        let poll = Pin::new(&mut self.stream).poll_flush(cx);
+        self.watch_write(poll)
     }
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -1,5 +1,6 @@
-//! The served router as hyper sees it: each request marked in flight, its
-//! body given a deadline, and a body that overran it answered with 408.
+//! The served router as hyper sees it: each request marked in flight and
+//! its body on its way until it arrives, its body given a deadline, and a
+//! body that overran it answered with 408.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -51,11 +52,20 @@ where
     type Future = Pin<Box<dyn Future<Output = Answer> + Send>>;
 
     fn call(&self, request: Request<Incoming>) -> Self::Future {
-        let in_flight = self.activity.request_started();
+        let now = Instant::now();
+        let body_on_its_way = !request.body().is_end_stream();
+        let in_flight = self.activity.request_started(now, body_on_its_way);
+        let arriving = body_on_its_way.then(|| in_flight.receiving());
         let timed_out = Arc::new(AtomicBool::new(false));
-        let deadline = Instant::now() + self.body_read_timeout;
-        let request =
-            request.map(|body| Body::new(TimedBody::new(body, deadline, Arc::clone(&timed_out))));
+        let deadline = now.checked_add(self.body_read_timeout);
+        let request = request.map(|body| {
+            Body::new(TimedBody::new(
+                body,
+                deadline,
+                Arc::clone(&timed_out),
+                arriving,
+            ))
+        });
         let service = self.service.clone();
         Box::pin(async move {
             let response = match service.oneshot(request).await {

@@ -11,6 +11,7 @@ use std::time::Duration;
 /// | --- | --- | --- |
 /// | [`header_read_timeout`](Self::header_read_timeout) | 10 s | a request head is a few kilobytes that every real client writes at once, right after it connects |
 /// | [`body_read_timeout`](Self::body_read_timeout) | 30 s | axum reads at most 2 MB of body by default: 30 s allows a client as slow as 70 KB/s; a lesson is a few kilobytes |
+/// | [`write_timeout`](Self::write_timeout) | 30 s | as long to take a response as to send a request: 30 s of waiting lets a client as slow as 70 KB/s take 2 MB past what the kernel buffers; a learnables answer is a few kilobytes |
 /// | [`idle_timeout`](Self::idle_timeout) | 60 s | long enough for a client to reuse its connection for the next question, short enough that idle sockets do not pile up |
 /// | [`max_connections`](Self::max_connections) | 512 | half of Linux's default limit of 1024 open files, which leaves the rest for the knowledge store, PostgreSQL and logs |
 /// | [`shutdown_timeout`](Self::shutdown_timeout) | 8 s | requests in flight finish, and the process still closes its store before `docker stop` and systemd's default give up on it (10 s, 90 s) |
@@ -30,6 +31,7 @@ use std::time::Duration;
 pub struct ServerLimits {
     header_read_timeout: Duration,
     body_read_timeout: Duration,
+    write_timeout: Duration,
     idle_timeout: Duration,
     max_connections: usize,
     shutdown_timeout: Duration,
@@ -40,6 +42,7 @@ impl Default for ServerLimits {
         ServerLimits {
             header_read_timeout: Duration::from_secs(10),
             body_read_timeout: Duration::from_secs(30),
+            write_timeout: Duration::from_secs(30),
             idle_timeout: Duration::from_secs(60),
             max_connections: 512,
             shutdown_timeout: Duration::from_secs(8),
@@ -64,7 +67,8 @@ impl ServerLimits {
     /// The time a client has to send a request's whole body, counted from
     /// the end of its head. A handler that reads the body past it gets an
     /// error, and the client gets `408 Request Timeout` and the connection
-    /// is closed.
+    /// is closed; a connection whose body has not arrived (or been read by
+    /// its handler) a second past it is closed, answered or not.
     ///
     /// ```
     /// # use learnables::a2a::serve::ServerLimits;
@@ -72,6 +76,20 @@ impl ServerLimits {
     /// ```
     pub fn body_read_timeout(&self) -> Duration {
         self.body_read_timeout
+    }
+
+    /// The time a response may wait on its client to take its bytes, summed
+    /// over the response: the time the connection's socket refuses more
+    /// bytes (its buffers full because the client does not read), not the
+    /// time the handler takes to produce them. A connection that overruns
+    /// it is closed, the rest of the response unsent.
+    ///
+    /// ```
+    /// # use learnables::a2a::serve::ServerLimits;
+    /// assert_eq!(ServerLimits::default().write_timeout().as_secs(), 30);
+    /// ```
+    pub fn write_timeout(&self) -> Duration {
+        self.write_timeout
     }
 
     /// The time a kept-alive connection may stay open without a request:
@@ -86,10 +104,11 @@ impl ServerLimits {
     }
 
     /// The most connections served at once. When a new connection arrives
-    /// at the cap, a connection without a request in flight is closed to
-    /// make room: the longest idle, else the one waiting longest for its
-    /// head. Only when every connection has a request in flight does the
-    /// new one wait, in the listen backlog, for one to finish.
+    /// at the cap, a connection waiting on its client is closed to make
+    /// room: the longest idle, else the one waiting longest in the middle
+    /// of a request (for its head, for its body, or for its client to take
+    /// its response). Only when every connection's handler is at work does
+    /// the new one wait, in the listen backlog, for one to finish.
     ///
     /// ```
     /// # use learnables::a2a::serve::ServerLimits;
@@ -122,6 +141,19 @@ impl ServerLimits {
     /// ```
     pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
         self.body_read_timeout = timeout;
+        self
+    }
+
+    /// Sets [`write_timeout`](Self::write_timeout).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use learnables::a2a::serve::ServerLimits;
+    /// let limits = ServerLimits::default().with_write_timeout(Duration::from_secs(10));
+    /// assert_eq!(limits.write_timeout(), Duration::from_secs(10));
+    /// ```
+    pub fn with_write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
         self
     }
 

@@ -1,7 +1,7 @@
 //! Serving a router on the open network: HTTP/1.1 on a TCP listener, with
 //! the timeouts and the connection cap of [`ServerLimits`], so that clients
-//! that dribble a request's head or body, or hold connections idle, cannot
-//! keep real clients out.
+//! that dribble a request's head or body, do not read their responses, or
+//! hold connections idle, cannot keep real clients out.
 //!
 //! [`serve`] stands in for `axum::serve`:
 //!
@@ -41,24 +41,38 @@
 //! - a request body that has not arrived whole within
 //!   [`ServerLimits::body_read_timeout`] of its head is an error to the
 //!   handler reading it, the client gets `408 Request Timeout` and the
-//!   connection is closed; a handler that does not read the body is not
-//!   waiting on the client, so no deadline applies to it;
+//!   connection is closed; a connection whose body has neither arrived nor
+//!   been let go of by its handler a second past that is closed unanswered;
+//! - a response whose client does not take it: once the socket has refused
+//!   its bytes for [`ServerLimits::write_timeout`] in all, the connection
+//!   is closed, the rest unsent; the time the handler takes to produce the
+//!   body does not count, so a long stream (server-sent events) is not cut;
 //! - a kept-alive connection without a request for
 //!   [`ServerLimits::idle_timeout`] is closed;
 //! - at most [`ServerLimits::max_connections`] connections are served; at
-//!   the cap, a connection without a request in flight is closed for the
-//!   new one (the longest idle, else the one waiting longest for its head),
-//!   so idle or stalled connections cannot keep a real client out; only
-//!   when every connection has a request in flight does a new one wait in
-//!   the listen backlog;
+//!   the cap, a connection waiting on its client is closed for the new one:
+//!   the longest idle, else the one waiting longest in the middle of a
+//!   request, for its head, for its body, or for its client to take its
+//!   response (counted from the accept or the first byte for a head, from
+//!   the end of the head for a body, from when the response first waited
+//!   for a response), so idle, stalled or slow clients cannot keep a real
+//!   client out; only when every connection's handler is at work does a
+//!   new one wait in the listen backlog;
 //! - when accepting fails for want of file descriptors or memory, a waiting
 //!   connection is closed to free one and the loop backs off (10 ms,
 //!   doubling up to 1 s) instead of spinning.
 //!
-//! Not bounded here: how long a handler takes once it has the request, and
-//! how slowly a client reads its response (responses that fit in the
-//! socket's buffers, like the learnables methods', never wait on it).
-//! HTTP/2 and upgrades (WebSocket) are not served.
+//! Not bounded here: how long a handler takes once it has the request
+//! (its connection is not evicted meanwhile), and a client that takes a
+//! response slowly but within the write timeout. HTTP/2 and upgrades
+//! (WebSocket) are not served.
+//!
+//! Eviction and the deadlines are our own, one state per connection
+//! (`activity`) driving both: hyper's `header_read_timeout` closes a slow
+//! head but cannot give its slot to a new connection, and no crate evicts
+//! at a cap (tower's `ConcurrencyLimit` makes newcomers wait); tower-http's
+//! `RequestBodyTimeoutLayer` bounds the pause between two body frames, not
+//! the whole body; hyper has no write timeout at all.
 
 mod activity;
 mod body;
@@ -87,7 +101,7 @@ use activity::Activity;
 use registry::Registry;
 
 /// How long the accept loop waits before it looks again for a connection to
-/// close, when the cap is reached and every connection has a request in flight.
+/// close, when the cap is reached and every connection's handler is at work.
 const RECHECK_FULL: Duration = Duration::from_millis(100);
 /// The first and the longest pause after accepting failed for want of resources.
 const BACKOFF_FIRST: Duration = Duration::from_millis(10);

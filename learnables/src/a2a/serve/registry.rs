@@ -1,4 +1,9 @@
 //! The connections being served, and which one gives way to a new one.
+//!
+//! Our own: tower's `ConcurrencyLimit` and hyper-util make a new connection
+//! wait for a slot, while here a connection that waits on its client gives
+//! its slot up, so that clients holding every slot cannot keep a new one
+//! out.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -30,9 +35,9 @@ impl Registry {
     }
 
     /// Makes room for one more connection: true when there is room, after
-    /// closing a connection without a request in flight if the cap is
-    /// reached (the longest idle, else the longest waiting for its head);
-    /// false when every connection has a request in flight.
+    /// closing a connection waiting on its client if the cap is reached
+    /// (the longest idle, else the longest waiting in the middle of a
+    /// request); false when every connection's handler is at work.
     pub(super) fn make_room(&self) -> bool {
         let mut open = self.open();
         if open.len() < self.max {
@@ -41,8 +46,8 @@ impl Registry {
         self.evict_longest_waiting(&mut open)
     }
 
-    /// Closes a connection without a request in flight, if there is one, to
-    /// free its socket.
+    /// Closes a connection waiting on its client, if there is one, to free
+    /// its socket.
     pub(super) fn evict_one(&self) -> bool {
         self.evict_longest_waiting(&mut self.open())
     }
@@ -106,6 +111,7 @@ mod tests {
 
     #[test]
     fn at_the_cap_the_longest_waiting_gives_way_and_busy_ones_never_do() {
+        let now = tokio::time::Instant::now;
         let registry = Arc::new(Registry::new(2));
         let oldest = Activity::accepted();
         later();
@@ -118,9 +124,9 @@ mod tests {
         assert!(newer.waiting().is_some());
 
         let busy = Activity::accepted();
-        let _in_flight = busy.request_started();
+        let _in_flight = busy.request_started(now(), false);
         let _third = registry.admit(3, busy);
-        let _in_flight = newer.request_started();
+        let _in_flight = newer.request_started(now(), false);
         assert!(!registry.make_room(), "both open connections are busy");
         drop(second);
         assert!(registry.make_room());
@@ -132,12 +138,33 @@ mod tests {
         let head = Activity::accepted();
         later();
         let idle = Activity::accepted();
-        drop(idle.request_started());
+        drop(idle.request_started(tokio::time::Instant::now(), false));
         let _first = registry.admit(1, Arc::clone(&head));
         let _second = registry.admit(2, Arc::clone(&idle));
 
         assert!(registry.make_room());
         assert_eq!(idle.waiting(), None, "the idle one was evicted");
         assert!(head.waiting().is_some());
+    }
+
+    #[test]
+    fn a_slow_body_gives_way_like_a_slow_head_and_a_handler_at_work_does_not() {
+        let registry = Arc::new(Registry::new(2));
+        let slow_body = Activity::accepted();
+        let in_flight = slow_body.request_started(tokio::time::Instant::now(), true);
+        let _arriving = in_flight.receiving();
+        later();
+        let working = Activity::accepted();
+        let working_request = working.request_started(tokio::time::Instant::now(), true);
+        drop(working_request.receiving());
+        let _first = registry.admit(1, Arc::clone(&slow_body));
+        let _second = registry.admit(2, Arc::clone(&working));
+
+        assert!(registry.make_room(), "the slow body gives way");
+        assert_eq!(slow_body.waiting(), None, "evicted");
+        let also_working = Activity::accepted();
+        let _also = also_working.request_started(tokio::time::Instant::now(), false);
+        let _third = registry.admit(3, also_working);
+        assert!(!registry.make_room(), "handlers at work never give way");
     }
 }
