@@ -2,6 +2,7 @@
 //! request in, a JSON-RPC response out; with the feature `server`, a whole
 //! agent's axum router around them ([`LearnablesService::router`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -17,7 +18,7 @@ use crate::constants::SHOW_BACK_METHOD;
 use crate::declaration::Declaration;
 use crate::knowledge::{Knowledge, KnowledgeError};
 use crate::knowledge::{OnUnreadable, StoreError, TeachError};
-use crate::untrusted::Untrusted;
+use crate::untrusted::{HiddenCharacter, Untrusted};
 use crate::wire::{LearnableDescriptor, Lesson, LessonField, LessonResult, LessonValue};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
@@ -407,6 +408,9 @@ impl LearnablesService {
     /// teacher and the policy allow it.
     fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
         let mut lesson = read_lesson(params)?;
+        // Before the collection is looked up: a name that does not show as
+        // itself is refused as such, not as a learnable this agent lacks.
+        hidden_characters(&lesson.collection, &lesson.entry)?;
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
@@ -440,7 +444,12 @@ impl LearnablesService {
         result: Result<LessonResult, TeachError>,
     ) -> Result<Reply, RpcError> {
         match result {
-            Ok(result) => {
+            Ok(mut result) => {
+                // Stored by the learnable's own phrasing (a `describes_with`
+                // function may repeat a value raw): escaped for the teacher.
+                if let Cow::Owned(describes) = crate::untrusted::escaped(&result.describes) {
+                    result.describes = describes;
+                }
                 tracing::info!(
                     collection = %Untrusted::new(&lesson.collection),
                     entry = %Untrusted::new(&lesson.entry),
@@ -469,6 +478,7 @@ impl LearnablesService {
 
     fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
         let params = read_show_back(params)?;
+        hidden_characters(&params.collection, &params.entry)?;
         let descriptor = self.descriptor(&params.collection)?;
         let snapshot = match &params.version_id {
             Some(version_id) => self.inner.knowledge.pin_as_of(version_id).map_err(|_| {
@@ -797,6 +807,7 @@ fn teach_error(error: &TeachError) -> RpcError {
         ),
         TeachError::EmptyEntry => RpcError::invalid_params("entry", error.to_string()),
         TeachError::NoTeacher => RpcError::invalid_params("taughtBy", error.to_string()),
+        TeachError::HiddenCharacter(hidden) => hidden_character(hidden),
         TeachError::Lesson(lesson) => {
             let refusal = RpcError::new(codes::INVALID_PARAMS, error.to_string())
                 .because(reasons::LESSON_INVALID);
@@ -829,6 +840,23 @@ fn teach_error(error: &TeachError) -> RpcError {
         ),
         TeachError::Store(store) => store_error(store),
     }
+}
+
+/// Refuses a collection or entry that holds a character which does not
+/// show as itself, naming the field and the character.
+fn hidden_characters(collection: &str, entry: &str) -> Result<(), RpcError> {
+    HiddenCharacter::check("collection", collection)
+        .and_then(|()| HiddenCharacter::check("entry", entry))
+        .map_err(|hidden| hidden_character(&hidden))
+}
+
+/// The JSON-RPC error of a name holding a character that does not show as
+/// itself: the field at fault, and the character in the metadata.
+fn hidden_character(hidden: &HiddenCharacter) -> RpcError {
+    RpcError::invalid_params(hidden.field, hidden.to_string()).with_metadata(
+        "character",
+        format!("U+{:04X}", u32::from(hidden.character)),
+    )
 }
 
 /// The JSON-RPC error of a store failure, as a client may read it: what

@@ -132,7 +132,7 @@ impl ShowBack {
         ShowBack {
             collection: record.collection.clone(),
             entry: record.entry.clone(),
-            describes: record.describes.clone(),
+            describes: crate::untrusted::escaped(&record.describes).into_owned(),
             lesson_fields,
             definition_version: record.definition_version,
             version_id: record.version_id.clone(),

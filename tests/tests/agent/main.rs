@@ -3,6 +3,7 @@
 mod agent_export_import;
 mod agent_over_http;
 mod agent_shutdown;
+mod hidden_characters;
 mod hostile_requests;
 mod layer_over_sdk;
 mod question_answered;
