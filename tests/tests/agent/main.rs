@@ -7,6 +7,7 @@ mod hidden_characters;
 mod hostile_requests;
 mod layer_over_sdk;
 mod question_answered;
+mod resumed_task_privacy;
 mod retract_over_http;
 mod scrubbed_bodies;
 mod scrubbed_over_sdk;
