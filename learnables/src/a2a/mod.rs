@@ -30,6 +30,7 @@ pub mod json_rpc;
 mod message_error;
 mod rpc_error;
 mod service;
+mod service_accounts;
 mod show_back;
 mod show_back_history;
 mod teach_block;
@@ -98,11 +99,9 @@ pub use message_error::MessageError;
 #[cfg(feature = "server")]
 pub use service::CARD_PATH;
 pub use service::LearnablesService;
+pub use service_accounts::{ServiceAccountRules, service_account_sign};
 pub use show_back::{ShowBack, ShowBackParams};
 pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
-pub use teachers::{
-    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens,
-    service_account_sign,
-};
+pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

@@ -11,4 +11,5 @@ mod resumed_task_privacy;
 mod retract_over_http;
 mod scrubbed_bodies;
 mod scrubbed_over_sdk;
+mod service_accounts_over_http;
 mod show_back_history;
