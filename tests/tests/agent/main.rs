@@ -6,6 +6,7 @@ mod agent_shutdown;
 mod hidden_characters;
 mod hostile_requests;
 mod layer_over_sdk;
+mod push_configs;
 mod question_answered;
 mod resumed_task_privacy;
 mod retract_over_http;
