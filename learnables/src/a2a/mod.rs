@@ -31,6 +31,7 @@ mod message_error;
 mod rpc_error;
 mod service;
 mod service_accounts;
+mod service_params;
 mod show_back;
 mod show_back_history;
 mod teach_block;
@@ -64,6 +65,8 @@ mod scrubbed_events;
 mod sdk;
 #[cfg(feature = "server")]
 pub mod serve;
+#[cfg(feature = "server")]
+mod service_router;
 #[cfg(feature = "a2a-server")]
 mod task_pin;
 #[cfg(feature = "a2a-server")]
@@ -96,10 +99,10 @@ pub use activation::Activation;
 pub(crate) use card::card_json;
 pub use card::{CardDeclaration, CardError};
 pub use message_error::MessageError;
-#[cfg(feature = "server")]
-pub use service::CARD_PATH;
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
+#[cfg(feature = "server")]
+pub use service_router::CARD_PATH;
 pub use show_back::{ShowBack, ShowBackParams};
 pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
