@@ -413,7 +413,9 @@ impl LearnablesService {
         let mut lesson = read_lesson(params)?;
         // Before the collection is looked up: a name that does not show as
         // itself is refused as such, not as a learnable this agent lacks.
-        hidden_characters(&lesson.collection, &lesson.entry)?;
+        if let Err(error) = hidden_characters(&lesson.collection, &lesson.entry) {
+            return Err(refused(&lesson, principal.id(), error));
+        }
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
