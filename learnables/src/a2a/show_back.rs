@@ -219,7 +219,7 @@ impl LearnablesService {
         let mut shown_back = ShowBack::of(fields, &snapshot, record);
         if let Some(history) = &params.history {
             shown_back.history = Some(history_page(
-                &self.knowledge(),
+                self.knowledge(),
                 &snapshot,
                 &params.collection,
                 &params.entry,
