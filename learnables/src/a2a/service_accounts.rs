@@ -3,35 +3,6 @@
 //! the authenticator did not classify by, and [`ServiceAccountRules`], a
 //! policy that extends or replaces them.
 //!
-//! An identity is compared as a person reads it: normalized to NFKC (so a
-//! full-width `ｂｏｔ` is `bot`), lower-cased, and with the digits that
-//! stand in for letters read as those letters (`b0t` is `bot`, `d3ploy` is
-//! `deploy`; a `1` is read both as `i` and as `l`). Its local part (before
-//! the `@`) is cut into words at every character that is not a letter or a
-//! digit (`ci-b0t` is `ci` and `bot`), and each rule looks at one of:
-//!
-//! - **a word** (`bot`, `ci`, `svc`, `system`, ...): one of the words is it;
-//!   `abbot` and `cibele` are words of their own, and pass;
-//! - **the start of a word** (`deploy*`, `service*`): `deployer`, `services`;
-//! - **the end of a word after at least four letters** (`*bot`):
-//!   `deploybot`, `dependabot`, while the surnames `abbot`, `cabot` and
-//!   `talbot` pass;
-//! - **the whole local part, digits aside** (`jenkins`): for a tool named
-//!   like people, so that `jenkins@` and `jenkins2@` are refused and
-//!   `mary.jenkins@` is not;
-//! - **the local part's words run together, at its start** (`noreply`,
-//!   `donotreply`, `githubactions`): `no-reply`, `do_not_reply`,
-//!   `github-actions`;
-//! - **anything in the identity**, domain included
-//!   (`gserviceaccount.com`, `system:serviceaccount:`, `[bot]`).
-//!
-//! The rules are names, not proof: a person whose name is one of them is
-//! marked a person by the authenticator ([`Principal::human`]) or excepted
-//! ([`ServiceAccountRules::except`]); a service account named like a person
-//! is marked by the authenticator ([`Principal::service`]). Letters of
-//! other scripts that look like Latin ones (a Cyrillic `о` in `bоt`) are not
-//! read as Latin.
-//!
 //! Written here rather than taken from a crate: no maintained crate lists
 //! service-account names; Unicode normalization is `unicode-normalization`'s.
 
@@ -50,8 +21,36 @@ const LETTERS_BEFORE_SUFFIX: usize = 4;
 /// Rules naming the identities that look like service accounts, and a
 /// [`TeacherPolicy`]: a principal the authenticator marks as a service may
 /// not teach, one it marks as a person may, and one it does not classify
-/// may not when a rule matches its identity. See the [module](self) for
-/// how identities are compared.
+/// may not when a rule matches its identity.
+///
+/// An identity is compared as a person reads it: normalized to NFKC (so a
+/// full-width `ｂｏｔ` is `bot`), lower-cased, and with the digits that
+/// stand in for letters read as those letters (`b0t` is `bot`, `d3ploy` is
+/// `deploy`; a `1` is read both as `i` and as `l`). Its local part (before
+/// the `@`) is cut into words at every character that is not a letter or a
+/// digit (`ci-b0t` is `ci` and `bot`), and each rule looks at one of:
+///
+/// - **a word** (`bot`, `ci`, `svc`, `system`, ...): one of the words is it;
+///   `abbot` and `cibele` are words of their own, and pass;
+/// - **the start of a word** (`deploy*`, `service*`): `deployer`, `services`;
+/// - **the end of a word after at least four letters** (`*bot`):
+///   `deploybot`, `dependabot`, while the surnames `abbot`, `cabot` and
+///   `talbot` pass;
+/// - **the whole local part, digits aside** (`jenkins`): for a tool named
+///   like people, so that `jenkins@` and `jenkins2@` are refused and
+///   `mary.jenkins@` is not;
+/// - **the local part's words run together, at its start** (`noreply`,
+///   `donotreply`, `githubactions`): `no-reply`, `do_not_reply`,
+///   `github-actions`;
+/// - **anything in the identity**, domain included
+///   (`gserviceaccount.com`, `system:serviceaccount:`, `[bot]`).
+///
+/// The rules are names, not proof: a person whose name is one of them is
+/// marked a person by the authenticator ([`Principal::human`]) or excepted
+/// ([`ServiceAccountRules::except`]); a service account named like a person
+/// is marked by the authenticator ([`Principal::service`]). Letters of
+/// other scripts that look like Latin ones (a Cyrillic `о` in `bоt`) are not
+/// read as Latin.
 ///
 /// [`ServiceAccountRules::standard`] (the `Default`) holds the rules
 /// [`HumansOnly`](super::HumansOnly) applies; extend them, or start from

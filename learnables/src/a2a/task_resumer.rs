@@ -44,8 +44,11 @@ const PAGE_SIZE: i32 = 100;
 
 /// The lesson that answered a waiting task's question, as the message that
 /// resumes the task carries it (under [`ANSWERING_LESSON_KEY`]): its
-/// collection, entry and version, not its teacher (see the
-/// [module](self)).
+/// collection, entry and version, not its teacher. The message joins the
+/// task's history, which anyone who may read the task reads, with or
+/// without a teacher's token; who taught it stays in the knowledge's
+/// history, behind show-back's token, and an executor reads it there
+/// ([`TaskPin::answered_by`](super::TaskPin::answered_by)).
 ///
 /// ```
 /// use a2a::{Message, Part, Role};
