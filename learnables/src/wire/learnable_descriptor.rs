@@ -94,9 +94,7 @@ impl LearnableDescriptor {
 
     /// Checks the spec's rules and ours: `how` is prose, not a placeholder;
     /// `collection`, `entry`, `teaches`, `decidedBy`, every field's name,
-    /// label and kind are not blank; `collection` and `entry` hold no
-    /// character that does not show as itself
-    /// ([`HiddenCharacter`](crate::untrusted::HiddenCharacter)); `skills`, when present, names at least
+    /// label and kind are not blank; `skills`, when present, names at least
     /// one skill; a `choice` field has choices (and only it has), and a
     /// default is one of them; no two fields share a name.
     ///
@@ -119,13 +117,6 @@ impl LearnableDescriptor {
         ] {
             if learnables_rules::is_blank(value) {
                 report.at(key, format!("`{key}` is empty; it needs a word"));
-            }
-        }
-        // Lessons name the collection, and sentences repeat the entry's
-        // noun: neither may hold what does not show as itself.
-        for (key, value) in [("collection", &self.collection), ("entry", &self.entry)] {
-            if let Err(hidden) = crate::untrusted::HiddenCharacter::check(key, value) {
-                report.at(key, hidden.to_string());
             }
         }
         if let Some(problem) = learnables_rules::how_problem(&self.how, &self.teaches) {
