@@ -15,7 +15,7 @@
 //!   characters (zero-width space, joiners, word joiner, BOM, soft hyphen,
 //!   line and paragraph separators, the invisible operators, Hangul
 //!   fillers, interlinear annotations, tag characters and the like: see
-//!   [`is_hazard`]).
+//!   [`is_hazard`], defined by Unicode's general categories).
 //! - **How**: `\n`, `\r` and `\t` as those two characters; anything else
 //!   as Rust writes a char escape, `\u{1b}`, `\u{202e}`. The escapes are
 //!   for reading, not for reversing: a text that already holds the
@@ -229,18 +229,42 @@ impl Piece {
     }
 }
 
-/// Whether `c` is never shown as it is: a control character (C0, DEL,
-/// C1; `\n` included, which only [`Untrusted::multi_line`] keeps), a
-/// bidirectional control, or an invisible or zero-width character.
+/// Whether `c` is never shown as it is: a character that does not show as
+/// itself. By Unicode's general categories: every control (`Cc`: C0, DEL,
+/// C1; `\n` included, which only [`Untrusted::multi_line`] keeps), every
+/// format character (`Cf`: the bidirectional controls, zero-width spaces
+/// and joiners, the BOM, the soft hyphen, the invisible operators, tag
+/// characters, ...), the line and paragraph separators (`Zl`, `Zp`); and
+/// beside them the default-ignorable characters of other categories, which
+/// draw as nothing (the combining grapheme joiner, Hangul fillers, Khmer
+/// inherent vowels, Mongolian selectors), and the noncharacters `U+FFFE`,
+/// `U+FFFF`. Variation selectors are left alone: they only choose how the
+/// character before them is drawn (an emoji's colour presentation), and
+/// can neither hide nor reorder text.
 ///
 /// ```
 /// use learnables::untrusted::is_hazard;
 /// assert!(is_hazard('\x1b') && is_hazard('\u{9b}') && is_hazard('\u{202e}'));
 /// assert!(is_hazard('\u{200b}') && is_hazard('\u{feff}') && is_hazard('\u{e0041}'));
+/// // Format characters beyond the usual suspects: an Arabic number sign, a
+/// // Kaithi number sign, an Egyptian hieroglyph format control.
+/// assert!(is_hazard('\u{600}') && is_hazard('\u{110bd}') && is_hazard('\u{13430}'));
 /// assert!(!is_hazard('é') && !is_hazard('→') && !is_hazard('中') && !is_hazard(' '));
+/// assert!(!is_hazard('\u{fe0f}'));
 /// ```
 pub fn is_hazard(c: char) -> bool {
+    use unicode_properties::{GeneralCategory, UnicodeGeneralCategory as _};
+    // Printable ASCII, the common case, is decided without a table.
+    if (' '..='~').contains(&c) {
+        return false;
+    }
     c.is_control()
+        || matches!(
+            c.general_category(),
+            GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
         || matches!(
             c,
             '\u{00AD}'                      // soft hyphen
@@ -261,6 +285,84 @@ pub fn is_hazard(c: char) -> bool {
             | '\u{1D173}'..='\u{1D17A}'     // musical format controls
             | '\u{E0000}'..='\u{E007F}' // tag characters
         )
+}
+
+/// `text` with every character [`Untrusted`] escapes written as its
+/// escape, whole (no bound): for text that is stored or sent on rather than
+/// shown at once, such as a `describes` sentence built from a teacher's
+/// values. Text with nothing to escape is borrowed as it is.
+///
+/// ```
+/// use learnables::untrusted::escaped;
+/// assert_eq!(escaped("Chapter 85 goes to the \u{202e}kseD desk"), r"Chapter 85 goes to the \u{202e}kseD desk");
+/// assert!(matches!(escaped("Größe ≤ 5 kg"), std::borrow::Cow::Borrowed(_)));
+/// ```
+pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_hazard) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(Untrusted::new(text).max_chars(usize::MAX).to_string())
+}
+
+/// A name (a lesson's `entry` or `collection`) that holds a character
+/// which does not show as itself ([`is_hazard`]): refused wherever a name
+/// comes in, since two names that read the same to a person must be the
+/// same name, and a name is repeated to people (in a `describes` sentence,
+/// a show-back, a log). Its message names the field, the name and the
+/// character, each escaped as [`Untrusted`] escapes them.
+///
+/// ```
+/// use learnables::untrusted::HiddenCharacter;
+/// assert_eq!(HiddenCharacter::check("entry", "85"), Ok(()));
+/// let refused = HiddenCharacter::check("entry", "\u{202e}gnp.exe").unwrap_err();
+/// assert_eq!(refused.field, "entry");
+/// assert_eq!(refused.character, '\u{202e}');
+/// assert_eq!(
+///     refused.to_string(),
+///     "the entry `\\u{202e}gnp.exe` holds the character \\u{202e} (U+202E), which does not \
+///      show as itself (a control, direction-changing or invisible character): the same \
+///      entry would read differently to different people; write it without that character"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the {field} `{}` holds the character {} (U+{:04X}), which does not show as itself (a \
+     control, direction-changing or invisible character): the same {field} would read \
+     differently to different people; write it without that character",
+    Untrusted::new(name).max_chars(NAME_SHOWN_CHARS),
+    character.escape_unicode(),
+    u32::from(*character)
+)]
+#[non_exhaustive]
+pub struct HiddenCharacter {
+    /// The field the name was given in: `entry` or `collection`.
+    pub field: &'static str,
+    /// The name as it was given.
+    pub name: String,
+    /// Its first character that does not show as itself.
+    pub character: char,
+}
+
+/// How many characters of a refused name its message repeats.
+const NAME_SHOWN_CHARS: usize = 80;
+
+impl HiddenCharacter {
+    /// `Ok` when no character of `name` is a [hazard](is_hazard), else
+    /// the refusal naming `field`, the name and its first such character.
+    pub fn check(field: &'static str, name: &str) -> Result<(), HiddenCharacter> {
+        // Printable ASCII, what names almost always are, needs no table.
+        if name.bytes().all(|byte| (0x20..0x7f).contains(&byte)) {
+            return Ok(());
+        }
+        match name.chars().find(|c| is_hazard(*c)) {
+            None => Ok(()),
+            Some(character) => Err(HiddenCharacter {
+                field,
+                name: name.to_owned(),
+                character,
+            }),
+        }
+    }
 }
 
 #[cfg(test)]

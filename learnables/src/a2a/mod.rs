@@ -30,6 +30,8 @@ pub mod json_rpc;
 mod message_error;
 mod rpc_error;
 mod service;
+mod service_accounts;
+mod service_params;
 mod show_back;
 mod show_back_history;
 mod teach_block;
@@ -52,8 +54,6 @@ mod push;
 mod replay;
 mod retraction;
 #[cfg(feature = "server")]
-mod router;
-#[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
 mod scrub_error;
@@ -65,6 +65,8 @@ mod scrubbed_events;
 mod sdk;
 #[cfg(feature = "server")]
 pub mod serve;
+#[cfg(feature = "server")]
+mod service_router;
 #[cfg(feature = "a2a-server")]
 mod task_pin;
 #[cfg(feature = "a2a-server")]
@@ -97,14 +99,12 @@ pub use activation::Activation;
 pub(crate) use card::card_json;
 pub use card::{CardDeclaration, CardError};
 pub use message_error::MessageError;
-#[cfg(feature = "server")]
-pub use service::CARD_PATH;
 pub use service::LearnablesService;
+pub use service_accounts::{ServiceAccountRules, service_account_sign};
+#[cfg(feature = "server")]
+pub use service_router::CARD_PATH;
 pub use show_back::{ShowBack, ShowBackParams};
 pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
-pub use teachers::{
-    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens,
-    service_account_sign,
-};
+pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

@@ -18,9 +18,11 @@ use crate::constants::EXTENSION_URI;
 /// the task, outside the [`LearnablesLayer`] and so outside its scrubber.
 /// A config registered without activation (by
 /// `CreateTaskPushNotificationConfig`, REST `POST
-/// /tasks/{id}/pushNotificationConfigs`, or a `SendMessage` carrying one)
-/// could otherwise carry a block to a webhook that never asked for one:
-/// refused, none can. The layer tells this store how the request it
+/// /tasks/{id}/pushNotificationConfigs`, or a `SendMessage` carrying one in
+/// A2A v1.0's `configuration.taskPushNotificationConfig`) could otherwise
+/// carry a block to a webhook that never asked for one: refused, none can.
+/// (A2A 0.3's `pushNotificationConfig` is no member of v1.0: the SDK drops
+/// it unread, and no store is asked to save it.) The layer tells this store how the request it
 /// serves was activated; a save made outside a request the layer answered
 /// (the host's own code) is refused too: save straight into the inner
 /// store instead.

@@ -2,23 +2,25 @@
 //! request in, a JSON-RPC response out; with the feature `server`, a whole
 //! agent's axum router around them ([`LearnablesService::router`]).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use super::Activation;
-use super::json_rpc::{Answer, Limits, Request, RpcError, codes, reasons};
+use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
 use super::retraction;
-use super::show_back::{ShowBack, ShowBackParams};
-use super::show_back_history::history_page;
+use super::service_params::{
+    hidden_characters, read_lesson, refused, shown, store_error, teach_error, unknown_learnable,
+};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::constants::SHOW_BACK_METHOD;
 use crate::declaration::Declaration;
 use crate::knowledge::{Knowledge, KnowledgeError};
-use crate::knowledge::{OnUnreadable, StoreError, TeachError};
+use crate::knowledge::{OnUnreadable, TeachError};
 use crate::untrusted::Untrusted;
-use crate::wire::{LearnableDescriptor, Lesson, LessonField, LessonResult, LessonValue};
+use crate::wire::{LearnableDescriptor, Lesson, LessonResult};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -318,9 +320,11 @@ impl LearnablesService {
                 let result =
                     tokio::task::spawn_blocking(move || retract(&knowledge, &retracting)).await;
                 let result = result.unwrap_or_else(|error| {
-                    Err(TeachError::Store(StoreError::OutcomeUnknown(
-                        format!("the retraction did not finish: {error}").into(),
-                    )))
+                    Err(TeachError::Store(
+                        crate::knowledge::StoreError::OutcomeUnknown(
+                            format!("the retraction did not finish: {error}").into(),
+                        ),
+                    ))
                 });
                 self.taught(&lesson, result)
             }
@@ -407,6 +411,11 @@ impl LearnablesService {
     /// teacher and the policy allow it.
     fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
         let mut lesson = read_lesson(params)?;
+        // Before the collection is looked up: a name that does not show as
+        // itself is refused as such, not as a learnable this agent lacks.
+        if let Err(error) = hidden_characters(&lesson.collection, &lesson.entry) {
+            return Err(refused(&lesson, principal.id(), error));
+        }
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
@@ -440,7 +449,12 @@ impl LearnablesService {
         result: Result<LessonResult, TeachError>,
     ) -> Result<Reply, RpcError> {
         match result {
-            Ok(result) => {
+            Ok(mut result) => {
+                // Stored by the learnable's own phrasing (a `describes_with`
+                // function may repeat a value raw): escaped for the teacher.
+                if let Cow::Owned(describes) = crate::untrusted::escaped(&result.describes) {
+                    result.describes = describes;
+                }
                 tracing::info!(
                     collection = %Untrusted::new(&lesson.collection),
                     entry = %Untrusted::new(&lesson.entry),
@@ -467,79 +481,9 @@ impl LearnablesService {
         }
     }
 
-    fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
-        let params = read_show_back(params)?;
-        let descriptor = self.descriptor(&params.collection)?;
-        let snapshot = match &params.version_id {
-            Some(version_id) => self.inner.knowledge.pin_as_of(version_id).map_err(|_| {
-                let message = format!("no version has the id `{}`", shown(version_id));
-                RpcError::new(codes::NOT_FOUND, message.clone())
-                    .because(reasons::VERSION_NOT_FOUND)
-                    .at_field("versionId", message)
-            })?,
-            None => self.inner.knowledge.pin(),
-        };
-        let retraction = snapshot.retraction(&params.collection, &params.entry);
-        let record = snapshot
-            .entry_record(&params.collection, &params.entry)
-            .or(retraction.as_ref())
-            .ok_or_else(|| {
-                let message = format!(
-                    "`{}` has no {} `{}` yet",
-                    params.collection,
-                    descriptor.entry,
-                    shown(&params.entry)
-                );
-                // Beside the field, in a teacher's words.
-                let in_words = format!(
-                    "the agent has not been taught the {} \"{}\" yet",
-                    descriptor.entry,
-                    shown(&params.entry)
-                );
-                RpcError::new(codes::NOT_FOUND, message)
-                    .because(reasons::ENTRY_NOT_FOUND)
-                    .at_field("entry", in_words)
-            })?;
-        let fields = match self
-            .inner
-            .knowledge
-            .lesson_fields_as_learned(&params.collection, &record.value)
-            .filter(|_| !record.retracted)
-        {
-            Some(Ok(fields)) => fields,
-            Some(Err(error)) => {
-                return Err(RpcError::new(
-                    codes::INTERNAL_ERROR,
-                    format!("the stored entry no longer reads as its learnable: {error}"),
-                ));
-            }
-            // A retraction has no values to show.
-            None if record.retracted => descriptor
-                .lesson_fields
-                .iter()
-                .map(|field| LessonField {
-                    default: None,
-                    ..field.clone()
-                })
-                .collect(),
-            None => descriptor.lesson_fields.clone(),
-        };
-        let mut shown_back = ShowBack::of(fields, &snapshot, record);
-        if let Some(history) = &params.history {
-            shown_back.history = Some(history_page(
-                &self.inner.knowledge,
-                &snapshot,
-                &params.collection,
-                &params.entry,
-                history,
-                shown,
-            )?);
-        }
-        serde_json::to_value(shown_back)
-            .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
-    }
-
-    fn descriptor(&self, collection: &str) -> Result<&LearnableDescriptor, RpcError> {
+    /// The descriptor the declaration declares for `collection`, or the
+    /// refusal of a collection it does not declare.
+    pub(super) fn descriptor(&self, collection: &str) -> Result<&LearnableDescriptor, RpcError> {
         let declared = &self.inner.declaration.params().learnables;
         declared
             .iter()
@@ -634,232 +578,9 @@ impl Admitted {
     }
 }
 
-/// `error`, the refusal of `lesson`, logged with the authenticated
-/// `principal`.
-fn refused(lesson: &Lesson, principal: &str, error: RpcError) -> RpcError {
-    tracing::warn!(
-        collection = %Untrusted::new(&lesson.collection),
-        entry = %Untrusted::new(&lesson.entry),
-        taught_by = %Untrusted::new(&lesson.taught_by),
-        principal = %Untrusted::new(principal),
-        reason = %Untrusted::new(&error.message),
-        "lesson refused"
-    );
-    error
-}
-
-/// The refusal of a collection the agent has no learnable of: `message`,
-/// then the ones it has.
-fn unknown_learnable(message: String, known: &[impl AsRef<str>]) -> RpcError {
-    let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
-    let known = known.join(", ");
-    RpcError::invalid_params("collection", format!("{message} {known}"))
-        .because(reasons::LEARNABLE_UNKNOWN)
-        .with_metadata("known", known)
-}
-
-/// Reads a `Lesson` from params, naming the field at fault. Keys a
-/// lesson does not have are allowed (the spec's schema allows them) and
-/// ignored: they are never stored. The lesson's fields are moved out of
-/// the params, not copied.
-fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
-    let Value::Object(object) = params else {
-        return Err(RpcError::new(
-            codes::INVALID_PARAMS,
-            "the params of a teach request are a Lesson object",
-        ));
-    };
-    // One walk over the members (the reader refused any given twice);
-    // members a `Lesson` does not have are dropped unread.
-    let (mut collection, mut entry, mut value, mut taught_by, mut reason) =
-        (None, None, None, None, None);
-    for (name, member) in object {
-        let slot = match name.as_str() {
-            "collection" => &mut collection,
-            "entry" => &mut entry,
-            "value" => &mut value,
-            "taughtBy" => &mut taught_by,
-            "reason" => &mut reason,
-            _ => continue,
-        };
-        *slot = Some(member);
-    }
-    let wrong = |field: &str, kind: &str| {
-        RpcError::invalid_params(field, format!("the lesson's `{field}` must be {kind}"))
-    };
-    let text = |field: &str, value: Option<Value>| match value {
-        Some(Value::String(text)) => Ok(text),
-        _ => Err(wrong(field, "a string")),
-    };
-    let collection = text("collection", collection)?;
-    let entry = text("entry", entry)?;
-    let value = match value {
-        Some(Value::Object(value)) => LessonValue::from(value),
-        _ => return Err(wrong("value", "an object")),
-    };
-    let taught_by = text("taughtBy", taught_by)?;
-    let reason = match reason {
-        None => None,
-        Some(Value::String(reason)) => Some(reason),
-        Some(_) => return Err(wrong("reason", "a string")),
-    };
-    let lesson = Lesson {
-        collection,
-        entry,
-        value,
-        taught_by,
-        reason,
-    };
-    // Bounded before any other work: the lengths the `Lesson` documents.
-    if let Some((field, limit)) = lesson.too_long() {
-        let text = match field {
-            "collection" => &lesson.collection,
-            "entry" => &lesson.entry,
-            "taughtBy" => &lesson.taught_by,
-            _ => lesson.reason.as_deref().unwrap_or_default(),
-        };
-        return Err(RpcError::invalid_params(
-            field,
-            format!(
-                "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
-                shown(text)
-            ),
-        )
-        .with_metadata("maxChars", limit.to_string()));
-    }
-    Ok(lesson)
-}
-
-/// Reads the params of a show-back, naming the field at fault.
-fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
-    const SHAPE: &str =
-        "the show-back params are `{collection, entry, versionId?, history?: {limit?, from?}}`";
-    let Value::Object(object) = params else {
-        return Err(RpcError::new(
-            codes::INVALID_PARAMS,
-            format!("{SHAPE}, an object"),
-        ));
-    };
-    for (field, required) in [("collection", true), ("entry", true), ("versionId", false)] {
-        match object.get(field) {
-            Some(Value::String(_)) => {}
-            None | Some(Value::Null) if !required => {}
-            _ => {
-                return Err(RpcError::invalid_params(
-                    field,
-                    format!("{SHAPE}: `{field}` must be a string"),
-                ));
-            }
-        }
-    }
-    match object.get("history") {
-        None | Some(Value::Null | Value::Object(_)) => {}
-        Some(_) => {
-            return Err(RpcError::invalid_params(
-                "history",
-                format!("{SHAPE}: `history` must be an object"),
-            ));
-        }
-    }
-    if let Some(unknown) = object
-        .keys()
-        .find(|key| !["collection", "entry", "versionId", "history"].contains(&key.as_str()))
-    {
-        return Err(RpcError::invalid_params(
-            &shown(unknown),
-            format!("{SHAPE}: `{}` is not one of them", shown(unknown)),
-        ));
-    }
-    serde_json::from_value(params.clone())
-        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))
-}
-
-/// Client text as an error message repeats it: escaped and bounded by the
-/// one path all untrusted text takes ([`Untrusted`](crate::untrusted::Untrusted)).
-fn shown(text: &str) -> String {
-    crate::untrusted::Untrusted::new(text)
-        .max_chars(SHOWN_CHARS)
-        .to_string()
-}
-
-/// How many characters of a client's text an error message repeats.
-const SHOWN_CHARS: usize = 80;
-
-/// The JSON-RPC error of a refused lesson.
-fn teach_error(error: &TeachError) -> RpcError {
-    match error {
-        TeachError::UnknownCollection { collection, known } => unknown_learnable(
-            format!(
-                "this agent cannot be taught `{}`; it can be taught:",
-                shown(collection)
-            ),
-            known,
-        ),
-        TeachError::EmptyEntry => RpcError::invalid_params("entry", error.to_string()),
-        TeachError::NoTeacher => RpcError::invalid_params("taughtBy", error.to_string()),
-        TeachError::Lesson(lesson) => {
-            let refusal = RpcError::new(codes::INVALID_PARAMS, error.to_string())
-                .because(reasons::LESSON_INVALID);
-            lesson.problems().iter().fold(refusal, |refusal, problem| {
-                let field = problem
-                    .field()
-                    .map_or_else(|| "value".to_owned(), |field| format!("value.{field}"));
-                // Beside the field, in the teacher's words (the message
-                // names the keys, for the developer).
-                refusal.at_field(&field, problem.in_words())
-            })
-        }
-        TeachError::UnknownEntry { collection, entry } => RpcError::invalid_params(
-            "entry",
-            format!(
-                "`{}` has never been taught the entry `{}`",
-                shown(collection),
-                shown(entry)
-            ),
-        ),
-        TeachError::UnknownVersion {
-            entry, version_id, ..
-        } => RpcError::invalid_params(
-            "versionId",
-            format!(
-                "the entry `{}` has no version `{}`",
-                shown(entry),
-                shown(version_id)
-            ),
-        ),
-        TeachError::Store(store) => store_error(store),
-    }
-}
-
-/// The JSON-RPC error of a store failure, as a client may read it: what
-/// failed and whether the lesson was absorbed, never the store's own
-/// message (which may name its files, its database or its host).
-fn store_error(error: &StoreError) -> RpcError {
-    let reason = match error {
-        StoreError::Open { .. } => "it could not be opened; the lesson was not absorbed",
-        StoreError::Damaged(_) => "it is damaged; the lesson was not absorbed",
-        StoreError::Conflict { .. } => {
-            "another writer changed the knowledge first; the lesson was not absorbed, try again"
-        }
-        StoreError::Failed(_) => "reading or writing failed; the lesson was not absorbed",
-        StoreError::OutcomeUnknown(_) => {
-            "the write was not confirmed; the lesson may have been absorbed: read it back"
-        }
-    };
-    RpcError::new(
-        codes::INTERNAL_ERROR,
-        format!("the knowledge store failed: {reason}"),
-    )
-    .because(reasons::STORE_FAILED)
-}
-
-#[cfg(feature = "server")]
-/// The path of the agent card.
-pub const CARD_PATH: &str = "/.well-known/agent-card.json";
-
 #[cfg(all(test, feature = "derive"))]
 mod tests {
-    use super::shown;
+    use super::super::service_params::shown;
     use super::*;
     use crate::a2a::{Principal, Tokens};
     use crate::knowledge::Disagreement;

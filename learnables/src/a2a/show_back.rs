@@ -10,8 +10,12 @@
 //! (`show_back_history.rs`).
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
-use super::show_back_history::{HistoryPage, HistoryParams};
+use super::LearnablesService;
+use super::json_rpc::{RpcError, codes, reasons};
+use super::service_params::{hidden_characters, read_show_back, shown};
+use super::show_back_history::{HistoryPage, HistoryParams, history_page};
 use crate::knowledge::{Snapshot, VersionRecord};
 use crate::timestamp::rfc3339;
 use crate::wire::LessonField;
@@ -132,7 +136,7 @@ impl ShowBack {
         ShowBack {
             collection: record.collection.clone(),
             entry: record.entry.clone(),
-            describes: record.describes.clone(),
+            describes: crate::untrusted::escaped(&record.describes).into_owned(),
             lesson_fields,
             definition_version: record.definition_version,
             version_id: record.version_id.clone(),
@@ -149,5 +153,81 @@ impl ShowBack {
             retracted: record.retracted,
             history: None,
         }
+    }
+}
+
+impl LearnablesService {
+    /// Show-back's answer to `params`: the entry as the knowledge holds
+    /// it (now or as of a version), with a page of its history if asked.
+    pub(super) fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
+        let params = read_show_back(params)?;
+        hidden_characters(&params.collection, &params.entry)?;
+        let descriptor = self.descriptor(&params.collection)?;
+        let snapshot = match &params.version_id {
+            Some(version_id) => self.knowledge().pin_as_of(version_id).map_err(|_| {
+                let message = format!("no version has the id `{}`", shown(version_id));
+                RpcError::new(codes::NOT_FOUND, message.clone())
+                    .because(reasons::VERSION_NOT_FOUND)
+                    .at_field("versionId", message)
+            })?,
+            None => self.knowledge().pin(),
+        };
+        let retraction = snapshot.retraction(&params.collection, &params.entry);
+        let record = snapshot
+            .entry_record(&params.collection, &params.entry)
+            .or(retraction.as_ref())
+            .ok_or_else(|| {
+                let message = format!(
+                    "`{}` has no {} `{}` yet",
+                    params.collection,
+                    descriptor.entry,
+                    shown(&params.entry)
+                );
+                // Beside the field, in a teacher's words.
+                let in_words = format!(
+                    "the agent has not been taught the {} \"{}\" yet",
+                    descriptor.entry,
+                    shown(&params.entry)
+                );
+                RpcError::new(codes::NOT_FOUND, message)
+                    .because(reasons::ENTRY_NOT_FOUND)
+                    .at_field("entry", in_words)
+            })?;
+        let fields = match self
+            .knowledge()
+            .lesson_fields_as_learned(&params.collection, &record.value)
+            .filter(|_| !record.retracted)
+        {
+            Some(Ok(fields)) => fields,
+            Some(Err(error)) => {
+                return Err(RpcError::new(
+                    codes::INTERNAL_ERROR,
+                    format!("the stored entry no longer reads as its learnable: {error}"),
+                ));
+            }
+            // A retraction has no values to show.
+            None if record.retracted => descriptor
+                .lesson_fields
+                .iter()
+                .map(|field| LessonField {
+                    default: None,
+                    ..field.clone()
+                })
+                .collect(),
+            None => descriptor.lesson_fields.clone(),
+        };
+        let mut shown_back = ShowBack::of(fields, &snapshot, record);
+        if let Some(history) = &params.history {
+            shown_back.history = Some(history_page(
+                self.knowledge(),
+                &snapshot,
+                &params.collection,
+                &params.entry,
+                history,
+                shown,
+            )?);
+        }
+        serde_json::to_value(shown_back)
+            .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
 }

@@ -162,7 +162,7 @@ pub(super) fn history_page(
                 taught_by: record.taught_by.clone(),
                 reason: record.reason.clone(),
                 taught_at: rfc3339(record.taught_at_ms),
-                describes: record.describes.clone(),
+                describes: crate::untrusted::escaped(&record.describes).into_owned(),
                 retracted: record.retracted,
                 changes: field_changes(before.as_deref(), fields[at].as_deref()),
                 lesson_fields: fields[at].clone(),

@@ -4,6 +4,12 @@
 //! the lesson's entry) and sent, through the same handler, a message saying
 //! what was taught ([`AnsweringLesson`] in its metadata), so that the SDK
 //! stores the task's next turn, tells its subscribers and sends its pushes.
+//!
+//! The message says what was taught, never by whom: it joins the task's
+//! history, which anyone who may read the task reads (`GetTask`,
+//! `ListTasks`, pushes), with or without a teacher's token. Who taught it
+//! stays in the knowledge's history, behind show-back's token; an executor
+//! reads it there ([`TaskPin::answered_by`](super::TaskPin::answered_by)).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -37,7 +43,12 @@ pub const MAX_SCANNED_TASKS: usize = 10_000;
 const PAGE_SIZE: i32 = 100;
 
 /// The lesson that answered a waiting task's question, as the message that
-/// resumes the task carries it (under [`ANSWERING_LESSON_KEY`]).
+/// resumes the task carries it (under [`ANSWERING_LESSON_KEY`]): its
+/// collection, entry and version, not its teacher. The message joins the
+/// task's history, which anyone who may read the task reads, with or
+/// without a teacher's token; who taught it stays in the knowledge's
+/// history, behind show-back's token, and an executor reads it there
+/// ([`TaskPin::answered_by`](super::TaskPin::answered_by)).
 ///
 /// ```
 /// use a2a::{Message, Part, Role};
@@ -45,7 +56,12 @@ const PAGE_SIZE: i32 = 100;
 /// let lesson = AnsweringLesson::new("routing_rules", "85", "alice@example.com").with_version_id("v-1");
 /// let mut message = Message::new(Role::User, vec![Part::text("A teacher answered")]);
 /// lesson.attach_to_message(&mut message);
-/// assert_eq!(AnsweringLesson::from_message(&message), Some(lesson));
+/// // The metadata names the version, never the teacher.
+/// let carried = serde_json::to_string(&message.metadata).unwrap();
+/// assert!(carried.contains("v-1") && !carried.contains("alice"));
+/// let read = AnsweringLesson::from_message(&message).unwrap();
+/// assert_eq!((read.entry.as_str(), read.version_id.as_deref()), ("85", Some("v-1")));
+/// assert_eq!(read.taught_by, "");
 /// let plain = Message::new(Role::User, vec![Part::text("Route chapter 85")]);
 /// assert_eq!(AnsweringLesson::from_message(&plain), None);
 /// ```
@@ -60,7 +76,11 @@ pub struct AnsweringLesson {
     /// The version it made (`versionId`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version_id: Option<String>,
-    /// The teacher.
+    /// The teacher, as the code that made this value knew it. Never
+    /// written into a message, so empty in a lesson read from one: the
+    /// teacher is in the knowledge's history (the version `version_id`
+    /// names, [`TaskPin::answered_by`](super::TaskPin::answered_by)).
+    #[serde(skip)]
     pub taught_by: String,
 }
 
@@ -85,6 +105,8 @@ impl AnsweringLesson {
 
     /// The lesson of `taught_by` about `entry` of `collection`, with no
     /// version id ([`AnsweringLesson::with_version_id`] adds it).
+    /// `taught_by` stays with this value: a message it is attached to does
+    /// not carry it.
     pub fn new(
         collection: impl Into<String>,
         entry: impl Into<String>,
@@ -269,7 +291,8 @@ impl TaskResumer {
             collection: lesson.collection.clone(),
             entry: lesson.entry.clone(),
             version_id: result.version_id.clone(),
-            taught_by: lesson.taught_by.clone(),
+            // Not carried into the message: see the module.
+            taught_by: String::new(),
         };
         let in_time = tokio::time::timeout(
             self.timeout,
@@ -392,11 +415,11 @@ impl TaskResumer {
 }
 
 /// The message that resumes `task`: what was taught, in plain words, and
-/// the lesson in its metadata.
+/// the lesson in its metadata; not who taught it (see the module).
 fn lesson_message(task: &Task, answering: &AnsweringLesson, describes: &str) -> Message {
     let text = format!(
-        "A teacher answered the question: {describes} (taught by {}).",
-        answering.taught_by
+        "A teacher answered the question: {}.",
+        crate::untrusted::escaped(describes)
     );
     let mut message = Message::new(Role::User, vec![Part::text(text)]);
     message.task_id = Some(task.id.clone());
@@ -593,11 +616,11 @@ mod tests {
             assert_eq!(message.role, Role::User);
             assert_eq!(
                 message.text(),
-                Some(
-                    "A teacher answered the question: Chapter 85 goes to the general desk \
-                     (taught by alice@example.com)."
-                )
+                Some("A teacher answered the question: Chapter 85 goes to the general desk.")
             );
+            let carried = serde_json::to_string(&message).unwrap();
+            assert!(!carried.contains("alice"), "{carried}");
+            assert!(!carried.contains("taughtBy"), "{carried}");
             let answering = AnsweringLesson::from_message(&message).unwrap();
             assert_eq!(answering.entry, "85");
             assert_eq!(answering.version_id.as_deref(), Some("v-1"));

@@ -5,10 +5,11 @@
 //! the default policy, [`HumansOnly`], refuses identities that look like
 //! service accounts.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::service_accounts::service_account_sign;
+use crate::untrusted::Untrusted;
 use crate::wire::Lesson;
 
 /// An authenticated identity, as the authenticator classified it: a person,
@@ -26,7 +27,7 @@ pub struct Principal {
 struct Identity {
     id: String,
     kind: Kind,
-    /// [`service_account_sign`] of `id` for a principal the authenticator
+    /// `service_account_sign` of `id` for a principal the authenticator
     /// does not classify: judged once, when it is made (an authenticator
     /// that keeps its principals hands out clones), not on each lesson.
     sign: Option<&'static str>,
@@ -61,7 +62,8 @@ impl Principal {
     }
 
     /// An identity the authenticator does not classify: the policy judges
-    /// by the identity itself ([`service_account_sign`] for [`HumansOnly`]).
+    /// by the identity itself ([`service_account_sign`](super::service_account_sign)
+    /// for [`HumansOnly`]).
     pub fn new(id: impl Into<String>) -> Principal {
         Principal::of_kind(id.into(), Kind::Unclassified)
     }
@@ -217,7 +219,11 @@ pub trait TeacherPolicy: Send + Sync + 'static {
 
 /// The default policy: a principal the authenticator marks as a service
 /// may not teach; one it marks as a person may; one it does not classify
-/// may not when its identity looks like a service account.
+/// may not when its identity looks like a service account by the standard
+/// rules ([`ServiceAccountRules::standard`](super::ServiceAccountRules::standard),
+/// whose doc lists them; that type extends or replaces them). Its
+/// judgement of an unclassified principal is made once, when the
+/// principal is made.
 ///
 /// ```
 /// use learnables::a2a::{HumansOnly, Principal, TeacherPolicy};
@@ -232,94 +238,34 @@ pub struct HumansOnly;
 impl TeacherPolicy for HumansOnly {
     fn allow(&self, principal: &Principal, _lesson: &Lesson) -> Result<(), String> {
         if principal.is_service() {
-            return Err(format!(
-                "`{}` is a service account; only a person may teach (the spec forbids a service \
-                 account standing in for one)",
-                principal.id()
-            ));
+            return Err(service_refusal(principal));
         }
         if principal.is_human() {
             return Ok(());
         }
         match principal.identity.sign {
-            Some(sign) => Err(format!(
-                "`{}` looks like a service account ({sign}); only a person may teach",
-                principal.id()
-            )),
+            Some(sign) => Err(looks_like_refusal(principal, sign)),
             None => Ok(()),
         }
     }
 }
 
-/// What makes `id` look like a service account, if anything does.
-///
-/// ```
-/// use learnables::a2a::service_account_sign;
-/// assert!(service_account_sign("ci@my-project.iam.gserviceaccount.com").is_some());
-/// assert!(service_account_sign("system:serviceaccount:prod:agent").is_some());
-/// assert!(service_account_sign("noreply@example.com").is_some());
-/// assert_eq!(service_account_sign("alice@example.com"), None);
-/// assert_eq!(service_account_sign("roberta.botha@example.com"), None);
-/// ```
-pub fn service_account_sign(id: &str) -> Option<&'static str> {
-    let id = id.trim();
-    // Most identities are in lower-case ASCII already: used as they are.
-    let lower: Cow<'_, str> = if id
-        .bytes()
-        .any(|byte| !byte.is_ascii() || byte.is_ascii_uppercase())
-    {
-        Cow::Owned(id.to_lowercase())
-    } else {
-        Cow::Borrowed(id)
-    };
-    const CONTAINS: &[(&str, &str)] = &[
-        ("gserviceaccount.com", "a Google service account"),
-        ("system:serviceaccount:", "a Kubernetes service account"),
-        (":assumed-role/", "an AWS role"),
-        ("arn:aws:iam:", "an AWS identity"),
-        ("[bot]", "a bot account"),
-        ("serviceaccount", "a service account name"),
-        ("service-account", "a service account name"),
-        ("service_account", "a service account name"),
-    ];
-    if let Some((_, sign)) = CONTAINS
-        .iter()
-        .find(|(needle, _)| contains(lower.as_bytes(), needle.as_bytes()))
-    {
-        return Some(sign);
-    }
-    let local = lower.split('@').next().unwrap_or_default();
-    const WORDS: &[(&str, &str)] = &[
-        ("bot", "the word `bot`"),
-        ("robot", "the word `robot`"),
-        ("svc", "the word `svc`"),
-        ("noreply", "a no-reply address"),
-        ("daemon", "the word `daemon`"),
-        ("automation", "the word `automation`"),
-        ("system", "the word `system`"),
-    ];
-    if local == "no-reply" || local == "no_reply" {
-        return Some("a no-reply address");
-    }
-    // The first of `WORDS` that is one of the local part's words.
-    local
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter_map(|word| WORDS.iter().position(|(sign_word, _)| *sign_word == word))
-        .min()
-        .map(|index| WORDS[index].1)
+/// The refusal of a principal the authenticator marks as a service.
+pub(super) fn service_refusal(principal: &Principal) -> String {
+    format!(
+        "`{}` is a service account; only a person may teach (the spec forbids a service \
+         account standing in for one)",
+        Untrusted::new(principal.id())
+    )
 }
 
-/// Whether `haystack` contains `needle`: a plain scan, which for an
-/// identity's few dozen bytes costs less than setting up a substring
-/// searcher for each needle.
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    let Some((first, rest)) = needle.split_first() else {
-        return true;
-    };
-    haystack
-        .iter()
-        .enumerate()
-        .any(|(at, byte)| byte == first && haystack[at + 1..].starts_with(rest))
+/// The refusal of a principal whose identity looks like a service account.
+pub(super) fn looks_like_refusal(principal: &Principal, sign: &str) -> String {
+    format!(
+        "`{}` looks like a service account ({}); only a person may teach",
+        Untrusted::new(principal.id()),
+        Untrusted::new(sign)
+    )
 }
 
 #[cfg(test)]
@@ -377,54 +323,5 @@ mod tests {
                 second: "bob@example.com".into()
             }
         );
-    }
-
-    #[test]
-    fn service_looking_identities() {
-        for id in [
-            "svc-deploy@example.com",
-            "deploy-bot@example.com",
-            "dependabot[bot]",
-            "no-reply@example.com",
-            "system@example.com",
-            "arn:aws:sts::123:assumed-role/agent/x",
-            "my-service-account@corp.example",
-        ] {
-            assert!(service_account_sign(id).is_some(), "{id}");
-        }
-    }
-
-    #[test]
-    fn people_pass() {
-        for id in [
-            "alice@example.com",
-            "bob.smith@example.org",
-            "abbott@example.com",
-        ] {
-            assert_eq!(service_account_sign(id), None, "{id}");
-        }
-    }
-
-    #[test]
-    fn signs_are_found_in_any_letter_case_and_in_their_order() {
-        assert_eq!(
-            service_account_sign("  CI@Project.IAM.GServiceAccount.com "),
-            Some("a Google service account")
-        );
-        assert_eq!(
-            service_account_sign("System:ServiceAccount:prod:agent"),
-            Some("a Kubernetes service account")
-        );
-        // Several words: the first in the list of signs, not in the identity.
-        assert_eq!(
-            service_account_sign("system-svc-bot@example.com"),
-            Some("the word `bot`")
-        );
-        assert_eq!(
-            service_account_sign("ÉQUIPE-BOT@example.com"),
-            Some("the word `bot`")
-        );
-        assert_eq!(service_account_sign("Ünal@example.com"), None);
-        assert_eq!(service_account_sign(""), None);
     }
 }

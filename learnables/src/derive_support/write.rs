@@ -36,16 +36,23 @@ pub enum Piece<'a> {
     Value(Option<&'a dyn Display>),
 }
 
-/// The phrasing of a `describes` template for `entry`.
+/// The phrasing of a `describes` template for `entry`. The entry and the
+/// values come from a teacher and the sentence goes to people (the teacher,
+/// a resumed task's history, logs): each is written as
+/// [`Untrusted`](crate::untrusted::Untrusted) escapes it, so that no
+/// control, bidi or invisible character reaches them raw.
 pub fn phrase(pieces: &[Piece<'_>], entry: &str) -> String {
     let mut out = String::with_capacity(64);
+    let mut value_text = String::new();
     for piece in pieces {
         match piece {
             Piece::Text(text) => out.push_str(text),
-            Piece::Entry => out.push_str(entry),
+            Piece::Entry => out.push_str(&crate::untrusted::escaped(entry)),
             // Writing to a String cannot fail.
             Piece::Value(Some(value)) => {
-                let _ = write!(out, "{value}");
+                value_text.clear();
+                let _ = write!(value_text, "{value}");
+                out.push_str(&crate::untrusted::escaped(&value_text));
             }
             Piece::Value(None) => {}
         }
@@ -162,6 +169,16 @@ mod tests {
             Piece::Value(None),
         ];
         assert_eq!(phrase(&pieces, "85"), "Chapter 85 for 85");
+        let hostile = [
+            Piece::Text("Say "),
+            Piece::Value(Some(&"\u{202e}olleh\x1b[2J")),
+            Piece::Text(" in "),
+            Piece::Entry,
+        ];
+        assert_eq!(
+            phrase(&hostile, "a\u{0}b"),
+            r"Say \u{202e}olleh\u{1b}[2J in a\u{0}b"
+        );
         let value = lesson_value(&[("chapter", Some(&85)), ("note", None)]);
         assert_eq!(value.into_json(), serde_json::json!({"chapter": "85"}));
     }

@@ -103,6 +103,11 @@ pub enum TeachError {
     /// The lesson names no teacher.
     #[error("the lesson names no teacher: `taughtBy` must not be empty")]
     NoTeacher,
+    /// The lesson's collection or entry holds a character that does not
+    /// show as itself (a control, bidi or invisible character): no such
+    /// name is stored.
+    #[error(transparent)]
+    HiddenCharacter(#[from] crate::untrusted::HiddenCharacter),
     /// The learnable refused the value.
     #[error(transparent)]
     Lesson(#[from] LessonError),

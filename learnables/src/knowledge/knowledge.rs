@@ -424,7 +424,7 @@ impl Knowledge {
     /// Checks a lesson and has its learnable parse the value: what is left
     /// to commit.
     pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
-        Pending::check_names(&lesson.entry, &lesson.taught_by)?;
+        Pending::check_names(&lesson.collection, &lesson.entry, &lesson.taught_by)?;
         let registration = self.registration(&lesson.collection)?;
         let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
         Ok(Pending::borrowed(

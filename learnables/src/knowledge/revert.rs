@@ -51,8 +51,8 @@ impl Knowledge {
         taught_by: &str,
         reason: Option<&str>,
     ) -> Result<LessonResult, TeachError> {
+        Pending::check_names(collection, entry, taught_by)?;
         let registration = self.registration(collection)?;
-        Pending::check_names(entry, taught_by)?;
         let state = self.current();
         let unknown = || TeachError::UnknownVersion {
             collection: collection.to_owned(),
@@ -119,8 +119,8 @@ impl Knowledge {
         taught_by: &str,
         reason: Option<&str>,
     ) -> Result<LessonResult, TeachError> {
+        Pending::check_names(collection, entry, taught_by)?;
         let registration = self.registration(collection)?;
-        Pending::check_names(entry, taught_by)?;
         let absorbed = retraction(&(registration.descriptor)().entry, entry);
         self.commit(Pending::borrowed(
             collection, entry, taught_by, reason, absorbed, true,

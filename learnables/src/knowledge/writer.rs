@@ -36,11 +36,19 @@ pub(crate) struct Pending<'l> {
 }
 
 impl<'l> Pending<'l> {
-    /// Refuses an empty entry or teacher: what every change checks first.
-    pub(crate) fn check_names(entry: &str, taught_by: &str) -> Result<(), super::TeachError> {
+    /// Refuses an empty entry or teacher, and a collection or entry with a
+    /// character that does not show as itself: what every change checks
+    /// first.
+    pub(crate) fn check_names(
+        collection: &str,
+        entry: &str,
+        taught_by: &str,
+    ) -> Result<(), super::TeachError> {
         if entry.is_empty() {
             return Err(super::TeachError::EmptyEntry);
         }
+        crate::untrusted::HiddenCharacter::check("collection", collection)?;
+        crate::untrusted::HiddenCharacter::check("entry", entry)?;
         if taught_by.trim().is_empty() {
             return Err(super::TeachError::NoTeacher);
         }

@@ -495,7 +495,8 @@ fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
             "the agent has not been taught the routing rule \"62\" yet"
         )]
     );
-    // An entry with a control character is escaped once, not quoted again.
+    // An entry with a control character is refused for it, the entry
+    // escaped once, not quoted again.
     let hostile = agent.call(
         learnables::SHOW_BACK_METHOD,
         json!({"collection": "routing_rules", "entry": "6\u{1b}2"}),
@@ -504,7 +505,9 @@ fn what_a_teacher_sees_beside_a_field_names_it_by_its_label_in_plain_words() {
         hostile.violations(),
         vec![(
             "entry",
-            r#"the agent has not been taught the routing rule "6\u{1b}2" yet"#
+            "the entry `6\\u{1b}2` holds the character \\u{1b} (U+001B), which does not show \
+             as itself (a control, direction-changing or invisible character): the same entry \
+             would read differently to different people; write it without that character"
         )]
     );
 }

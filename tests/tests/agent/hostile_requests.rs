@@ -737,7 +737,10 @@ fn unicode_tricks(table: &mut Table, version_id: &str) {
     table.add(
         "a show-back entry with an RTL override",
         show_back(json!({"collection": "routing_rules", "entry": "85\u{202E}"})),
-        not_found("entry", "85\\u{202e}"),
+        invalid_params(
+            "entry",
+            "the entry `85\\u{202e}` holds the character \\u{202e}",
+        ),
     );
     table.add(
         "a show-back entry in fullwidth digits",

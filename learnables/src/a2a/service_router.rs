@@ -1,11 +1,13 @@
-//! A whole agent's router around a [`LearnablesService`]: the card route
-//! with the declaration added, and the agent's own routes under a
-//! [`LearnablesLayer`]. Kept apart from the service, which the layer calls.
+//! The axum router of a whole agent around a [`LearnablesService`]: its
+//! card route and the [`LearnablesLayer`](super::LearnablesLayer) over the
+//! agent's own routes.
 
 use serde_json::Value;
 
-use super::service::CARD_PATH;
-use super::{LearnablesLayer, LearnablesService};
+use super::LearnablesService;
+
+/// The path of the agent card.
+pub const CARD_PATH: &str = "/.well-known/agent-card.json";
 
 impl LearnablesService {
     /// A router for a whole agent: `GET /.well-known/agent-card.json`
@@ -55,7 +57,7 @@ impl LearnablesService {
         Ok(axum::Router::new()
             .route(CARD_PATH, axum::routing::get(serve_card))
             .fallback_service(inner)
-            .layer(LearnablesLayer::new(self).at(rpc_path)))
+            .layer(super::LearnablesLayer::new(self).at(rpc_path)))
     }
 }
 
