@@ -6,7 +6,8 @@ use syn::LitStr;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
-use super::model::{Field, Learnable};
+use super::field::Field;
+use super::model::Learnable;
 
 /// The impl, inside a `const _` block that also holds the static spec.
 ///
@@ -31,9 +32,9 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
                 && !super::check::is_standard(&field.value_ty)
         })
         .map(|(index, field)| {
-            let parse = item(field, "parse");
+            let parse = field.item("parse");
             let value_ty = &field.value_ty;
-            let choices = item(field, "choices");
+            let choices = field.item("choices");
             // A choice field's default is checked at compile time; the
             // constant condition keeps the check out of the build for it.
             quote! {
@@ -175,7 +176,7 @@ fn field_items(learnable: &Learnable) -> TokenStream {
     let ident = &learnable.ident;
     let impls = learnable.lesson_fields().map(|(index, field)| {
         let value_ty = &field.value_ty;
-        let ops = ops(field);
+        let ops = field.ops();
         // Every other use of the field's type goes through `ops`: one
         // error for a type that is no lesson field's, not one per use.
         quote_spanned! {value_ty.span()=>
@@ -197,22 +198,6 @@ fn field_items(learnable: &Learnable) -> TokenStream {
 }
 
 /// The constant holding what a lesson field needs of its type.
-fn ops(field: &Field) -> syn::Ident {
-    format_ident!(
-        "__ops_{}",
-        field.ident.unraw(),
-        span = field.value_ty.span()
-    )
-}
-
-/// `__ops_{name}.{part}`, at the field's type.
-pub(super) fn item(field: &Field, part: &str) -> TokenStream {
-    let ops = ops(field);
-    let value_ty = &field.value_ty;
-    let part = format_ident!("{}", part, span = value_ty.span());
-    quote_spanned!(value_ty.span()=> (#ops.#part))
-}
-
 fn spec(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let Learnable {
@@ -234,8 +219,8 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let help = option_lit(lesson.help.as_ref());
         let default = match &lesson.default {
             Some(default) => {
-                let aliases = item(field, "aliases");
-                let choices = item(field, "choices");
+                let aliases = field.item("aliases");
+                let choices = field.item("choices");
                 quote! {
                     ::core::option::Option::Some(
                         #krate::__private::shown_default(#choices, #aliases, #default)
@@ -247,12 +232,12 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
         let optional = field.optional;
-        let choices = item(field, "choices");
-        let descriptions = item(field, "descriptions");
+        let choices = field.item("choices");
+        let descriptions = field.item("descriptions");
         let kind = match &lesson.kind {
             Some(kind) => quote!(#krate::FieldKind::from_static(#kind)),
             None => {
-                let kind = item(field, "kind");
+                let kind = field.item("kind");
                 quote!(#krate::FieldKind::from_static(#kind))
             }
         };
@@ -294,8 +279,8 @@ fn default_check(krate: &syn::Path, field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(field, "choices");
-    let aliases = item(field, "aliases");
+    let choices = field.item("choices");
+    let aliases = field.item("aliases");
     let holds = quote! {
         { #krate::__private::choice_default(#choices, #aliases, #default).is_some() }
     };
@@ -321,7 +306,7 @@ fn kind_check(field: &Field) -> TokenStream {
         return TokenStream::new();
     };
     let value_ty = &field.value_ty;
-    let choices = item(field, "choices");
+    let choices = field.item("choices");
     let message = super::check::kind_message(
         &kind.value(),
         &quote!(#value_ty).to_string().replace(' ', ""),
@@ -343,8 +328,8 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let krate = &learnable.krate;
     let lesson_fields: Vec<(usize, &Field)> = learnable.lesson_fields().collect();
     let slot = |index: usize| format_ident!("__slot{}", index);
-    let parse = |field: &Field| item(field, "parse");
-    let take = |field: &Field| item(field, "take");
+    let parse = |field: &Field| field.item("parse");
+    let take = |field: &Field| field.item("take");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
         let value_ty = &field.value_ty;

@@ -1,6 +1,6 @@
 //! `#[derive(Learnable)]`: `attrs` (the attributes as written, read by
 //! darling after `keys` screened their keys) -> `model` (the learnable, every
-//! error collected on one accumulator) with `check` (the rules, each a
+//! error collected on one accumulator; `field`: a field of it) with `check` (the rules, each a
 //! predicate of `learnables-rules`; `template` reads `describes`) ->
 //! `codegen` from the checked model (`phrase`: writing a value out);
 //! `fallback` emits stub impls beside the errors.
@@ -9,6 +9,7 @@ mod attrs;
 mod check;
 mod codegen;
 mod fallback;
+mod field;
 mod model;
 mod phrase;
 mod template;

@@ -8,11 +8,12 @@ use darling::FromDeriveInput;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, Expr, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
+use syn::{DeriveInput, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
 
 use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
-use super::template;
+use super::field::{Field, LessonField};
+use super::template::{self, Describes};
 use crate::case::RenameRule;
 use crate::doc::Doc;
 use crate::keys::{self, Keys};
@@ -65,49 +66,6 @@ pub struct Learnable {
     /// into one it does.
     pub migrate: Option<Path>,
     pub fields: Vec<Field>,
-}
-
-/// How the learnable phrases what it learned.
-pub enum Describes {
-    /// A `describes` template, parsed; placeholders resolved.
-    Template(Vec<TemplatePiece>),
-    /// A `describes_with` function.
-    With(Path),
-}
-
-/// A template piece with its placeholder resolved.
-pub enum TemplatePiece {
-    Text(String),
-    Field { ident: Ident },
-    Entry,
-}
-
-/// A struct field.
-pub struct Field {
-    pub ident: Ident,
-    /// `T` for a field of type `Option<T>`, else the field's type.
-    pub value_ty: Type,
-    pub optional: bool,
-    /// Marked `entry_key`: its value is the lesson's entry.
-    pub entry_key: bool,
-    /// `None` for a `skip`ped field.
-    pub lesson: Option<LessonField>,
-}
-
-/// What a field contributes to the descriptor.
-pub struct LessonField {
-    pub name: String,
-    pub label: Option<LitStr>,
-    pub help: Option<LitStr>,
-    pub doc: Vec<Expr>,
-    pub kind: Option<LitStr>,
-    pub default: Option<LitStr>,
-    /// `alias = "..."`s: earlier names stored versions and lessons may use.
-    pub aliases: Vec<LitStr>,
-    /// The field's Rust name when `rename` or `rename_all` gave it another
-    /// lesson name: stored versions written before may hold it (left out
-    /// when another field answers to it).
-    pub stored_names: Vec<String>,
 }
 
 impl Learnable {

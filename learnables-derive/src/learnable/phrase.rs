@@ -5,15 +5,16 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::codegen::item;
-use super::model::{Describes, Field, Learnable, TemplatePiece};
+use super::field::Field;
+use super::model::Learnable;
+use super::template::{Describes, TemplatePiece};
 
 /// `&dyn Display` of a field's value, through the field's ops (so that a
 /// type that is no lesson field's is one error, at the type): `Some(...)`,
 /// or for an optional field, `None` when absent.
 fn shown(field: &Field) -> TokenStream {
     let ident = &field.ident;
-    let display = item(field, "display");
+    let display = field.item("display");
     if field.optional {
         quote! {
             match &self.#ident {

@@ -2,11 +2,26 @@
 //! `{entry}` for the entry key; `{{` and `}}` stand for braces.
 
 use proc_macro2::Span;
-use syn::LitStr;
+use syn::{Ident, LitStr, Path};
 use syn::ext::IdentExt;
 
 use super::attrs::StructAttrs;
-use super::model::{Describes, Field, TemplatePiece};
+use super::field::Field;
+
+/// How the learnable phrases what it learned.
+pub enum Describes {
+    /// A `describes` template, parsed; placeholders resolved.
+    Template(Vec<TemplatePiece>),
+    /// A `describes_with` function.
+    With(Path),
+}
+
+/// A template piece with its placeholder resolved.
+pub enum TemplatePiece {
+    Text(String),
+    Field { ident: Ident },
+    Entry,
+}
 
 /// One piece of a parsed template.
 #[derive(Debug, Clone, PartialEq, Eq)]
