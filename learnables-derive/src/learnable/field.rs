@@ -39,11 +39,7 @@ pub struct LessonField {
 impl Field {
     /// `__ops_{name}`: the field's generated operations, at its type.
     pub fn ops(&self) -> Ident {
-        format_ident!(
-            "__ops_{}",
-            self.ident.unraw(),
-            span = self.value_ty.span()
-        )
+        format_ident!("__ops_{}", self.ident.unraw(), span = self.value_ty.span())
     }
 
     /// `__ops_{name}.{part}`, at the field's type.

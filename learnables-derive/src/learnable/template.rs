@@ -2,8 +2,8 @@
 //! `{entry}` for the entry key; `{{` and `}}` stand for braces.
 
 use proc_macro2::Span;
-use syn::{Ident, LitStr, Path};
 use syn::ext::IdentExt;
+use syn::{Ident, LitStr, Path};
 
 use super::attrs::StructAttrs;
 use super::field::Field;

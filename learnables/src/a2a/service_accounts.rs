@@ -11,15 +11,12 @@ use std::sync::LazyLock;
 
 use unicode_normalization::UnicodeNormalization as _;
 
-use super::teachers::{Principal, TeacherPolicy};
-use crate::wire::Lesson;
-
 /// How many letters a word has before a suffix rule's text, at least: so
 /// that `deploybot` is a bot and the surname `abbot` is not.
 const LETTERS_BEFORE_SUFFIX: usize = 4;
 
 /// Rules naming the identities that look like service accounts, and a
-/// [`TeacherPolicy`]: a principal the authenticator marks as a service may
+/// [`TeacherPolicy`](super::TeacherPolicy): a principal the authenticator marks as a service may
 /// not teach, one it marks as a person may, and one it does not classify
 /// may not when a rule matches its identity.
 ///
@@ -46,9 +43,9 @@ const LETTERS_BEFORE_SUFFIX: usize = 4;
 ///   (`gserviceaccount.com`, `system:serviceaccount:`, `[bot]`).
 ///
 /// The rules are names, not proof: a person whose name is one of them is
-/// marked a person by the authenticator ([`Principal::human`]) or excepted
+/// marked a person by the authenticator ([`Principal::human`](super::Principal::human)) or excepted
 /// ([`ServiceAccountRules::except`]); a service account named like a person
-/// is marked by the authenticator ([`Principal::service`]). Letters of
+/// is marked by the authenticator ([`Principal::service`](super::Principal::service)). Letters of
 /// other scripts that look like Latin ones (a Cyrillic `о` in `bоt`) are not
 /// read as Latin.
 ///
@@ -181,7 +178,7 @@ impl ServiceAccountRules {
         STANDARD.clone()
     }
 
-    /// No rules: only the authenticator's word ([`Principal::service`])
+    /// No rules: only the authenticator's word ([`Principal::service`](super::Principal::service))
     /// refuses a principal, until rules are added.
     ///
     /// ```
@@ -312,21 +309,6 @@ impl ServiceAccountRules {
                 }
             })
             .map(|rule| &*rule.sign)
-    }
-}
-
-impl TeacherPolicy for ServiceAccountRules {
-    fn allow(&self, principal: &Principal, _lesson: &Lesson) -> Result<(), String> {
-        if principal.is_service() {
-            return Err(super::teachers::service_refusal(principal));
-        }
-        if principal.is_human() {
-            return Ok(());
-        }
-        match self.sign(principal.id()) {
-            Some(sign) => Err(super::teachers::looks_like_refusal(principal, sign)),
-            None => Ok(()),
-        }
     }
 }
 

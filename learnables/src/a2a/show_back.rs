@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::LearnablesService;
 use super::json_rpc::{RpcError, codes, reasons};
-use super::service_params::{hidden_characters, read_show_back, shown};
+use super::service_params::{hidden_characters, shown};
 use super::show_back_history::{HistoryPage, HistoryParams, history_page};
 use crate::knowledge::{Snapshot, VersionRecord};
 use crate::timestamp::rfc3339;
@@ -230,4 +230,48 @@ impl LearnablesService {
         serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
+}
+
+/// Reads the params of a show-back, naming the field at fault.
+fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
+    const SHAPE: &str =
+        "the show-back params are `{collection, entry, versionId?, history?: {limit?, from?}}`";
+    let Value::Object(object) = params else {
+        return Err(RpcError::new(
+            codes::INVALID_PARAMS,
+            format!("{SHAPE}, an object"),
+        ));
+    };
+    for (field, required) in [("collection", true), ("entry", true), ("versionId", false)] {
+        match object.get(field) {
+            Some(Value::String(_)) => {}
+            None | Some(Value::Null) if !required => {}
+            _ => {
+                return Err(RpcError::invalid_params(
+                    field,
+                    format!("{SHAPE}: `{field}` must be a string"),
+                ));
+            }
+        }
+    }
+    match object.get("history") {
+        None | Some(Value::Null | Value::Object(_)) => {}
+        Some(_) => {
+            return Err(RpcError::invalid_params(
+                "history",
+                format!("{SHAPE}: `history` must be an object"),
+            ));
+        }
+    }
+    if let Some(unknown) = object
+        .keys()
+        .find(|key| !["collection", "entry", "versionId", "history"].contains(&key.as_str()))
+    {
+        return Err(RpcError::invalid_params(
+            &shown(unknown),
+            format!("{SHAPE}: `{}` is not one of them", shown(unknown)),
+        ));
+    }
+    serde_json::from_value(params.clone())
+        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))
 }

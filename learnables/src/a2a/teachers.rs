@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::service_accounts::service_account_sign;
+use super::service_accounts::{ServiceAccountRules, service_account_sign};
 use crate::untrusted::Untrusted;
 use crate::wire::Lesson;
 
@@ -250,8 +250,24 @@ impl TeacherPolicy for HumansOnly {
     }
 }
 
+/// [`ServiceAccountRules`] judge as [`HumansOnly`] does, by their own rules.
+impl TeacherPolicy for ServiceAccountRules {
+    fn allow(&self, principal: &Principal, _lesson: &Lesson) -> Result<(), String> {
+        if principal.is_service() {
+            return Err(service_refusal(principal));
+        }
+        if principal.is_human() {
+            return Ok(());
+        }
+        match self.sign(principal.id()) {
+            Some(sign) => Err(looks_like_refusal(principal, sign)),
+            None => Ok(()),
+        }
+    }
+}
+
 /// The refusal of a principal the authenticator marks as a service.
-pub(super) fn service_refusal(principal: &Principal) -> String {
+fn service_refusal(principal: &Principal) -> String {
     format!(
         "`{}` is a service account; only a person may teach (the spec forbids a service \
          account standing in for one)",
@@ -260,7 +276,7 @@ pub(super) fn service_refusal(principal: &Principal) -> String {
 }
 
 /// The refusal of a principal whose identity looks like a service account.
-pub(super) fn looks_like_refusal(principal: &Principal, sign: &str) -> String {
+fn looks_like_refusal(principal: &Principal, sign: &str) -> String {
     format!(
         "`{}` looks like a service account ({}); only a person may teach",
         Untrusted::new(principal.id()),
