@@ -20,6 +20,7 @@ use super::{
 };
 use crate::declaration::Declaration;
 use crate::learnable::Learnable;
+use crate::untrusted::Untrusted;
 use crate::wire::{Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
@@ -255,6 +256,23 @@ impl Knowledge {
                 }
                 if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
                     return Err(KnowledgeError::Unreadable(report));
+                }
+                if !report.is_empty() {
+                    // Started anyway: an operator must hear which entries the
+                    // agent now treats as unknown, not find out from its questions.
+                    let mut entries: Vec<String> = report
+                        .causes()
+                        .iter()
+                        .flat_map(|cause| cause.entries())
+                        .map(|entry| Untrusted::new(entry).to_string())
+                        .collect();
+                    entries.sort_unstable();
+                    entries.dedup();
+                    tracing::warn!(
+                        collection = %Untrusted::new(&collection),
+                        entries = %entries.join(", "),
+                        "started with stored versions that do not read: these entries are treated as unknown until taught again"
+                    );
                 }
                 vacant.insert(registration);
                 self.shared.registry.set(Arc::new(registry));

@@ -71,7 +71,11 @@ pub enum OnUnreadable {
 ///     "2 stored versions do not read as their types:\n\
 ///      - `refund_policies`: `approver` (Approver) is missing in 2 stored versions of 2 entries \
 ///      (north, south): give it a `default`, make it an `Option`, give it its earlier name as an \
-///      `alias` if it was renamed, or `migrate`"
+///      `alias` if it was renamed, or `migrate`\n\
+///      Or start anyway, those entries read as unknown (the agent asks for them again; their \
+///      history stays): register with `OnUnreadable::TreatAsUnknown` \
+///      (`Knowledge::register_declaration` or `Knowledge::register_with`) before building the \
+///      service."
 /// );
 ///
 /// // Or start anyway: those entries read as unknown, their history untouched.
@@ -359,9 +363,15 @@ impl fmt::Display for UnreadableReport {
         for cause in &self.causes {
             write!(f, "\n- {cause}")?;
         }
-        Ok(())
+        write!(f, "\n{START_ANYWAY}")
     }
 }
+
+/// The fix that is always there: starting with those entries unknown.
+const START_ANYWAY: &str = "Or start anyway, those entries read as unknown (the agent asks for \
+     them again; their history stays): register with `OnUnreadable::TreatAsUnknown` \
+     (`Knowledge::register_declaration` or `Knowledge::register_with`) before building the \
+     service.";
 
 /// `count` `noun`s, the plural made by the English rules the report needs.
 fn plural(count: u64, noun: &str) -> String {

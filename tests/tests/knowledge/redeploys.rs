@@ -904,3 +904,49 @@ fn the_example_agent_refuses_to_start_on_versions_it_does_not_read_and_prints_th
     );
     assert_eq!(knowledge.history("routing_rules").len(), 3);
 }
+
+/// An agent started anyway says, at warn, which entries it treats as
+/// unknown: an operator hears of them from the log, not from the agent's
+/// questions.
+#[test]
+fn starting_anyway_logs_the_entries_treated_as_unknown() {
+    use std::sync::{Arc, Mutex};
+
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Captured {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    let dir = tempfile::tempdir().expect("a data directory");
+    let open = || Knowledge::open(dir.path()).expect("the store opens");
+    first_build(&open);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_ansi(false)
+        .with_writer(move || Captured(writer.clone()))
+        .finish();
+    let knowledge = open();
+    let report = tracing::subscriber::with_default(subscriber, || {
+        knowledge
+            .register_with::<narrowed::Policy>(OnUnreadable::TreatAsUnknown)
+            .unwrap()
+    });
+    assert!(report.to_string().contains("Or start anyway"), "{report}");
+    let log = String::from_utf8(log.lock().unwrap().clone()).unwrap();
+    let warned = log
+        .lines()
+        .find(|line| line.contains("treated as unknown"))
+        .unwrap_or_else(|| panic!("no warning of the entries treated as unknown: {log}"));
+    assert!(warned.contains("WARN"), "{warned}");
+    assert!(
+        warned.contains("north") && !warned.contains("south"),
+        "{warned}"
+    );
+}
