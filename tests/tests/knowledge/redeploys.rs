@@ -240,7 +240,11 @@ fn adding_a_required_field_is_refused_and_reads_with_a_default(open: &dyn Fn() -
         report.to_string(),
         "3 stored versions do not read as their types:\n- `refund_policies`: `region` (Region) \
          is missing in 3 stored versions of 2 entries (north, south): give it a `default`, make \
-         it an `Option`, give it its earlier name as an `alias` if it was renamed, or `migrate`"
+         it an `Option`, give it its earlier name as an `alias` if it was renamed, or `migrate`\n\
+         Or start anyway, those entries read as unknown (the agent asks for them again; their \
+         history stays): register with `OnUnreadable::TreatAsUnknown` \
+         (`Knowledge::register_declaration` or `Knowledge::register_with`) before building the \
+         service."
     );
     let knowledge = reads::<Fixed>(open);
     assert_eq!(
