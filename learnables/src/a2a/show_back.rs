@@ -217,6 +217,17 @@ impl LearnablesService {
             None => descriptor.lesson_fields.clone(),
         };
         let mut shown_back = ShowBack::of(fields, &snapshot, record);
+        // The sentence as the type phrases the value now, so that it agrees
+        // with the fields after an alias or a default changed how it reads.
+        if !record.retracted
+            && let Some(Ok(describes)) = self.knowledge().describes_as_learned(
+                &params.collection,
+                &params.entry,
+                &record.value,
+            )
+        {
+            shown_back.describes = describes;
+        }
         if let Some(history) = &params.history {
             shown_back.history = Some(history_page(
                 self.knowledge(),

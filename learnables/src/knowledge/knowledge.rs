@@ -380,6 +380,35 @@ impl Knowledge {
         Some(show(value))
     }
 
+    /// What a stored value of `collection` says of entry `entry` in words,
+    /// as its learnable phrases it now (aliases and defaults applied: the
+    /// sentence agrees with [`Knowledge::lesson_fields_as_learned`]). `None`
+    /// when no learnable is registered for the collection.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// let said = knowledge.describes_as_learned("routing_rules", "85", &value);
+    /// assert_eq!(said, Some(Ok("Chapter 85 goes to the general desk".to_owned())));
+    /// # Ok::<(), learnables::KnowledgeError>(())
+    /// ```
+    pub fn describes_as_learned(
+        &self,
+        collection: &str,
+        entry: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<String, crate::LessonError>> {
+        let describe = self.shared.registry.get().get(collection)?.describe;
+        Some(describe(value, entry))
+    }
+
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
         Snapshot::of(self.shared.writer.current())

@@ -23,6 +23,7 @@ pub(crate) struct Absorbed {
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
 type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
+type DescribeFn = fn(&LessonValue, &str) -> Result<String, LessonError>;
 
 /// One registered learnable.
 #[derive(Clone, Copy)]
@@ -33,6 +34,8 @@ pub(crate) struct Registration {
     pub(crate) show: ShowFn,
     /// Whether a stored value reads as the type.
     pub(crate) reads: ReadsFn,
+    /// A stored value's `describes` sentence as the type phrases it now.
+    pub(crate) describe: DescribeFn,
     pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
 }
 
@@ -60,6 +63,7 @@ impl Registration {
             absorb: absorb::<T>,
             show: show::<T>,
             reads: reads::<T>,
+            describe: describe::<T>,
             descriptor: T::descriptor,
         }
     }
@@ -80,6 +84,10 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
 
 fn reads<T: Learnable>(value: &LessonValue) -> Result<(), LessonError> {
     T::from_stored_value(value).map(drop)
+}
+
+fn describe<T: Learnable>(value: &LessonValue, entry: &str) -> Result<String, LessonError> {
+    T::from_stored_value(value).map(|typed| typed.describes(entry))
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {

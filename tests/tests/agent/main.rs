@@ -16,4 +16,5 @@ mod retract_over_http;
 mod scrubbed_bodies;
 mod scrubbed_over_sdk;
 mod service_accounts_over_http;
+mod show_back_after_alias;
 mod show_back_history;
