@@ -89,6 +89,11 @@ impl LearnablesService {
     /// that no registered type reads, a registered one not declared. An
     /// agent whose store may hold versions an earlier build wrote calls
     /// [`LearnablesService::try_new`], which returns the report.
+    ///
+    /// Use `new` where the knowledge is new to this build (in memory, a
+    /// test, an example); use `try_new` in an agent whose store outlives a
+    /// deploy, and print its error with `Display`, which says what does not
+    /// read and how to fix it.
     pub fn new(
         knowledge: Knowledge,
         declaration: Declaration,
@@ -99,8 +104,8 @@ impl LearnablesService {
     }
 
     /// [`LearnablesService::new`], with the reason it cannot be built
-    /// rather than a panic: [`KnowledgeError::Unreadable`], the report of
-    /// every stored version of a declared learnable that does not read;
+    /// rather than a panic; the one to use when the store outlives a deploy:
+    /// [`KnowledgeError::Unreadable`], the report of every stored version of a declared learnable that does not read;
     /// [`KnowledgeError::Disagrees`], how the declaration and the knowledge
     /// are not one list; or an error registering a declared learnable. To
     /// start with unreadable entries read as unknown, register the

@@ -45,6 +45,11 @@ impl Principal {
     /// say), by the identity their lessons carry in `taughtBy`. The policy
     /// takes the authenticator's word: a person named `jan.bot@…` may teach.
     ///
+    /// Use it when the authenticator knows that the token belongs to a
+    /// person (a teacher list kept by people, an identity provider's
+    /// "human" claim); use [`Principal::new`] when it only knows the
+    /// identity, and the policy should judge by the name.
+    ///
     /// ```
     /// use learnables::a2a::{HumansOnly, Principal, TeacherPolicy};
     /// # use learnables::{Lesson, LessonValue};
@@ -64,6 +69,16 @@ impl Principal {
     /// An identity the authenticator does not classify: the policy judges
     /// by the identity itself ([`service_account_sign`](super::service_account_sign)
     /// for [`HumansOnly`]).
+    ///
+    /// Use it when the authenticator knows who holds a token but not
+    /// whether a person does (tokens issued to any account); use
+    /// [`Principal::human`] when it knows a person does.
+    ///
+    /// ```
+    /// use learnables::a2a::Principal;
+    /// let unclassified = Principal::new("deploy-bot@example.com");
+    /// assert!(!unclassified.is_human() && !unclassified.is_service());
+    /// ```
     pub fn new(id: impl Into<String>) -> Principal {
         Principal::of_kind(id.into(), Kind::Unclassified)
     }
