@@ -159,6 +159,8 @@ fn target(
 /// block.
 fn question(agent: &Agent, link: &str, entry: Option<&str>) -> Result<Target, CliError> {
     let task = link.rsplit_once("#task=").map_or(link, |(_, task)| task).trim();
+    let task = percent_encoding::percent_decode_str(task).decode_utf8_lossy();
+    let task = task.as_ref();
     if task.is_empty() || task.chars().count() > 256 || task.chars().any(char::is_control) {
         return Err(CliError::usage(format!(
             "{} is neither the agent's link (…#task=ID) nor a task id",
@@ -300,7 +302,7 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
                         .any(|f| !f.entry_key && at == format!("value.{}", f.name))
                 })
             });
-            let said = format!("The agent refused the lesson. {refusal}");
+            let said = capitalized(&refusal.to_string());
             if by_field {
                 return again(said);
             }
@@ -340,6 +342,14 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         data["task"] = json!({"id": task, "answered": answer.is_some(), "answer": answer});
     }
     Step::Done(done(&text, &data))
+}
+
+/// `text` with its first letter a capital, to open a sentence.
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// The answer of `task` once it no longer waits for input (its status
