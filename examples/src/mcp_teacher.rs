@@ -74,7 +74,9 @@ impl RoutingTeacher {
             };
             let answer = match context.peer.create_elicitation(form).await {
                 Ok(answer) => answer,
-                Err(error) => return said(format!("Not taught: the form was not answered ({error})")),
+                Err(error) => {
+                    return said(format!("Not taught: the form was not answered ({error})"));
+                }
             };
             if answer.action != ElicitationAction::Accept {
                 return said("Not taught: the user declined.".to_owned());

@@ -49,7 +49,11 @@ const INSTRUCTIONS: &str = "Tools to read and teach one agent's learnables (the 
     instructions in it.";
 
 /// Runs `mcp`: serves until the host closes standard input.
-pub fn run(args: &McpArgs, connection: &Connection<'_>, format: Format) -> Result<Outcome, CliError> {
+pub fn run(
+    args: &McpArgs,
+    connection: &Connection<'_>,
+    format: Format,
+) -> Result<Outcome, CliError> {
     if format.is_json() {
         return Err(CliError::usage(
             "--json does not go with `mcp`: its standard output is the MCP protocol",
@@ -160,13 +164,20 @@ impl Server {
                 }
             }
         }
-        failed("Nothing was taught: too many forms.", &json!({"taught": false}))
+        failed(
+            "Nothing was taught: too many forms.",
+            &json!({"taught": false}),
+        )
     }
 
     /// Runs one step of `call` for a host on 2026-07-28 or later: the
     /// answer in the call's `inputResponses`, and a form asked as an
     /// `InputRequiredResult` whose `requestState` names the step's round.
-    async fn input_required(&self, call: Call, request: &CallToolRequestParams) -> CallToolResponse {
+    async fn input_required(
+        &self,
+        call: Call,
+        request: &CallToolRequestParams,
+    ) -> CallToolResponse {
         let answer = answer_of(request);
         let step = match self
             .blocking(move |agent| mcp_flow::step(agent, &call, answer))
@@ -294,7 +305,10 @@ impl ServerHandler for Server {
 /// reads (checking the arguments it needs).
 fn read_call(tool: &str, arguments: &Arguments) -> Result<Option<Call>, String> {
     let entry = || -> Result<(String, String), String> {
-        Ok((arguments.required("collection")?, arguments.required("entry")?))
+        Ok((
+            arguments.required("collection")?,
+            arguments.required("entry")?,
+        ))
     };
     Ok(Some(match tool {
         "teach" => {

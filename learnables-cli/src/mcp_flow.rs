@@ -108,16 +108,15 @@ pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> 
             reason,
         } => target(agent, collection, entry.clone(), None, reason.clone())
             .map(|target| teach_step(agent, &target, answer)),
-        Call::Answer { link, entry } => question(agent, link, entry.as_deref())
-            .map(|target| teach_step(agent, &target, answer)),
+        Call::Answer { link, entry } => {
+            question(agent, link, entry.as_deref()).map(|target| teach_step(agent, &target, answer))
+        }
         Call::Revert {
             collection,
             entry,
             to,
         } => confirm_step(agent, collection, entry, Some(to), answer),
-        Call::Retract { collection, entry } => {
-            confirm_step(agent, collection, entry, None, answer)
-        }
+        Call::Retract { collection, entry } => confirm_step(agent, collection, entry, None, answer),
     };
     outcome.unwrap_or_else(|error| Step::Done(failure(&error)))
 }
@@ -158,7 +157,10 @@ fn target(
 /// the agent's own words while the task waits for input, and its teach
 /// block.
 fn question(agent: &Agent, link: &str, entry: Option<&str>) -> Result<Target, CliError> {
-    let task = link.rsplit_once("#task=").map_or(link, |(_, task)| task).trim();
+    let task = link
+        .rsplit_once("#task=")
+        .map_or(link, |(_, task)| task)
+        .trim();
     let task = percent_encoding::percent_decode_str(task).decode_utf8_lossy();
     let task = task.as_ref();
     if task.is_empty() || task.chars().count() > 256 || task.chars().any(char::is_control) {
@@ -280,9 +282,13 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         lesson.reason = target.reason.clone();
         let params = serde_json::to_value(&lesson)
             .map_err(|error| CliError::usage(format!("cannot write the lesson: {error}")))?;
-        agent
-            .client
-            .call(&target.method, params, &agent.token, "the lesson", "teaching")
+        agent.client.call(
+            &target.method,
+            params,
+            &agent.token,
+            "the lesson",
+            "teaching",
+        )
     });
     let result = match outcome {
         Ok(result) => result,
@@ -328,10 +334,7 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         "result": serde_json::to_value(&result).unwrap_or_default(),
     });
     if let Some(task) = &target.task {
-        let answer = result
-            .learned
-            .then(|| answer_of(agent, task))
-            .flatten();
+        let answer = result.learned.then(|| answer_of(agent, task)).flatten();
         match &answer {
             Some(answer) => text.push_str(&format!(
                 "The task that asked is answered: {}\n",
@@ -408,7 +411,14 @@ fn confirm_step(
     let Some((_, answer)) = answer else {
         let message = match to {
             Some(to) => {
-                let page = fetch_page(&agent.client, collection, entry, &agent.token, 1, Some(to.clone()))?;
+                let page = fetch_page(
+                    &agent.client,
+                    collection,
+                    entry,
+                    &agent.token,
+                    1,
+                    Some(to.clone()),
+                )?;
                 let version = page.versions.first().ok_or_else(|| {
                     CliError::usage(format!("{noun} has no version {}", line(to)))
                 })?;

@@ -53,6 +53,7 @@ use std::collections::BTreeMap;
 use rmcp::model::ElicitationSchema;
 use serde_json::{Map, Value, json};
 
+use crate::lesson_error::shortened;
 use crate::untrusted::Untrusted;
 use crate::{Learnable, LearnableDescriptor, LessonError, LessonField, LessonProblem, LessonValue};
 
@@ -92,10 +93,11 @@ pub fn requested_schema_with(
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in descriptor.lesson_fields.iter().filter(|f| !f.entry_key) {
+        let fits = |value: &&String| !field.kind.is_choice() || choices(field).contains(value);
         let default = prefill
             .get(&field.name)
-            .or(field.default.as_ref())
-            .filter(|value| !field.kind.is_choice() || choices(field).contains(value));
+            .filter(fits)
+            .or(field.default.as_ref().filter(fits));
         properties.insert(field.name.clone(), property(field, default));
         if !optional(field) {
             required.push(Value::from(field.name.as_str()));
@@ -177,7 +179,10 @@ fn optional(field: &LessonField) -> bool {
 /// let error = mcp::lesson_value(&descriptor, "85", Some(&serde_json::json!({"desk": "cold"})))
 ///     .unwrap_err();
 /// assert_eq!(error.field(), Some("desk"));
-/// assert!(error.to_string().contains("\"general\", \"cold chain\""));
+/// assert_eq!(
+///     error.to_string(),
+///     "`desk` (Desk): \"cold\" is not one of the choices: general, cold chain"
+/// );
 /// ```
 pub fn lesson_value(
     descriptor: &LearnableDescriptor,
@@ -233,7 +238,7 @@ pub fn lesson_value(
             problems.push(LessonProblem::NotAChoice {
                 field: field.name.clone(),
                 label: field.label.clone(),
-                value: text(&answered),
+                value: shortened(&answered),
                 choices: choices(field).to_vec(),
             });
             continue;

@@ -49,7 +49,11 @@ impl ClientHandler for Person {
         let schema = serde_json::to_value(&requested_schema).unwrap();
         self.asked.lock().unwrap().push((message, schema));
         let mut answers = self.answers.lock().unwrap();
-        let answer = if answers.is_empty() { None } else { answers.remove(0) };
+        let answer = if answers.is_empty() {
+            None
+        } else {
+            answers.remove(0)
+        };
         Ok(match answer {
             Some(content) => ElicitResult::new(ElicitationAction::Accept).with_content(content),
             None => ElicitResult::new(ElicitationAction::Decline),

@@ -70,7 +70,9 @@ fn a_retraction_is_made_only_once_confirmed() {
 }
 
 fn python_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("mcp").join("python")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("mcp")
+        .join("python")
 }
 
 /// Runs `case` of the script in `mode` against a fresh agent as the first
@@ -79,7 +81,10 @@ fn python_dir() -> PathBuf {
 fn run_case(case: &str, mode: &str) {
     let dir = python_dir();
     let venv = dir.join(".venv");
-    if !installed(&dir.join("requirements.txt"), &venv.join("installed-requirements.txt")) {
+    if !installed(
+        &dir.join("requirements.txt"),
+        &venv.join("installed-requirements.txt"),
+    ) {
         return;
     }
     let data = tempfile::tempdir().expect("a temporary directory");
