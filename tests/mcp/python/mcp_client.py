@@ -213,6 +213,11 @@ async def case_question(args: argparse.Namespace) -> None:
     found = rpc(args.url, args.token, "GetTask", {"id": task["id"]})
     state = found["result"]["status"]["state"]
     expect(state == "TASK_STATE_COMPLETED", "the task that asked is completed", state)
+    async with client(args, Person({"desk": "general"})) as mcp:
+        again = await mcp.call_tool("answer_question", {"link": link})
+        expect(again.is_error and "waits for no answer" in result_text(again),
+               "an answered question is not asked again", result_text(again))
+    expect(field_value(show_back(args, "routing_rules", "85"), "desk") == "cold chain", "the lesson stands")
 
 
 async def case_refused(args: argparse.Namespace) -> None:
@@ -252,7 +257,33 @@ async def case_retract(args: argparse.Namespace) -> None:
     expect(shown.get("result", {}).get("retracted") is True or "error" in shown, "the entry is retracted", shown)
 
 
+async def case_revert(args: argparse.Namespace) -> None:
+    for desk in ("general", "dangerous-goods"):
+        taught = rpc(
+            args.url,
+            args.token,
+            "rsaxb.learnables.Teach",
+            {"collection": "routing_rules", "entry": "85", "value": {"desk": desk}, "taughtBy": args.taught_by},
+        )
+        expect("result" in taught, f"the {desk} desk is taught over HTTP", taught)
+    person = Person({"confirm": True, "reason": "Back to general"})
+    async with client(args, person) as mcp:
+        history = await mcp.call_tool("history", {"collection": "routing_rules", "entry": "85"})
+        versions = (history.structured_content or {}).get("history", {}).get("versions", [])
+        expect(len(versions) == 2, "history lists both versions, newest first", versions)
+        first = versions[-1]["versionId"]
+        result = await mcp.call_tool("revert", {"collection": "routing_rules", "entry": "85", "to": first})
+        expect(not result.is_error, "the confirmed revert is taught", result_text(result))
+    expect(len(person.asked) == 1, "the person was asked to confirm")
+    expect("Revert" in person.asked[0].message and "version 1" in person.asked[0].message,
+           "the form says what it reverts to", person.asked[0].message)
+    shown = show_back(args, "routing_rules", "85")
+    expect(field_value(shown, "desk") == "general", "the entry holds version 1's desk again", shown)
+    expect(shown["result"].get("reason") == "Back to general", "with the person's reason", shown)
+
+
 CASES = {
+    "revert": case_revert,
     "tools": case_tools,
     "teach": case_teach,
     "decline": case_decline,

@@ -65,6 +65,11 @@ fn a_refused_value_comes_back_by_field_and_the_form_keeps_the_answers() {
 }
 
 #[test]
+fn a_revert_is_made_only_once_confirmed_with_the_persons_reason() {
+    run_case("revert", "legacy");
+}
+
+#[test]
 fn a_retraction_is_made_only_once_confirmed() {
     run_case("retract", "auto");
 }
