@@ -33,6 +33,11 @@ fn the_tools_take_no_value_and_a_host_without_forms_is_refused() {
 }
 
 #[test]
+fn a_host_on_the_handshake_without_forms_is_refused_too() {
+    run_case("tools", "legacy");
+}
+
+#[test]
 fn a_lesson_is_taught_through_an_elicitation_request() {
     run_case("teach", "legacy");
 }
