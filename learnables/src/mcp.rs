@@ -16,9 +16,10 @@
 //!   is not `required`;
 //! - the field that is the entry's key is not asked: the entry fills it.
 //!
-//! Titles and descriptions are escaped and bounded
+//! Titles, descriptions and a text field's default are escaped and bounded
 //! ([`crate::untrusted`]): a descriptor may come from another agent's card.
-//! Choices and defaults are kept exactly, since they are sent back.
+//! Choices (and a choice field's default) are kept exactly, since the
+//! answer sends them back.
 //!
 //! ```
 //! use learnables::{Learnable, mcp};
@@ -136,7 +137,13 @@ fn property(field: &LessonField, default: Option<&String>) -> Value {
         property["format"] = Value::from("date");
     }
     if let Some(default) = default {
-        property["default"] = Value::from(default.as_str());
+        // A choice's default is one of its choices, sent back exactly; a
+        // text's is shown in the input and sent as shown, so escaped.
+        property["default"] = if field.kind.is_choice() {
+            Value::from(default.as_str())
+        } else {
+            Value::from(text(default))
+        };
     }
     property
 }
@@ -219,6 +226,8 @@ pub fn lesson_value(
         };
         let answered = match answer {
             Value::Null => continue,
+            // A choice is sent back exactly as the learnable wrote it.
+            Value::String(answered) if choices(field).contains(answered) => answered.clone(),
             Value::String(answered) => answered.trim().to_owned(),
             Value::Number(number) => number.to_string(),
             Value::Bool(flag) => flag.to_string(),
@@ -375,6 +384,16 @@ mod tests {
         assert!(said.contains("`desk` (Desk)"), "{said}");
         assert!(said.contains("`since` (Since)"), "{said}");
         assert!(said.contains("colour"), "{said}");
+    }
+
+    #[test]
+    fn a_choice_is_taken_exactly_as_the_learnable_wrote_it() {
+        let mut descriptor = descriptor();
+        descriptor.lesson_fields[1].choices = Some(vec!["general".into(), " cold\r\n".into()]);
+        let value = lesson_value(&descriptor, "85", Some(&json!({"desk": " cold\r\n"}))).unwrap();
+        assert_eq!(value.into_json()["desk"], " cold\r\n");
+        let value = lesson_value(&descriptor, "85", Some(&json!({"desk": " general "}))).unwrap();
+        assert_eq!(value.into_json()["desk"], "general");
     }
 
     #[test]

@@ -20,9 +20,9 @@ use serde_json::{Value, json};
 /// The person: each form's message and schema kept, each answered with the
 /// next answer (`None` declines).
 #[derive(Clone, Default)]
-struct Person {
-    answers: Arc<Mutex<Vec<Option<Value>>>>,
-    asked: Arc<Mutex<Vec<(String, Value)>>>,
+pub struct Person {
+    pub answers: Arc<Mutex<Vec<Option<Value>>>>,
+    pub asked: Arc<Mutex<Vec<(String, Value)>>>,
 }
 
 impl ClientHandler for Person {
