@@ -30,6 +30,17 @@ use crate::RoutingRule;
 const MAX_ASKS: usize = 3;
 
 /// The server: the agent's knowledge, and who its user is.
+///
+/// ```
+/// use learnables::Knowledge;
+/// use learnables_examples::RoutingRule;
+/// use learnables_examples::mcp_teacher::RoutingTeacher;
+/// let knowledge = Knowledge::in_memory();
+/// knowledge.register::<RoutingRule>().unwrap();
+/// let server = RoutingTeacher::new(knowledge, "alice@example.com");
+/// assert_eq!(RoutingTeacher::tool().name, "teach_routing_rule");
+/// # drop(server);
+/// ```
 #[derive(Debug, Clone)]
 pub struct RoutingTeacher {
     knowledge: Knowledge,

@@ -68,6 +68,19 @@ const MAX_TEXT_CHARS: usize = 1024;
 /// The elicitation `requestedSchema` of `descriptor`'s lesson fields, with
 /// each field's default as its `default` (see the [module](self) for the
 /// mapping). `T::descriptor()` gives a derived learnable's.
+///
+/// ```
+/// use learnables::{FieldKind, LearnableDescriptor, LessonField, mcp};
+/// let mut descriptor = LearnableDescriptor::new(
+///     "reviews", "review", "When compliance looks again", "A date per broker", "rules");
+/// descriptor.lesson_fields.push(LessonField::new("on", "Review date", FieldKind::new("date")));
+/// let schema = serde_json::to_value(mcp::requested_schema(&descriptor)).unwrap();
+/// assert_eq!(
+///     schema,
+///     serde_json::json!({"type": "object", "required": ["on"], "properties": {
+///         "on": {"type": "string", "title": "Review date", "format": "date"}}})
+/// );
+/// ```
 pub fn requested_schema(descriptor: &LearnableDescriptor) -> ElicitationSchema {
     requested_schema_with(descriptor, &BTreeMap::new())
 }
