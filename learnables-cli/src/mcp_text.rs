@@ -149,8 +149,10 @@ impl Arguments {
             ));
         }
         for (key, value) in &arguments {
-            if !value.is_string() && !value.is_null() {
-                return Err(format!("`{key}` must be a string"));
+            // A model may write an entry such as 85 as a number: it is
+            // read as its text.
+            if !(value.is_string() || value.is_number() || value.is_null()) {
+                return Err(format!("`{}` must be a string", line(key)));
             }
         }
         Ok(Arguments(arguments))
@@ -158,8 +160,11 @@ impl Arguments {
 
     /// A string argument, trimmed; `None` when absent or empty.
     pub fn optional(&self, name: &str) -> Option<String> {
-        let text = self.0.get(name)?.as_str()?.trim();
-        (!text.is_empty()).then(|| text.to_owned())
+        let text = match self.0.get(name)? {
+            Value::Number(number) => number.to_string(),
+            other => other.as_str()?.trim().to_owned(),
+        };
+        (!text.is_empty()).then_some(text)
     }
 
     /// A string argument the tool requires.
@@ -254,6 +259,12 @@ mod tests {
         let arguments = json!({"collection": "c", "entry": "e", "value": {"desk": "x"}});
         let refused = Arguments::read(&teach, arguments.as_object().cloned()).unwrap_err();
         assert!(refused.contains("`value`"), "{refused}");
+        let arguments = json!({"collection": "c", "entry": 85, "reason": {"desk": "x"}});
+        let refused = Arguments::read(&teach, arguments.as_object().cloned()).unwrap_err();
+        assert!(refused.contains("`reason` must be a string"), "{refused}");
+        let arguments = json!({"collection": "c", "entry": 85});
+        let read = Arguments::read(&teach, arguments.as_object().cloned()).unwrap();
+        assert_eq!(read.required("entry").as_deref(), Ok("85"));
     }
 
     #[test]
