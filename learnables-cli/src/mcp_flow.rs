@@ -14,8 +14,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use learnables::a2a::TeachBlock;
-use learnables::{LearnableDescriptor, Lesson, LessonResult, mcp};
+use learnables::a2a::{ShowBack, ShowBackParams, TeachBlock};
+use learnables::{LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD, mcp};
 use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction, ElicitationSchema};
 use serde_json::{Value, json};
 
@@ -326,11 +326,18 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         }
     };
     let mut text = render_result(&result, Style::plain());
+    // The entry's own version, from show-back (the result names the
+    // collection's); the lesson is taught whether or not it reads.
+    let entry_version = entry_version(agent, target);
+    if let Some(version) = entry_version {
+        text.push_str(&format!("Version {version} of {noun}\n"));
+    }
     let mut data = json!({
         "taught": true,
         "learned": result.learned,
         "collection": target.descriptor.collection,
         "entry": target.entry,
+        "entryVersion": entry_version,
         "result": serde_json::to_value(&result).unwrap_or_default(),
     });
     if let Some(task) = &target.task {
@@ -345,6 +352,23 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         data["task"] = json!({"id": task, "answered": answer.is_some(), "answer": answer});
     }
     Step::Done(done(&text, &data))
+}
+
+/// The entry's version as show-back says, if it says.
+fn entry_version(agent: &Agent, target: &Target) -> Option<u64> {
+    let params = ShowBackParams::new(&target.descriptor.collection, &target.entry);
+    let shown = agent
+        .client
+        .call(
+            SHOW_BACK_METHOD,
+            serde_json::to_value(params).ok()?,
+            &agent.token,
+            "the show-back",
+            "reading the entry",
+        )
+        .ok()?;
+    let shown: ShowBack = serde_json::from_value(shown).ok()?;
+    (shown.entry_version > 0).then_some(shown.entry_version)
 }
 
 /// `text` with its first letter a capital, to open a sentence.

@@ -154,6 +154,9 @@ async def case_teach(args: argparse.Namespace) -> None:
         )
         expect(not result.is_error, "the lesson is taught", result_text(result))
         expect((result.structured_content or {}).get("learned") is True, "the agent learned it")
+        expect((result.structured_content or {}).get("entryVersion") == 1, "the entry's first version",
+               result.structured_content)
+        expect('Version 1 of the routing rule "85"' in result_text(result), "said in words", result_text(result))
         expect(len(person.asked) == 1, "the person was asked once", len(person.asked))
         params = person.asked[0]
         expect("85" in params.message and "routing rule" in params.message, "the form names the entry", params.message)
