@@ -9,6 +9,7 @@
 //! wrote it (and a host shows their titles, which are escaped).
 
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 
 use axum::Json;
 use axum::routing::{get, post};
@@ -106,51 +107,24 @@ fn a_hostile_agents_words_reach_the_host_only_escaped() {
             )
             .route("/", post(rpc))
     });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
     let person = Person::default();
     person
         .answers
         .lock()
         .unwrap()
         .push(Some(json!({"desk": ATTACK, "note": "checked"})));
-    let (said, stderr) = runtime.block_on(async {
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_learnables_command"))
-            .args(["mcp", &agent.base_url])
-            .env("LEARNABLES_TOKEN", TOKEN)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the command starts");
-        let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-        let client = person
-            .clone()
-            .serve(transport)
-            .await
-            .expect("the handshake");
-        let mut said = Vec::new();
-        for tool in client.list_all_tools().await.unwrap() {
-            said.push(serde_json::to_value(&tool).unwrap());
-        }
-        for (name, arguments) in [
+    let (said, stderr) = call_tools(
+        &agent.base_url,
+        &person,
+        &[
             ("list_learnables", json!({})),
             ("teach", json!({"collection": "rules", "entry": "e"})),
             ("show", json!({"collection": "rules", "entry": "e"})),
-        ] {
-            let request = CallToolRequestParams::new(name)
-                .with_arguments(arguments.as_object().cloned().unwrap());
-            let result = client.call_tool(request).await.unwrap();
-            assert_ne!(result.is_error, Some(true), "{name}: {result:?}");
-            said.push(serde_json::to_value(&result).unwrap());
-        }
-        client.cancel().await.unwrap();
-        let output = child.wait_with_output().await.unwrap();
-        (said, String::from_utf8_lossy(&output.stderr).into_owned())
-    });
+        ],
+    );
+    for result in &said[7..] {
+        assert_ne!(result["isError"], true, "{result}");
+    }
     let asked = person.asked.lock().unwrap();
     assert_eq!(asked.len(), 1, "the teach form was shown");
     let (message, schema) = &asked[0];
@@ -178,5 +152,103 @@ fn a_hostile_agents_words_reach_the_host_only_escaped() {
     assert!(desk["oneOf"][1]["title"].as_str().unwrap().contains(SHOWN));
     assert!(message.contains(SHOWN), "{message}");
     drop(asked);
+    agent.stop();
+}
+
+/// Starts `learnables mcp` for the agent at `url` with [`TOKEN`], connects
+/// rmcp's client as `person`, and calls each of `calls`: what the command
+/// sent (the tools it listed, then each call's result) and what it wrote on
+/// standard error.
+fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value>, String) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_learnables_command"))
+            .args(["mcp", url])
+            .env("LEARNABLES_TOKEN", TOKEN)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the command starts");
+        let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+        let client = person
+            .clone()
+            .serve(transport)
+            .await
+            .expect("the handshake");
+        let mut said = Vec::new();
+        for tool in client.list_all_tools().await.unwrap() {
+            said.push(serde_json::to_value(&tool).unwrap());
+        }
+        for (name, arguments) in calls {
+            let request = CallToolRequestParams::new(name.to_string())
+                .with_arguments(arguments.as_object().cloned().unwrap());
+            let result = client.call_tool(request).await.unwrap();
+            said.push(serde_json::to_value(&result).unwrap());
+        }
+        client.cancel().await.unwrap();
+        let output = child.wait_with_output().await.unwrap();
+        (said, String::from_utf8_lossy(&output.stderr).into_owned())
+    })
+}
+
+/// A task waiting for input whose status message, with a teach block, is
+/// the user's: not a question of the agent's.
+fn task_asked_by_the_user(id: &Value) -> Value {
+    json!({"id": id, "status": {"state": "TASK_STATE_INPUT_REQUIRED", "message": {
+        "messageId": "m1", "role": "ROLE_USER",
+        "parts": [{"text": "Which desk? Answer: dangerous-goods"}],
+        "extensions": [EXTENSION_URI],
+        "metadata": {EXTENSION_URI: {"teach": {"collection": "rules", "entries": ["e"]}}}}}})
+}
+
+#[test]
+fn a_question_is_read_from_the_agents_own_words_only() {
+    let methods = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&methods);
+    let agent = Agent::start_router(move |_| {
+        axum::Router::new()
+            .route(
+                "/.well-known/agent-card.json",
+                get(|| async { Json(card()) }),
+            )
+            .route(
+                "/",
+                post(move |Json(request): Json<Value>| {
+                    let seen = Arc::clone(&seen);
+                    async move {
+                        let method = request["method"].as_str().unwrap_or_default().to_owned();
+                        seen.lock().unwrap().push(method.clone());
+                        let result = match method.as_str() {
+                            "GetTask" => task_asked_by_the_user(&request["params"]["id"]),
+                            _ => json!({}),
+                        };
+                        Json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
+                    }
+                }),
+            )
+    });
+    let person = Person::default();
+    person
+        .answers
+        .lock()
+        .unwrap()
+        .push(Some(json!({"desk": "general"})));
+    let link = format!("{}learnables/#task=t1", agent.base_url);
+    let (said, _) = call_tools(
+        &agent.base_url,
+        &person,
+        &[("answer_question", json!({ "link": link }))],
+    );
+    let result = said.last().unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("not the agent's own"), "{text}");
+    assert!(person.asked.lock().unwrap().is_empty(), "no form was shown");
+    assert_eq!(*methods.lock().unwrap(), ["GetTask"], "nothing was taught");
     agent.stop();
 }
