@@ -272,7 +272,7 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         Ok(value) => value,
         Err(error) => return again(format!("The form's answer does not do: {error}")),
     };
-    let outcome = teacher(&agent.client, None, &agent.token).and_then(|taught_by| {
+    let outcome = lesson_teacher(agent).and_then(|taught_by| {
         let mut lesson = Lesson::new(
             target.descriptor.collection.clone(),
             target.entry.clone(),
@@ -352,6 +352,22 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         data["task"] = json!({"id": task, "answered": answer.is_some(), "answer": answer});
     }
     Step::Done(done(&text, &data))
+}
+
+/// Who teaches: whom the agent says the token names (the command's
+/// `--taught-by` has no counterpart here, so its failure says what to do
+/// instead).
+fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
+    teacher(&agent.client, None, &agent.token).map_err(|error| match error {
+        CliError::Failed { kind, message } => CliError::Failed {
+            kind,
+            message: message.replace(
+                "; give --taught-by",
+                ": give `learnables mcp` the token of a teacher the agent knows",
+            ),
+        },
+        other => other,
+    })
 }
 
 /// The entry's version as show-back says, if it says.
