@@ -72,6 +72,10 @@ pub enum Command {
     Revert(RevertArgs),
     /// Retract an entry: new tasks no longer know it (asks first).
     Retract(RetractArgs),
+    /// Serve an MCP server over stdio for the agent: its learnables as
+    /// tools for an AI assistant, each lesson from a form the person fills.
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
     /// Print a completion script for a shell.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -94,6 +98,24 @@ Install, for example:
 pub(crate) const MAN_HELP: &str = "\
 Read it with `learnables man | man -l -`; install every page with
 `learnables man --out ~/.local/share/man/man1` (learnables.1, learnables-card.1, ...).";
+
+/// How to add `learnables mcp` to an MCP host, as `mcp --help` says.
+pub(crate) const MCP_HELP: &str = "\
+Add it to the host's `mcpServers`, the token in its environment:
+  {\"mcpServers\": {\"customs-agent\": {\"command\": \"learnables\",
+    \"args\": [\"mcp\", \"http://127.0.0.1:8080\"], \"env\": {\"LEARNABLES_TOKEN\": \"...\"}}}}
+Standard output carries the protocol only; messages go to standard error.";
+
+/// `learnables mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The agent's URL (http://host:port or https://host:port).
+    pub url: String,
+    /// The teacher's bearer token; prefer the environment variable, which
+    /// neither the host's model nor other users of the machine see.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+}
 
 /// `learnables completions`.
 #[derive(Debug, Args)]

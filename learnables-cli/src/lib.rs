@@ -10,6 +10,8 @@
 //! - `learnables history URL ...`: an entry's versions and what each changed;
 //! - `learnables revert URL ... --to VERSION_ID`: an earlier value taught again;
 //! - `learnables retract URL ...`: an entry made absent;
+//! - `learnables mcp URL`: an MCP server over stdio whose tools teach the
+//!   agent through forms the person fills (elicitation);
 //! - `learnables completions SHELL` and `learnables man`: a completion
 //!   script and the manual page, made from the command line itself.
 //!
@@ -44,6 +46,9 @@ mod error_kind;
 mod form;
 mod history;
 mod man;
+mod mcp;
+mod mcp_flow;
+mod mcp_text;
 mod outcome;
 mod render;
 mod retract;
@@ -83,6 +88,7 @@ fn execute(cli: &Cli) -> Result<Outcome, CliError> {
             &AgentClient::new(&args.target.url, &connection)?,
             format,
         ),
+        Command::Mcp(args) => mcp::run(args, &connection, format),
         Command::Completions(args) => completions::run(args),
         Command::Man(args) => man::run(args),
         Command::History(args) => history::run(

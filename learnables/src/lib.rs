@@ -215,6 +215,8 @@ mod key_name;
 pub mod knowledge;
 mod learnable;
 mod lesson_error;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod timestamp;
 pub mod untrusted;
 mod validation;
