@@ -9,7 +9,7 @@
 // characters, as `learnables::untrusted::is_hazard` lists them; and lone
 // surrogates, which no Rust string holds but a JSON string can.
 const HAZARD =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\ud800-\udfff]/u;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff\u{110bd}\u{110cd}\u{13430}-\u{1343f}\u{1bca0}-\u{1bca3}\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\ud800-\udfff]/u;
 const HAZARDS = new RegExp(HAZARD.source, "gu");
 
 const SHORT = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
