@@ -399,9 +399,8 @@ impl Knowledge {
     /// A knowledge on a back end that does not wait
     /// ([`Knowledge::in_memory`]) stores the lesson on the caller's thread.
     /// Any other stores it on the knowledge's commit thread, which takes
-    /// every lesson waiting as one batch (group commit; after a batch of
-    /// several, with those that keep coming for a few microseconds); the
-    /// caller waits at most the commit timeout
+    /// every lesson waiting as one batch (group commit); the caller sleeps
+    /// until its answer, for the commit timeout at most
     /// ([`Knowledge::set_commit_timeout`]). A
     /// lesson whose write was sent but not confirmed (a lost connection, a
     /// back end that panicked or did not answer in time) is answered with

@@ -8,6 +8,7 @@ mod knowledge_export;
 mod knowledge_failed_writes;
 mod knowledge_footprint;
 mod knowledge_history;
+mod knowledge_idle;
 mod knowledge_in_memory;
 mod knowledge_shared_store;
 mod redeploys;
