@@ -436,6 +436,11 @@ impl Knowledge {
         ))
     }
 
+    /// Every learnable registered, by collection.
+    pub(super) fn registry(&self) -> Arc<Registry> {
+        self.shared.registry.get()
+    }
+
     /// The learnable registered for `collection`.
     pub(super) fn registration(&self, collection: &str) -> Result<Registration, TeachError> {
         let registry = self.shared.registry.get();

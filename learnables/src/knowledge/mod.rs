@@ -32,6 +32,7 @@ mod entry_key;
 mod error;
 mod export;
 mod import;
+mod imported_version;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;

@@ -23,6 +23,16 @@ pub(crate) struct Absorbed {
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
 type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
+type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
+
+/// Why a stored value does not fit its entry: see [`Registration::fits`].
+pub(crate) enum Unfit {
+    /// It does not read as the type.
+    Unreadable(LessonError),
+    /// It reads, but the type refuses it for its entry (a key field that
+    /// names another entry).
+    OtherEntry(LessonError),
+}
 
 /// One registered learnable.
 #[derive(Clone, Copy)]
@@ -33,6 +43,10 @@ pub(crate) struct Registration {
     pub(crate) show: ShowFn,
     /// Whether a stored value reads as the type.
     pub(crate) reads: ReadsFn,
+    /// Whether a stored value reads as the type and, written back as
+    /// today's type writes it, is a value a lesson on its entry could
+    /// teach: what an imported version is checked against.
+    pub(crate) fits: FitsFn,
     pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
 }
 
@@ -60,6 +74,7 @@ impl Registration {
             absorb: absorb::<T>,
             show: show::<T>,
             reads: reads::<T>,
+            fits: fits::<T>,
             descriptor: T::descriptor,
         }
     }
@@ -80,6 +95,13 @@ fn absorb<T: Learnable + Send + Sync + 'static>(
 
 fn reads<T: Learnable>(value: &LessonValue) -> Result<(), LessonError> {
     T::from_stored_value(value).map(drop)
+}
+
+fn fits<T: Learnable>(value: &LessonValue, entry: &str) -> Result<(), Unfit> {
+    let typed = T::from_stored_value(value).map_err(Unfit::Unreadable)?;
+    T::from_lesson_entry(entry, &typed.to_lesson_value())
+        .map(drop)
+        .map_err(Unfit::OtherEntry)
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {

@@ -1,6 +1,7 @@
 //! The versioned knowledge on memory and the embedded store: the back-end suite, async callers, failing back ends, crashes, faults, durability, refusals that leave no trace, redeploys.
 
 mod durability;
+mod import_checks;
 mod knowledge_async;
 mod knowledge_crash;
 mod knowledge_embedded;
