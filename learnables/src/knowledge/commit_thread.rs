@@ -7,7 +7,8 @@
 //! Both sides sleep while they wait, the thread until a lesson is queued,
 //! a teacher until its answer: lessons come a few a minute, and a thread
 //! that polled for them would burn CPU in every agent that has nothing to
-//! do.
+//! do. After a write shared by several teachers the thread may sleep a
+//! little longer, for them to come back (see [`next_batch`]).
 //!
 //! The back end runs on this thread, so a teacher is never the one stuck
 //! in it: a back end that panics answers every lesson of its batch with an
@@ -20,7 +21,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::writer::{Pending, Results, Writer};
 use super::{StoreError, TeachError};
@@ -262,7 +263,9 @@ impl Drop for CommitThread {
 /// The commit thread: takes every lesson waiting, commits them as one
 /// batch, answers each; ends when the knowledge is dropped.
 fn run(queue: &Queue, writer: &Weak<Writer>) {
-    while let Some(batch) = next_batch(queue) {
+    let mut last = Last::default();
+    while let Some(batch) = next_batch(queue, &last) {
+        last.answered = batch.len();
         let (lessons, replies): (Vec<_>, Vec<_>) = batch
             .into_iter()
             .map(|queued| (queued.pending, queued.reply))
@@ -270,7 +273,9 @@ fn run(queue: &Queue, writer: &Weak<Writer>) {
         let Some(writer) = writer.upgrade() else {
             return; // The knowledge is gone: its teachers are gone too.
         };
+        let started = Instant::now();
         let results = commit(&writer, &lessons);
+        last.took = started.elapsed();
         drop(writer);
         for (reply, result) in replies.into_iter().zip(results) {
             reply.send(result);
@@ -278,14 +283,45 @@ fn run(queue: &Queue, writer: &Weak<Writer>) {
     }
 }
 
+/// The batch the thread wrote last: how many teachers it answered, and
+/// how long its write took.
+#[derive(Default)]
+struct Last {
+    answered: usize,
+    took: Duration,
+}
+
+/// The longest the thread waits for the teachers of its last batch to
+/// come back (see [`next_batch`]).
+const GROUP_COMMIT_DELAY_AT_MOST: Duration = Duration::from_millis(1);
+
 /// Every lesson waiting, once there is one (slept for); `None` once the
 /// knowledge is dropped and nothing is left.
-fn next_batch(queue: &Queue) -> Option<Vec<Queued>> {
+///
+/// After a write shared by several teachers, a group commit in the manner
+/// of PostgreSQL's `commit_delay`: the teachers just answered come back
+/// with their next lessons a moment later, and a batch taken before they
+/// do leaves them to wait for the write after it, so that several teachers
+/// commit in two alternating halves. So, while fewer lessons are queued
+/// than the last batch held, the thread sleeps until they are, for as long
+/// as that write took at most (waiting costs no more than the write it
+/// saves), never longer than [`GROUP_COMMIT_DELAY_AT_MOST`]. A lone
+/// teacher's batches hold one: it never waits.
+fn next_batch(queue: &Queue, last: &Last) -> Option<Vec<Queued>> {
     let mut waiting = queue.lock();
     while waiting.lessons.is_empty() && !waiting.closed {
         waiting = queue
             .ready
             .wait(waiting)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+    if last.answered > 1 && waiting.lessons.len() < last.answered {
+        let delay = last.took.min(GROUP_COMMIT_DELAY_AT_MOST);
+        (waiting, _) = queue
+            .ready
+            .wait_timeout_while(waiting, delay, |waiting| {
+                waiting.lessons.len() < last.answered && !waiting.closed
+            })
             .unwrap_or_else(PoisonError::into_inner);
     }
     // Empty: closed, and nothing left to answer.
