@@ -215,6 +215,7 @@ mod key_name;
 pub mod knowledge;
 mod learnable;
 mod lesson_error;
+mod registration;
 mod timestamp;
 pub mod untrusted;
 mod validation;

@@ -1,26 +1,22 @@
-//! The learnables a [`Knowledge`](super::Knowledge) can be taught, by
-//! collection, with what each needs to absorb a lesson without knowing its
-//! type at the call site.
+//! [`Registration`]: a [`Learnable`] type as code that does not know it at
+//! the call site uses it (a declaration listing its learnables, a
+//! knowledge reading lessons and stored values by collection). It sits
+//! beside the trait and depends on nothing above it.
 
 use std::any::TypeId;
-use std::collections::HashMap;
 
-use super::version::value_json;
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
 use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
 
-/// A lesson's value as the learnable absorbed it.
-pub(crate) struct Absorbed {
-    /// The value as the learnable writes it back: "84" and 84 alike.
+/// A lesson's value as the learnable read it for its entry: the value as
+/// the type writes it back ("84" and 84 alike), and its `describes`.
+pub(crate) struct Taught {
     pub(crate) value: LessonValue,
-    /// `value` as compact JSON ([`value_json`]): written by the teacher,
-    /// before the writer lock, to be compared with the entry's and kept.
-    pub(crate) json: Option<String>,
     pub(crate) describes: String,
 }
 
-type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
+type AbsorbFn = fn(&LessonValue, &str) -> Result<Taught, LessonError>;
 type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
@@ -34,12 +30,14 @@ pub(crate) enum Unfit {
     OtherEntry(LessonError),
 }
 
-/// One registered learnable.
+/// One learnable type, its functions taken from the trait.
 #[derive(Clone, Copy)]
 pub(crate) struct Registration {
     pub(crate) type_id: TypeId,
     pub(crate) type_name: &'static str,
+    /// Reads a lesson's value for its entry, as a lesson.
     pub(crate) absorb: AbsorbFn,
+    /// The lesson fields a stored value shows as learned.
     pub(crate) show: ShowFn,
     /// Whether a stored value reads as the type.
     pub(crate) reads: ReadsFn,
@@ -83,12 +81,10 @@ impl Registration {
 fn absorb<T: Learnable + Send + Sync + 'static>(
     value: &LessonValue,
     entry: &str,
-) -> Result<Absorbed, LessonError> {
+) -> Result<Taught, LessonError> {
     let typed = T::from_lesson_entry(entry, value)?;
-    let value = typed.to_lesson_value();
-    Ok(Absorbed {
-        json: value_json(&value),
-        value,
+    Ok(Taught {
+        value: typed.to_lesson_value(),
         describes: typed.describes(entry),
     })
 }
@@ -113,6 +109,3 @@ fn fits<T: Learnable>(value: &LessonValue, entry: &str) -> Result<(), Unfit> {
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {
     T::from_stored_value(value).map(|typed| typed.lesson_fields_as_learned())
 }
-
-/// Collection name to registration.
-pub(crate) type Registry = HashMap<String, Registration>;

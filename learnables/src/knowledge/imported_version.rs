@@ -10,8 +10,9 @@ use crate::Lesson;
 use crate::untrusted::{Untrusted, is_hazard};
 
 use super::VersionRecord;
-use super::registry::{Registry, Unfit};
+use super::registry::Registry;
 use super::unreadable::UnreadableReport;
+use crate::registration::Unfit;
 
 /// Why a version read from an export cannot be imported.
 pub(super) enum Unfitting {

@@ -10,7 +10,7 @@ use super::LogStorage;
 use super::commit_thread::CommitThread;
 use super::latest::Latest;
 use super::off_runtime::off_runtime;
-use super::registry::{Registration, Registry};
+use super::registry::Registry;
 use super::state::State;
 use super::storage::StateOnly;
 use super::writer::{Pending, Writer, extend};
@@ -20,6 +20,7 @@ use super::{
 };
 use crate::declaration::Declaration;
 use crate::learnable::Learnable;
+use crate::registration::Registration;
 use crate::wire::{Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
@@ -425,7 +426,7 @@ impl Knowledge {
     pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
         Pending::check_names(&lesson.entry, &lesson.taught_by)?;
         let registration = self.registration(&lesson.collection)?;
-        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
+        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?.into();
         Ok(Pending::borrowed(
             &lesson.collection,
             &lesson.entry,

@@ -39,7 +39,7 @@ mod knowledge;
 mod latest;
 mod off_runtime;
 mod published;
-pub(crate) mod registry;
+mod registry;
 mod revert;
 mod snapshot;
 mod state;
