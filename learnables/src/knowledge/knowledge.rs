@@ -412,12 +412,23 @@ impl Knowledge {
         self.commit(self.absorb(lesson)?)
     }
 
-    /// Commits a lesson absorbed: in place for a back end that does not
-    /// wait, else on the commit thread.
+    /// Commits a lesson absorbed, waiting on this thread (see
+    /// [`Knowledge::dispatch`]).
     pub(super) fn commit(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
+        match self.dispatch(pending) {
+            Dispatch::Done(result) => result,
+            Dispatch::Queued(thread, pending, timeout) => thread.submit(pending, timeout),
+        }
+    }
+
+    /// Where a lesson absorbed is committed, for blocking and async callers
+    /// alike: in place for a back end that does not wait (there is no write
+    /// to wait for), else queued for the commit thread with the commit
+    /// timeout, its texts copied for that thread.
+    pub(super) fn dispatch(&self, pending: Pending<'_>) -> Dispatch<'_> {
         match &self.shared.commit_thread {
-            None => self.commit_in_place(pending),
-            Some(thread) => thread.submit(pending.into_owned(), self.commit_timeout()),
+            None => Dispatch::Done(self.commit_in_place(pending)),
+            Some(thread) => Dispatch::Queued(thread, pending.into_owned(), self.commit_timeout()),
         }
     }
 
@@ -477,12 +488,6 @@ impl Knowledge {
             })
     }
 
-    /// The knowledge's commit thread, `None` for a back end that does not wait.
-    #[cfg(feature = "tokio")]
-    pub(super) fn commit_thread(&self) -> Option<&CommitThread> {
-        self.shared.commit_thread.as_ref()
-    }
-
     pub(super) fn commit_timeout(&self) -> Duration {
         Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed))
     }
@@ -509,6 +514,15 @@ impl std::fmt::Debug for Knowledge {
             .field("collections", &self.collections())
             .finish()
     }
+}
+
+/// A lesson absorbed, committed already or waiting for the commit thread:
+/// see [`Knowledge::dispatch`].
+pub(super) enum Dispatch<'k> {
+    /// Committed in place.
+    Done(Result<LessonResult, TeachError>),
+    /// To submit to the commit thread, to wait for this long at most.
+    Queued(&'k CommitThread, Pending<'static>, Duration),
 }
 
 fn millis(duration: Duration) -> u64 {
