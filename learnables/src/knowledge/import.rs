@@ -1,7 +1,6 @@
 //! [`Knowledge::import`]: a file [`Knowledge::export`] wrote, loaded into
 //! an empty knowledge on any back end, every id kept, each version checked
-//! as a lesson would be; and [`ImportError`], why a file is refused, with
-//! the line at fault.
+//! as a lesson would be.
 
 use std::io::BufRead;
 
@@ -12,62 +11,7 @@ use super::imported_version::{Unfitting, check};
 use super::off_runtime::off_runtime;
 use super::registry::Registry;
 use super::state::State;
-use super::{Knowledge, StoreError, UnreadableReport, VersionRecord};
-
-/// Why [`Knowledge::import`] refused a file. Nothing of a refused file is
-/// stored.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ImportError {
-    /// The file does not read as a whole export: the line at fault, and why.
-    #[error("line {line} of the export: {reason}; nothing was imported")]
-    Refused {
-        /// The line, 1 for the first.
-        line: u64,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A version the knowledge would not have been taught: its collection
-    /// is not registered, a text is longer than a lesson's limit or breaks
-    /// a rule for the field, or its value names another entry. The line,
-    /// the field as the export names it (`collection`, `entry`,
-    /// `taughtBy`, `reason`, `value`), and why.
-    #[error("line {line} of the export, `{field}`: {reason}; nothing was imported")]
-    Invalid {
-        /// The line, 1 for the first.
-        line: u64,
-        /// The field at fault.
-        field: &'static str,
-        /// What is wrong with it; text from the file in it is escaped.
-        reason: String,
-    },
-    /// Versions whose values do not read as their collections' registered
-    /// types: the first one's line, and every one of them grouped by
-    /// cause, each with its fix, as registering reports them for a store.
-    #[error("line {line} of the export, `value`: {report}; nothing was imported")]
-    Unreadable {
-        /// The line of the first such version, 1 for the first line.
-        line: u64,
-        /// Every such version, grouped by cause.
-        report: UnreadableReport,
-    },
-    /// The knowledge holds versions already: an export is imported into
-    /// an empty one only.
-    #[error(
-        "the knowledge is not empty (it holds {versions} versions); import into an empty \
-         store; nothing was imported"
-    )]
-    NotEmpty {
-        /// How many versions it holds.
-        versions: u64,
-    },
-    /// The file could not be read.
-    #[error("the export could not be read: {0}; nothing was imported")]
-    Io(#[from] std::io::Error),
-    /// The back end could not store the versions.
-    #[error("the versions could not be stored: {0}")]
-    Store(#[from] StoreError),
-}
+use super::{ImportError, Knowledge, UnreadableReport, VersionRecord};
 
 /// The first line.
 #[derive(Deserialize)]

@@ -53,14 +53,13 @@ mod writer;
 
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
-pub use error::{Disagreement, KnowledgeError, TeachError};
-pub use import::ImportError;
+pub use error::{Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-pub use storage::{MemoryStorage, Redecide, Storage, StoreError, StoreReason, Wake};
+pub use storage::{MemoryStorage, Redecide, Storage, Wake};
 pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

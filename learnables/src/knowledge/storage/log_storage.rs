@@ -9,8 +9,8 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, SeqAccess, Visitor};
 
 use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
-use super::store_reason::StoreReason;
 use super::{Storage, StoreError, check_follows_on};
+use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
 use crate::knowledge::state::State;
 use crate::knowledge::stored_record::StoredRecord;
