@@ -87,6 +87,7 @@ fn write_plain(versions: &[Plain]) -> Vec<u8> {
 
 fn import(file: &[u8]) -> Knowledge {
     let knowledge = Knowledge::in_memory();
+    knowledge.register::<RoutingRule>().unwrap();
     knowledge.import(file).unwrap();
     knowledge
 }

@@ -1,5 +1,6 @@
 //! Opening a large embedded store against reading its file: `Knowledge::open`
-//! of a store of `LEARNABLES_OPEN_LESSONS` lessons (1,000,000 unless set),
+//! of a store of `LEARNABLES_OPEN_LESSONS` lessons (1,000,000 unless set)
+//! and registering its learnable,
 //! against reading a file of as many records of the same content (ids,
 //! position, entry, teacher, time, reason, describes, value) and parsing
 //! each with `serde_json` into a plain struct. Both sides run three times,
@@ -19,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use learnables::Knowledge;
 use learnables::knowledge::{LogStorage, Storage, VersionRecord};
+use learnables_examples::RoutingRule;
 use learnables_tests::routing_entries;
 use serde::Deserialize;
 
@@ -136,9 +138,13 @@ fn files(lessons: u64) -> (PathBuf, PathBuf, tempfile::TempDir) {
     (store, plain, dir)
 }
 
-/// The store opened.
+/// The store opened and its learnable registered, which reads every
+/// stored version as the type: what an agent does before it serves.
 fn open(store: &Path, lessons: u64) -> Knowledge {
     let knowledge = Knowledge::open(store).expect("the store opens");
+    knowledge
+        .register::<RoutingRule>()
+        .expect("every version reads");
     assert_eq!(knowledge.pin().position(), lessons);
     knowledge
 }

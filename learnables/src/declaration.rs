@@ -7,8 +7,8 @@ use crate::a2a::CardError;
 #[cfg(feature = "a2a-types")]
 use crate::a2a::card_json;
 use crate::constants::EXTENSION_URI;
-use crate::knowledge::registry::Registration;
 use crate::learnable::Learnable;
+use crate::registration::Registration;
 use crate::validation::Violations;
 use crate::wire::{DeclarationParams, LearnableDescriptor};
 

@@ -217,6 +217,7 @@ mod learnable;
 mod lesson_error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+mod registration;
 mod timestamp;
 pub mod untrusted;
 mod validation;

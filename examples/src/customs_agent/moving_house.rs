@@ -33,13 +33,17 @@ pub fn export(location: &DataLocation, file: &Path) -> Result<u64, String> {
 }
 
 /// Reads `file`, written by [`export`], into the knowledge at `location`,
-/// which must be empty; returns how many versions it read.
+/// which must be empty; returns how many versions it read. The agent's
+/// learnables are registered first, so that each version is checked as a
+/// lesson on its collection would be.
 pub fn import(location: &DataLocation, file: &Path) -> Result<u64, String> {
     let input =
         File::open(file).map_err(|error| format!("cannot open {}: {error}", file.display()))?;
     let knowledge = location
         .open()
         .map_err(|error| format!("cannot open the knowledge: {error}"))?;
+    super::register(&knowledge)
+        .map_err(|error| format!("cannot register the agent's learnables: {error}"))?;
     knowledge
         .import(input)
         .map_err(|error| format!("cannot import {}: {error}", file.display()))

@@ -7,6 +7,7 @@
 //! answers. `teach_async` waits for the commit thread on the task, not the
 //! thread; the others run the call on tokio's blocking pool.
 
+use super::knowledge::Dispatch;
 use super::{Knowledge, KnowledgeError, StoreError, TeachError};
 use crate::wire::{Lesson, LessonResult};
 
@@ -44,13 +45,10 @@ impl Knowledge {
         &self,
         lesson: &Lesson,
     ) -> Result<LessonResult, TeachError> {
-        let pending = self.absorb(lesson)?;
-        match self.commit_thread() {
-            None => self.commit_in_place(pending),
-            Some(thread) => {
-                thread
-                    .submit_async(pending.into_owned(), self.commit_timeout())
-                    .await
+        match self.dispatch(self.absorb(lesson)?) {
+            Dispatch::Done(result) => result,
+            Dispatch::Queued(thread, pending, timeout) => {
+                thread.submit_async(pending, timeout).await
             }
         }
     }

@@ -2,20 +2,23 @@
 //! teachers queue their lessons and wait; the thread takes every lesson
 //! waiting as one batch, has the [`Writer`] commit it in one append, and
 //! answers each. Under load many lessons share one write; alone, a lesson
-//! pays for exactly one. After a write shared by several teachers, the
-//! thread takes in the lessons that keep arriving for a moment
-//! ([`GATHER_QUIET`]): the teachers it has just answered.
+//! pays for exactly one.
+//!
+//! Both sides sleep while they wait, the thread until a lesson is queued,
+//! a teacher until its answer: lessons come a few a minute, and a thread
+//! that polled for them would burn CPU in every agent that has nothing to
+//! do. After a write shared by several teachers the thread may sleep a
+//! little longer, for them to come back (see [`next_batch`]).
 //!
 //! The back end runs on this thread, so a teacher is never the one stuck
 //! in it: a back end that panics answers every lesson of its batch with an
 //! error, and one that hangs leaves teachers waiting no longer than the
-//! commit timeout. Blocking callers wait on a channel; async callers await
-//! a oneshot, without blocking their thread. Dropping the knowledge ends
-//! the thread and waits for it, as long as the commit timeout at most:
-//! every lesson still queued is committed first.
+//! commit timeout. Blocking callers wait on a condition variable; async
+//! callers await a oneshot, without blocking their thread. Dropping the
+//! knowledge ends the thread and waits for it, as long as the commit
+//! timeout at most: every lesson still queued is committed first.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc::{RecvTimeoutError, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -25,28 +28,6 @@ use super::{StoreError, TeachError};
 use crate::wire::LessonResult;
 
 type Outcome = Result<LessonResult, TeachError>;
-
-/// How long each side of a hand-over polls before it sleeps: the commit
-/// thread for the next lesson after answering a batch, a blocking teacher
-/// for its answer. Needed for the durable-teach goals (`benches/benches/knowledge.rs`,
-/// `durable_teach`): on a virtual machine a sleeping thread's CPU halts and
-/// takes tens of microseconds to wake, and a lesson's two hand-overs cost
-/// about 55 µs of its 170 µs when both sides slept. Polling yields the CPU
-/// between looks, so waiting threads give way to working ones.
-const POLL_BEFORE_SLEEP: Duration = Duration::from_micros(300);
-
-/// After answering several teachers, how long the thread goes on taking
-/// lessons while each comes within this of the one before. The teachers
-/// it answered come back within microseconds; without waiting for them, 8
-/// teachers commit in two alternating halves of about 4. Needed for the
-/// PostgreSQL 8-teacher budget (`benches/benches/postgres.rs`, `--paired`:
-/// 0.63-0.65 of the raw loop without it, 0.84-0.90 with it; 10-30 µs all
-/// do, 60 µs waits too long, 3 µs misses them); the embedded store's 8
-/// teachers gain 18 %. A lone teacher never waits: its batches hold one.
-const GATHER_QUIET: Duration = Duration::from_micros(20);
-
-/// The longest the thread takes lessons in after a shared write.
-const GATHER_AT_MOST: Duration = Duration::from_micros(500);
 
 /// The queue of lessons waiting for the commit thread.
 pub(crate) struct CommitThread {
@@ -82,7 +63,7 @@ struct Queued {
 /// [`CommitThread::submit`], or a task awaiting
 /// [`CommitThread::submit_async`].
 enum Reply {
-    Blocking(SyncSender<Outcome>),
+    Blocking(Arc<Answer>),
     #[cfg(feature = "tokio")]
     Async(tokio::sync::oneshot::Sender<Outcome>),
 }
@@ -91,14 +72,44 @@ impl Reply {
     /// Hands over the result; a teacher that gave up waiting is not told.
     fn send(self, outcome: Outcome) {
         match self {
-            Reply::Blocking(sender) => {
-                let _ = sender.send(outcome);
-            }
+            Reply::Blocking(answer) => answer.give(outcome),
             #[cfg(feature = "tokio")]
             Reply::Async(sender) => {
                 let _ = sender.send(outcome);
             }
         }
+    }
+}
+
+/// Where the commit thread leaves a blocking teacher's result.
+#[derive(Default)]
+struct Answer {
+    outcome: Mutex<Option<Outcome>>,
+    given: Condvar,
+}
+
+impl Answer {
+    fn lock(&self) -> MutexGuard<'_, Option<Outcome>> {
+        self.outcome.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn give(&self, outcome: Outcome) {
+        *self.lock() = Some(outcome);
+        self.given.notify_one();
+    }
+
+    /// The result, once given, or `None` after `timeout`.
+    fn wait(&self, timeout: Duration) -> Option<Outcome> {
+        let (mut outcome, _) = self
+            .given
+            .wait_timeout_while(self.lock(), timeout, |outcome| outcome.is_none())
+            .unwrap_or_else(PoisonError::into_inner);
+        outcome.take()
+    }
+
+    /// The result, if given already.
+    fn take(&self) -> Option<Outcome> {
+        self.lock().take()
     }
 }
 
@@ -159,17 +170,11 @@ impl CommitThread {
 
     /// Queues `pending` and waits up to `timeout` for its result.
     pub(crate) fn submit(&self, pending: Pending<'static>, timeout: Duration) -> Outcome {
-        let (reply, answer) = sync_channel(1);
-        let ticket = self.enqueue(pending, Reply::Blocking(reply));
-        let polled = poll(POLL_BEFORE_SLEEP.min(timeout), || answer.try_recv().ok());
-        if let Some(outcome) = polled {
-            return outcome;
-        }
-        match answer.recv_timeout(timeout.saturating_sub(POLL_BEFORE_SLEEP)) {
-            Ok(outcome) => outcome,
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => {
-                self.withdraw(ticket, timeout, || answer.try_recv().ok())
-            }
+        let answer = Arc::new(Answer::default());
+        let ticket = self.enqueue(pending, Reply::Blocking(answer.clone()));
+        match answer.wait(timeout) {
+            Some(outcome) => outcome,
+            None => self.withdraw(ticket, timeout, || answer.take()),
         }
     }
 
@@ -258,12 +263,9 @@ impl Drop for CommitThread {
 /// The commit thread: takes every lesson waiting, commits them as one
 /// batch, answers each; ends when the knowledge is dropped.
 fn run(queue: &Queue, writer: &Weak<Writer>) {
-    let mut answered = 0;
-    while let Some(mut batch) = next_batch(queue) {
-        if answered > 1 {
-            gather(queue, &mut batch);
-        }
-        answered = batch.len();
+    let mut last = Last::default();
+    while let Some(batch) = next_batch(queue, &last) {
+        last.answered = batch.len();
         let (lessons, replies): (Vec<_>, Vec<_>) = batch
             .into_iter()
             .map(|queued| (queued.pending, queued.reply))
@@ -271,7 +273,9 @@ fn run(queue: &Queue, writer: &Weak<Writer>) {
         let Some(writer) = writer.upgrade() else {
             return; // The knowledge is gone: its teachers are gone too.
         };
+        let started = Instant::now();
         let results = commit(&writer, &lessons);
+        last.took = started.elapsed();
         drop(writer);
         for (reply, result) in replies.into_iter().zip(results) {
             reply.send(result);
@@ -279,15 +283,31 @@ fn run(queue: &Queue, writer: &Weak<Writer>) {
     }
 }
 
-/// Every lesson waiting, once there is one (polled for a while, then
-/// slept for); `None` once the knowledge is dropped and nothing is left.
-fn next_batch(queue: &Queue) -> Option<Vec<Queued>> {
-    let take = |waiting: &mut Waiting| {
-        (!waiting.lessons.is_empty()).then(|| std::mem::take(&mut waiting.lessons))
-    };
-    if let Some(batch) = poll(POLL_BEFORE_SLEEP, || take(&mut queue.lock())) {
-        return Some(batch);
-    }
+/// The batch the thread wrote last: how many teachers it answered, and
+/// how long its write took.
+#[derive(Default)]
+struct Last {
+    answered: usize,
+    took: Duration,
+}
+
+/// The longest the thread waits for the teachers of its last batch to
+/// come back (see [`next_batch`]).
+const GROUP_COMMIT_DELAY_AT_MOST: Duration = Duration::from_millis(1);
+
+/// Every lesson waiting, once there is one (slept for); `None` once the
+/// knowledge is dropped and nothing is left.
+///
+/// After a write shared by several teachers, a group commit in the manner
+/// of PostgreSQL's `commit_delay`: the teachers just answered come back
+/// with their next lessons a moment later, and a batch taken before they
+/// do leaves them to wait for the write after it, so that several teachers
+/// commit in two alternating halves. So, while fewer lessons are queued
+/// than the last batch held, the thread sleeps until they are, for as long
+/// as that write took at most (waiting costs no more than the write it
+/// saves), never longer than [`GROUP_COMMIT_DELAY_AT_MOST`]. A lone
+/// teacher's batches hold one: it never waits.
+fn next_batch(queue: &Queue, last: &Last) -> Option<Vec<Queued>> {
     let mut waiting = queue.lock();
     while waiting.lessons.is_empty() && !waiting.closed {
         waiting = queue
@@ -295,37 +315,17 @@ fn next_batch(queue: &Queue) -> Option<Vec<Queued>> {
             .wait(waiting)
             .unwrap_or_else(PoisonError::into_inner);
     }
-    take(&mut waiting) // `None`: closed, and nothing left to answer.
-}
-
-/// Adds to `batch` the lessons that keep coming, each within
-/// [`GATHER_QUIET`] of the one before, for [`GATHER_AT_MOST`] at most.
-fn gather(queue: &Queue, batch: &mut Vec<Queued>) {
-    let started = Instant::now();
-    let mut last_came = started;
-    while last_came.elapsed() < GATHER_QUIET && started.elapsed() < GATHER_AT_MOST {
-        std::thread::yield_now();
-        let mut waiting = queue.lock();
-        if !waiting.lessons.is_empty() {
-            batch.append(&mut waiting.lessons);
-            last_came = Instant::now();
-        }
+    if last.answered > 1 && waiting.lessons.len() < last.answered {
+        let delay = last.took.min(GROUP_COMMIT_DELAY_AT_MOST);
+        (waiting, _) = queue
+            .ready
+            .wait_timeout_while(waiting, delay, |waiting| {
+                waiting.lessons.len() < last.answered && !waiting.closed
+            })
+            .unwrap_or_else(PoisonError::into_inner);
     }
-}
-
-/// Asks `ready` until it gives something or `period` has passed, yielding
-/// the CPU between asks.
-fn poll<T>(period: Duration, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
-    let deadline = Instant::now() + period;
-    loop {
-        if let Some(found) = ready() {
-            return Some(found);
-        }
-        if Instant::now() >= deadline {
-            return None;
-        }
-        std::thread::yield_now();
-    }
+    // Empty: closed, and nothing left to answer.
+    (!waiting.lessons.is_empty()).then(|| std::mem::take(&mut waiting.lessons))
 }
 
 /// Commits `lessons`, one result each: errors for all when the back end

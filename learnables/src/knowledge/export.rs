@@ -36,7 +36,7 @@ impl Knowledge {
     /// (ids, positions, teachers, times, reasons, values and retractions,
     /// each with a checksum), and a last line with the count of versions.
     /// Returns that count. [`Knowledge::import`] reads it into an empty
-    /// knowledge on any back end.
+    /// knowledge on any back end, its learnables registered.
     ///
     /// ```
     /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
@@ -55,6 +55,7 @@ impl Knowledge {
     /// assert!(text.starts_with(r#"{"format":"learnables-knowledge","version":1}"#));
     ///
     /// let moved = Knowledge::in_memory();
+    /// moved.register::<RoutingRule>()?;
     /// assert_eq!(moved.import(&file[..])?, 1);
     /// assert_eq!(moved.history("routing_rules"), knowledge.history("routing_rules"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,46 +1,17 @@
 //! [`Knowledge::import`]: a file [`Knowledge::export`] wrote, loaded into
-//! an empty knowledge on any back end, every id kept; and [`ImportError`],
-//! why a file is refused, with the line at fault.
+//! an empty knowledge on any back end, every id kept, each version checked
+//! as a lesson would be.
 
 use std::io::BufRead;
 
 use serde::Deserialize;
 
 use super::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
+use super::imported_version::{Unfitting, check};
 use super::off_runtime::off_runtime;
+use super::registry::Registry;
 use super::state::State;
-use super::{Knowledge, StoreError, VersionRecord};
-
-/// Why [`Knowledge::import`] refused a file. Nothing of a refused file is
-/// stored.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ImportError {
-    /// The file does not read as a whole export: the line at fault, and why.
-    #[error("line {line} of the export: {reason}; nothing was imported")]
-    Refused {
-        /// The line, 1 for the first.
-        line: u64,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The knowledge holds versions already: an export is imported into
-    /// an empty one only.
-    #[error(
-        "the knowledge is not empty (it holds {versions} versions); import into an empty \
-         store; nothing was imported"
-    )]
-    NotEmpty {
-        /// How many versions it holds.
-        versions: u64,
-    },
-    /// The file could not be read.
-    #[error("the export could not be read: {0}; nothing was imported")]
-    Io(#[from] std::io::Error),
-    /// The back end could not store the versions.
-    #[error("the versions could not be stored: {0}")]
-    Store(#[from] StoreError),
-}
+use super::{ImportError, Knowledge, UnreadableReport, VersionRecord};
 
 /// The first line.
 #[derive(Deserialize)]
@@ -60,15 +31,25 @@ struct End {
 
 impl Knowledge {
     /// Loads a file [`Knowledge::export`] wrote into this knowledge, which
-    /// must be empty (on any back end), keeping every version's id,
-    /// position, teacher, time and reason; returns how many versions it
-    /// loaded. The whole file is checked before anything is stored, and
-    /// stored in one append, all or none: a file that is not whole (its
-    /// last line missing, a line cut short), that does not follow on
-    /// (positions or versions out of order, a version naming the wrong one
-    /// before it), that was edited (a line failing its checksum), or of
-    /// another format is refused with the line at fault
-    /// ([`ImportError::Refused`]).
+    /// must be empty (on any back end) and have the learnables of the
+    /// file's collections registered, keeping every version's id, position,
+    /// teacher, time and reason; returns how many versions it loaded. The
+    /// whole file is checked before anything is stored, and stored in one
+    /// append, all or none: a file that is not whole (its last line
+    /// missing, a line cut short), that does not follow on (positions or
+    /// versions out of order, a version naming the wrong one before it),
+    /// that was edited (a line failing its checksum), or of another format
+    /// is refused with the line at fault ([`ImportError::Refused`]).
+    ///
+    /// A checksum anyone can compute again proves nothing against a file
+    /// edited on purpose, so each version is also checked as teach checks
+    /// a lesson: its collection registered, its entry and teacher named,
+    /// its texts within a lesson's limits ([`Lesson::max_chars`](crate::Lesson::max_chars)),
+    /// its teacher's name free of control, bidirectional and invisible
+    /// characters, and its value one its entry could be taught
+    /// ([`ImportError::Invalid`], with the line and the field); values
+    /// that do not read as their types are reported all at once, as
+    /// registering reports them for a store ([`ImportError::Unreadable`]).
     ///
     /// ```
     /// use learnables::Knowledge;
@@ -84,7 +65,9 @@ impl Knowledge {
         if versions != 0 {
             return Err(ImportError::NotEmpty { versions });
         }
-        let (state, records) = read(std::io::BufReader::with_capacity(1 << 16, input))?;
+        let registry = self.registry();
+        let input = std::io::BufReader::with_capacity(1 << 16, input);
+        let (state, records) = read(input, &registry)?;
         let count = records.len() as u64;
         let writer = &self.shared.writer;
         match off_runtime(|| writer.import(state, &records))? {
@@ -96,9 +79,12 @@ impl Knowledge {
     }
 }
 
-/// Reads and checks a whole export: the state its versions make, and the
-/// versions.
-fn read(mut input: impl BufRead) -> Result<(State, Vec<VersionRecord>), ImportError> {
+/// Reads and checks a whole export, each version against the learnables
+/// of `registry`: the state its versions make, and the versions.
+fn read(
+    mut input: impl BufRead,
+    registry: &Registry,
+) -> Result<(State, Vec<VersionRecord>), ImportError> {
     let refused = |line: u64, reason: String| ImportError::Refused { line, reason };
     let mut line = Vec::with_capacity(1024);
     let mut number = 0;
@@ -142,6 +128,8 @@ fn read(mut input: impl BufRead) -> Result<(State, Vec<VersionRecord>), ImportEr
     }
     let mut state = State::default();
     let mut records = Vec::new();
+    let mut unreadable = UnreadableReport::default();
+    let mut first_unreadable = None;
     loop {
         if !next_line(&mut line, &mut number)? {
             return Err(refused(
@@ -175,11 +163,30 @@ fn read(mut input: impl BufRead) -> Result<(State, Vec<VersionRecord>), ImportEr
         state
             .follows_on(&record)
             .map_err(|reason| refused(number, format!("it does not follow on: {reason}")))?;
+        match check(&record, registry, &mut unreadable) {
+            Ok(()) => {}
+            Err(Unfitting::Field(field, reason)) => {
+                return Err(ImportError::Invalid {
+                    line: number,
+                    field,
+                    reason,
+                });
+            }
+            Err(Unfitting::Unreadable) => {
+                first_unreadable.get_or_insert(number);
+            }
+        }
         state.apply(&record);
         records.push(record);
     }
     if next_line(&mut line, &mut number)? {
         return Err(refused(number, "lines follow the last line".to_owned()));
+    }
+    if let Some(line) = first_unreadable {
+        return Err(ImportError::Unreadable {
+            line,
+            report: unreadable,
+        });
     }
     Ok((state, records))
 }

@@ -10,7 +10,7 @@ use super::LogStorage;
 use super::commit_thread::CommitThread;
 use super::latest::Latest;
 use super::off_runtime::off_runtime;
-use super::registry::{Registration, Registry};
+use super::registry::Registry;
 use super::state::State;
 use super::storage::StateOnly;
 use super::writer::{Pending, Writer, extend};
@@ -20,6 +20,7 @@ use super::{
 };
 use crate::declaration::Declaration;
 use crate::learnable::Learnable;
+use crate::registration::Registration;
 use crate::untrusted::Untrusted;
 use crate::wire::{Lesson, LessonResult};
 
@@ -446,9 +447,8 @@ impl Knowledge {
     /// A knowledge on a back end that does not wait
     /// ([`Knowledge::in_memory`]) stores the lesson on the caller's thread.
     /// Any other stores it on the knowledge's commit thread, which takes
-    /// every lesson waiting as one batch (group commit; after a batch of
-    /// several, with those that keep coming for a few microseconds); the
-    /// caller waits at most the commit timeout
+    /// every lesson waiting as one batch (group commit); the caller sleeps
+    /// until its answer, for the commit timeout at most
     /// ([`Knowledge::set_commit_timeout`]). A
     /// lesson whose write was sent but not confirmed (a lost connection, a
     /// back end that panicked or did not answer in time) is answered with
@@ -459,12 +459,23 @@ impl Knowledge {
         self.commit(self.absorb(lesson)?)
     }
 
-    /// Commits a lesson absorbed: in place for a back end that does not
-    /// wait, else on the commit thread.
+    /// Commits a lesson absorbed, waiting on this thread (see
+    /// [`Knowledge::dispatch`]).
     pub(super) fn commit(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
+        match self.dispatch(pending) {
+            Dispatch::Done(result) => result,
+            Dispatch::Queued(thread, pending, timeout) => thread.submit(pending, timeout),
+        }
+    }
+
+    /// Where a lesson absorbed is committed, for blocking and async callers
+    /// alike: in place for a back end that does not wait (there is no write
+    /// to wait for), else queued for the commit thread with the commit
+    /// timeout, its texts copied for that thread.
+    pub(super) fn dispatch(&self, pending: Pending<'_>) -> Dispatch<'_> {
         match &self.shared.commit_thread {
-            None => self.commit_in_place(pending),
-            Some(thread) => thread.submit(pending.into_owned(), self.commit_timeout()),
+            None => Dispatch::Done(self.commit_in_place(pending)),
+            Some(thread) => Dispatch::Queued(thread, pending.into_owned(), self.commit_timeout()),
         }
     }
 
@@ -473,7 +484,7 @@ impl Knowledge {
     pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
         Pending::check_names(&lesson.collection, &lesson.entry, &lesson.taught_by)?;
         let registration = self.registration(&lesson.collection)?;
-        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?;
+        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?.into();
         Ok(Pending::borrowed(
             &lesson.collection,
             &lesson.entry,
@@ -482,6 +493,11 @@ impl Knowledge {
             absorbed,
             false,
         ))
+    }
+
+    /// Every learnable registered, by collection.
+    pub(super) fn registry(&self) -> Arc<Registry> {
+        self.shared.registry.get()
     }
 
     /// The learnable registered for `collection`.
@@ -519,12 +535,6 @@ impl Knowledge {
             })
     }
 
-    /// The knowledge's commit thread, `None` for a back end that does not wait.
-    #[cfg(feature = "tokio")]
-    pub(super) fn commit_thread(&self) -> Option<&CommitThread> {
-        self.shared.commit_thread.as_ref()
-    }
-
     pub(super) fn commit_timeout(&self) -> Duration {
         Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed))
     }
@@ -551,6 +561,15 @@ impl std::fmt::Debug for Knowledge {
             .field("collections", &self.collections())
             .finish()
     }
+}
+
+/// A lesson absorbed, committed already or waiting for the commit thread:
+/// see [`Knowledge::dispatch`].
+pub(super) enum Dispatch<'k> {
+    /// Committed in place.
+    Done(Result<LessonResult, TeachError>),
+    /// To submit to the commit thread, to wait for this long at most.
+    Queued(&'k CommitThread, Pending<'static>, Duration),
 }
 
 fn millis(duration: Duration) -> u64 {

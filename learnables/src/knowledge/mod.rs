@@ -32,13 +32,14 @@ mod entry_key;
 mod error;
 mod export;
 mod import;
+mod imported_version;
 // The handle is the concept this module is named after.
 #[allow(clippy::module_inception)]
 mod knowledge;
 mod latest;
 mod off_runtime;
 mod published;
-pub(crate) mod registry;
+mod registry;
 mod revert;
 mod snapshot;
 mod state;
@@ -52,14 +53,13 @@ mod writer;
 
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
-pub use error::{Disagreement, KnowledgeError, TeachError};
-pub use import::ImportError;
+pub use error::{Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-pub use storage::{MemoryStorage, Redecide, Storage, StoreError, StoreReason, Wake};
+pub use storage::{MemoryStorage, Redecide, Storage, Wake};
 pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

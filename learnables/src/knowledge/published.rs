@@ -3,7 +3,7 @@
 //! collection's versions, and every version by id. The writer appends to
 //! it as it publishes; a state reads it up to its own position. Kept once
 //! rather than in each state, so that a state pinned for a long task costs
-//! only what its lessons changed (`knowledge_memory` bench).
+//! only what its lessons changed.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

@@ -1,14 +1,15 @@
 //! The learnables a [`Knowledge`](super::Knowledge) can be taught, by
-//! collection, with what each needs to absorb a lesson without knowing its
-//! type at the call site.
+//! collection ([`Registry`]), and a lesson's value as the knowledge keeps
+//! it once its learnable absorbed it ([`Absorbed`]).
 
-use std::any::TypeId;
 use std::collections::HashMap;
 
 use super::version::value_json;
-use crate::learnable::Learnable;
-use crate::lesson_error::LessonError;
-use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
+use crate::registration::{Registration, Taught};
+use crate::wire::LessonValue;
+
+/// Collection name to registration.
+pub(crate) type Registry = HashMap<String, Registration>;
 
 /// A lesson's value as the learnable absorbed it.
 pub(crate) struct Absorbed {
@@ -20,79 +21,12 @@ pub(crate) struct Absorbed {
     pub(crate) describes: String,
 }
 
-type AbsorbFn = fn(&LessonValue, &str) -> Result<Absorbed, LessonError>;
-type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
-type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
-type DescribeFn = fn(&LessonValue, &str) -> Result<String, LessonError>;
-
-/// One registered learnable.
-#[derive(Clone, Copy)]
-pub(crate) struct Registration {
-    pub(crate) type_id: TypeId,
-    pub(crate) type_name: &'static str,
-    pub(crate) absorb: AbsorbFn,
-    pub(crate) show: ShowFn,
-    /// Whether a stored value reads as the type.
-    pub(crate) reads: ReadsFn,
-    /// A stored value's `describes` sentence as the type phrases it now.
-    pub(crate) describe: DescribeFn,
-    pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
-}
-
-/// Two registrations are the same when they are of the same type.
-impl PartialEq for Registration {
-    fn eq(&self, other: &Registration) -> bool {
-        self.type_id == other.type_id
-    }
-}
-
-impl Eq for Registration {}
-
-/// A registration shows as the name of its type.
-impl std::fmt::Debug for Registration {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.type_name)
-    }
-}
-
-impl Registration {
-    pub(crate) fn of<T: Learnable + Send + Sync + 'static>() -> Registration {
-        Registration {
-            type_id: TypeId::of::<T>(),
-            type_name: std::any::type_name::<T>(),
-            absorb: absorb::<T>,
-            show: show::<T>,
-            reads: reads::<T>,
-            describe: describe::<T>,
-            descriptor: T::descriptor,
+impl From<Taught> for Absorbed {
+    fn from(taught: Taught) -> Absorbed {
+        Absorbed {
+            json: value_json(&taught.value),
+            value: taught.value,
+            describes: taught.describes,
         }
     }
 }
-
-fn absorb<T: Learnable + Send + Sync + 'static>(
-    value: &LessonValue,
-    entry: &str,
-) -> Result<Absorbed, LessonError> {
-    let typed = T::from_lesson_entry(entry, value)?;
-    let value = typed.to_lesson_value();
-    Ok(Absorbed {
-        json: value_json(&value),
-        value,
-        describes: typed.describes(entry),
-    })
-}
-
-fn reads<T: Learnable>(value: &LessonValue) -> Result<(), LessonError> {
-    T::from_stored_value(value).map(drop)
-}
-
-fn describe<T: Learnable>(value: &LessonValue, entry: &str) -> Result<String, LessonError> {
-    T::from_stored_value(value).map(|typed| typed.describes(entry))
-}
-
-fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {
-    T::from_stored_value(value).map(|typed| typed.lesson_fields_as_learned())
-}
-
-/// Collection name to registration.
-pub(crate) type Registry = HashMap<String, Registration>;

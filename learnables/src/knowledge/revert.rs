@@ -70,7 +70,7 @@ impl Knowledge {
         let (absorbed, retract) = if record.retracted {
             (retraction(&(registration.descriptor)().entry, entry), true)
         } else {
-            ((registration.absorb)(&record.value, entry)?, false)
+            ((registration.absorb)(&record.value, entry)?.into(), false)
         };
         let absorbed = Absorbed {
             describes: format!(

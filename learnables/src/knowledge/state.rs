@@ -22,9 +22,10 @@ use super::published::Published;
 use super::version::{Shared, Version, value_json};
 use super::version_record::RecordView;
 
-/// A persistent hash map with a fast, randomly seeded hasher: the default
-/// SipHash was a sixth of the time a store of 1,000,000 lessons took to
-/// open (`knowledge_open` bench).
+/// A persistent hash map with a fast, randomly seeded hasher: opening a
+/// store hashes every version's keys, and SipHash's resistance to chosen
+/// keys is not needed where the seed is random and the keys are the
+/// knowledge's own.
 type HashMap<K, V> = imbl::GenericHashMap<K, V, foldhash::fast::RandomState, DefaultSharedPtr>;
 
 /// The knowledge after its latest version.

@@ -3,10 +3,9 @@
 //! the compact JSON a version keeps, so that a store opens without making
 //! (and then freeing) a [`VersionRecord`] for every version it holds.
 //!
-//! Opening a store of 1,000,000 lessons made and dropped a million records
-//! of a dozen allocations each, and wrote every value again from its parsed
-//! form: that was most of what the `knowledge_open` bench measured beyond
-//! reading the file (`BENCHMARKS.md`).
+//! Opening a store reads every version it holds: a [`VersionRecord`] for
+//! each would cost a dozen allocations made only to be dropped, and a value
+//! parsed only to be written back as the text it was read from.
 
 use std::borrow::Cow;
 use std::fmt;

@@ -1,7 +1,8 @@
 //! The example agent's `export FILE` and `import FILE` subcommands, run as
 //! the agent's own binary: a store written out and read into an empty one
-//! keeps every version; a store not empty, or a file edited, is refused
-//! with exit code 1 and a line saying why.
+//! keeps every version; a store not empty, or a file edited (its checksum
+//! left as it was, or computed again), is refused with exit code 1 and a
+//! line saying why.
 
 use learnables_tests::support::backend_suite;
 
@@ -64,4 +65,30 @@ fn export_then_import_moves_every_version_and_refuses_what_does_not_fit() {
     let said = String::from_utf8_lossy(&edited.stderr);
     assert!(said.contains("line 3"), "{said}");
     assert!(said.contains("checksum"), "{said}");
+
+    // Edited with its checksum computed again: the version is checked as
+    // a lesson would be, and refused naming the line and the field.
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let mut version: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&lines[1]).unwrap();
+    version.remove("crc32");
+    version["value"]["chapter"] = serde_json::json!("12");
+    let body = serde_json::to_string(&version).unwrap();
+    let body = body.strip_prefix('{').unwrap();
+    lines[1] = format!("{{\"crc32\":{},{body}", crc32fast::hash(body.as_bytes()));
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let forged = agent(
+        &dir.path().join("forged"),
+        &["import".as_ref(), file.as_os_str()],
+    );
+    assert_eq!(forged.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&forged.stderr);
+    assert!(said.contains("line 2 of the export, `value`"), "{said}");
+    assert!(said.contains("nothing was imported"), "{said}");
+    assert!(
+        Knowledge::open(dir.path().join("forged"))
+            .unwrap()
+            .history("routing_rules")
+            .is_empty()
+    );
 }

@@ -92,9 +92,8 @@ fn embedded_to_postgres_to_embedded_keeps_every_version() {
     let file = export(&embedded);
     drop(embedded);
 
-    let on_postgres = Knowledge::connect(database.url()).unwrap();
+    let on_postgres = registered(Knowledge::connect(database.url()).unwrap());
     assert_eq!(on_postgres.import(&file[..]).unwrap(), file_versions(&file));
-    let on_postgres = registered(on_postgres);
     assert_eq!(seen(&on_postgres), original);
     let again = export(&on_postgres);
     assert_eq!(again, file, "the same export, byte for byte");
@@ -104,7 +103,7 @@ fn embedded_to_postgres_to_embedded_keeps_every_version() {
     assert_eq!(seen(&reconnected), original);
 
     let back_dir = tempfile::tempdir().unwrap();
-    let back = Knowledge::open(back_dir.path()).unwrap();
+    let back = registered(Knowledge::open(back_dir.path()).unwrap());
     back.import(&again[..]).unwrap();
     drop(back);
     let back = registered(Knowledge::open(back_dir.path()).unwrap());
@@ -129,7 +128,7 @@ fn file_versions(file: &[u8]) -> u64 {
 /// was imported into stayed empty.
 fn refusal(file: &[u8]) -> (u64, String) {
     let dir = tempfile::tempdir().unwrap();
-    let knowledge = Knowledge::open(dir.path()).unwrap();
+    let knowledge = registered(Knowledge::open(dir.path()).unwrap());
     let error = knowledge.import(file).unwrap_err();
     assert_eq!(knowledge.pin().position(), 0, "nothing imported");
     drop(knowledge);
@@ -247,7 +246,7 @@ fn a_knowledge_that_is_not_empty_takes_no_import() {
     );
     assert_eq!(knowledge.history("routing_rules").len(), 1);
     // An empty in-memory knowledge takes it, and gives the same export.
-    let moved = Knowledge::in_memory();
+    let moved = registered(Knowledge::in_memory());
     moved.import(&file[..]).unwrap();
     assert_eq!(export(&moved), file);
 }

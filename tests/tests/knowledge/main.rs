@@ -1,6 +1,7 @@
 //! The versioned knowledge on memory and the embedded store: the back-end suite, async callers, failing back ends, crashes, faults, durability, refusals that leave no trace, redeploys.
 
 mod durability;
+mod import_checks;
 mod knowledge_async;
 mod knowledge_crash;
 mod knowledge_embedded;
@@ -8,6 +9,7 @@ mod knowledge_export;
 mod knowledge_failed_writes;
 mod knowledge_footprint;
 mod knowledge_history;
+mod knowledge_idle;
 mod knowledge_in_memory;
 mod knowledge_shared_store;
 mod redeploys;

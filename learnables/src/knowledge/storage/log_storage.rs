@@ -9,8 +9,8 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, SeqAccess, Visitor};
 
 use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
-use super::store_reason::StoreReason;
 use super::{Storage, StoreError, check_follows_on};
+use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
 use crate::knowledge::state::State;
 use crate::knowledge::stored_record::StoredRecord;
@@ -59,9 +59,8 @@ pub struct LogStorage {
 
 /// How many bytes of zeros the store writes ahead of its frames when the
 /// room left is too small for the next one. Writing into bytes the file
-/// already holds lets `fdatasync` skip the file's size and block map:
-/// measured in the `knowledge` bench, this is what makes a durable lesson
-/// cost less than a plain append and sync (`BENCHMARKS.md`).
+/// already holds lets `fdatasync` skip the file's size and block map, so a
+/// durable lesson's sync carries its frame and nothing else.
 pub const ROOM: u64 = 256 * 1024;
 
 /// The open file and where its intact frames end.

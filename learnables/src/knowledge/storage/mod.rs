@@ -10,7 +10,6 @@ mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod private_files;
 mod state_only;
-mod store_reason;
 
 #[cfg(feature = "embedded")]
 pub use log_storage::LogStorage;
@@ -18,9 +17,8 @@ pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
 pub(crate) use state_only::StateOnly;
-pub use store_reason::StoreReason;
 
-use super::VersionRecord;
+use super::{StoreError, VersionRecord};
 
 /// A back end of [`Knowledge`](crate::Knowledge): an append-only list of
 /// versions in position order.
@@ -124,71 +122,3 @@ const DEFAULT_ATTEMPTS: usize = 32;
 /// knowledge catch up. Cheap to call often; calls that find nothing new do
 /// nothing.
 pub type Wake = std::sync::Arc<dyn Fn() + Send + Sync>;
-
-/// What went wrong in a back end. Each reason keeps the error that caused
-/// it, if any (an I/O or a database error), as the error's
-/// [`source`](std::error::Error::source): see [`StoreReason`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The store could not be opened.
-    Open {
-        /// The directory, file or database.
-        location: String,
-        /// Why.
-        reason: StoreReason,
-    },
-    /// What the store holds cannot be read back as it was written.
-    Damaged(StoreReason),
-    /// Another writer appended first; nothing was stored.
-    Conflict {
-        /// The position the refused group started at.
-        expected: u64,
-        /// The position of the store's last version.
-        found: u64,
-    },
-    /// Reading or writing failed; nothing of the failed write was stored.
-    Failed(StoreReason),
-    /// The write was sent but its answer was lost (a connection dropped
-    /// while the database committed, a back end that panicked or did not
-    /// answer in time): it may have been stored. Read the knowledge again
-    /// (a show-back, [`Knowledge::catch_up`](crate::Knowledge::catch_up))
-    /// to find out.
-    OutcomeUnknown(StoreReason),
-}
-
-impl std::fmt::Display for StoreError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            StoreError::Open { location, reason } => {
-                write!(
-                    f,
-                    "the knowledge store at {location} cannot be opened: {reason}"
-                )
-            }
-            StoreError::Damaged(reason) => write!(f, "the knowledge store is damaged: {reason}"),
-            StoreError::Conflict { expected, found } => write!(
-                f,
-                "another writer changed the knowledge first (expected to write position \
-                 {expected}, the store is at {found}); nothing was stored"
-            ),
-            StoreError::Failed(reason) => write!(f, "the knowledge store failed: {reason}"),
-            StoreError::OutcomeUnknown(reason) => {
-                write!(f, "the knowledge store did not confirm the write: {reason}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for StoreError {
-    /// The error that caused it (an `io::Error`, a `postgres::Error`), if any.
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StoreError::Open { reason, .. }
-            | StoreError::Damaged(reason)
-            | StoreError::Failed(reason)
-            | StoreError::OutcomeUnknown(reason) => reason.cause(),
-            StoreError::Conflict { .. } => None,
-        }
-    }
-}

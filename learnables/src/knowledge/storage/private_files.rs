@@ -6,7 +6,7 @@ use std::fs::{DirBuilder, OpenOptions};
 use std::path::Path;
 
 use super::StoreError;
-use super::store_reason::StoreReason;
+use crate::knowledge::StoreReason;
 
 /// Creates the store directory `dir` and its parents if they do not
 /// exist, the owner's alone, each made durable in its parent: every

@@ -12,11 +12,11 @@ use std::time::{Duration, UNIX_EPOCH};
 use postgres::types::Type;
 use postgres::{GenericClient, Statement};
 
-use super::super::store_reason::StoreReason;
 use super::super::{Redecide, StoreError};
 use super::connection::{Connection, Failure, explain};
 use super::listener::Signals;
 use super::read::records_after;
+use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
 
 /// What an append did.

@@ -58,8 +58,8 @@ const APPEND_TYPES: [Type; 10] = [
 ];
 
 /// An open connection, and the append call prepared on it: a call parsed
-/// and planned once per connection rather than once per lesson (the
-/// `postgres` bench's teach against a raw `INSERT`, which is prepared too).
+/// and planned once per connection rather than once per lesson, as the
+/// server would otherwise do for every commit.
 pub(super) struct Session {
     pub(super) client: Client,
     append: Option<Statement>,

@@ -24,8 +24,8 @@ use self::append::Appended;
 use self::connection::{Connection, Endpoint, Failure, describe, explain, open_client};
 use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
-use super::store_reason::StoreReason;
 use super::{Redecide, Storage, StoreError, Wake};
+use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
 use crate::knowledge::off_runtime::off_runtime;
 

@@ -5,8 +5,8 @@ use postgres::GenericClient;
 use postgres::types::Type;
 
 use super::super::StoreError;
-use super::super::store_reason::StoreReason;
 use super::connection::explain;
+use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
 
 /// The versions after `position`, in position order: `Err` if the query

@@ -1,6 +1,12 @@
-//! The errors of opening knowledge, registering a learnable and teaching.
+//! Every error of the knowledge: opening it and its back end failing
+//! ([`StoreError`], with its [`StoreReason`]), registering a learnable,
+//! teaching, and importing an export.
 
-use super::{StoreError, UnreadableReport};
+mod store_reason;
+
+pub use store_reason::StoreReason;
+
+use super::UnreadableReport;
 use crate::lesson_error::LessonError;
 use crate::validation::Violations;
 
@@ -145,4 +151,127 @@ fn store_message(error: &StoreError) -> String {
         ),
         _ => format!("the lesson was not absorbed: {error}"),
     }
+}
+
+/// What went wrong in a back end. Each reason keeps the error that caused
+/// it, if any (an I/O or a database error), as the error's
+/// [`source`](std::error::Error::source): see [`StoreReason`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The store could not be opened.
+    Open {
+        /// The directory, file or database.
+        location: String,
+        /// Why.
+        reason: StoreReason,
+    },
+    /// What the store holds cannot be read back as it was written.
+    Damaged(StoreReason),
+    /// Another writer appended first; nothing was stored.
+    Conflict {
+        /// The position the refused group started at.
+        expected: u64,
+        /// The position of the store's last version.
+        found: u64,
+    },
+    /// Reading or writing failed; nothing of the failed write was stored.
+    Failed(StoreReason),
+    /// The write was sent but its answer was lost (a connection dropped
+    /// while the database committed, a back end that panicked or did not
+    /// answer in time): it may have been stored. Read the knowledge again
+    /// (a show-back, [`Knowledge::catch_up`](crate::Knowledge::catch_up))
+    /// to find out.
+    OutcomeUnknown(StoreReason),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Open { location, reason } => {
+                write!(
+                    f,
+                    "the knowledge store at {location} cannot be opened: {reason}"
+                )
+            }
+            StoreError::Damaged(reason) => write!(f, "the knowledge store is damaged: {reason}"),
+            StoreError::Conflict { expected, found } => write!(
+                f,
+                "another writer changed the knowledge first (expected to write position \
+                 {expected}, the store is at {found}); nothing was stored"
+            ),
+            StoreError::Failed(reason) => write!(f, "the knowledge store failed: {reason}"),
+            StoreError::OutcomeUnknown(reason) => {
+                write!(f, "the knowledge store did not confirm the write: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for StoreError {
+    /// The error that caused it (an `io::Error`, a `postgres::Error`), if any.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StoreError::Open { reason, .. }
+            | StoreError::Damaged(reason)
+            | StoreError::Failed(reason)
+            | StoreError::OutcomeUnknown(reason) => reason.cause(),
+            StoreError::Conflict { .. } => None,
+        }
+    }
+}
+
+/// Why [`Knowledge::import`](crate::Knowledge::import) refused a file.
+/// Nothing of a refused file is stored.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ImportError {
+    /// The file does not read as a whole export: the line at fault, and why.
+    #[error("line {line} of the export: {reason}; nothing was imported")]
+    Refused {
+        /// The line, 1 for the first.
+        line: u64,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A version the knowledge would not have been taught: its collection
+    /// is not registered, a text is longer than a lesson's limit or breaks
+    /// a rule for the field, or its value names another entry. The line,
+    /// the field as the export names it (`collection`, `entry`,
+    /// `taughtBy`, `reason`, `value`), and why.
+    #[error("line {line} of the export, `{field}`: {reason}; nothing was imported")]
+    Invalid {
+        /// The line, 1 for the first.
+        line: u64,
+        /// The field at fault.
+        field: &'static str,
+        /// What is wrong with it; text from the file in it is escaped.
+        reason: String,
+    },
+    /// Versions whose values do not read as their collections' registered
+    /// types: the first one's line, and every one of them grouped by
+    /// cause, each with its fix, as registering reports them for a store.
+    #[error("line {line} of the export, `value`: {report}; nothing was imported")]
+    Unreadable {
+        /// The line of the first such version, 1 for the first line.
+        line: u64,
+        /// Every such version, grouped by cause.
+        report: UnreadableReport,
+    },
+    /// The knowledge holds versions already: an export is imported into
+    /// an empty one only.
+    #[error(
+        "the knowledge is not empty (it holds {versions} versions); import into an empty \
+         store; nothing was imported"
+    )]
+    NotEmpty {
+        /// How many versions it holds.
+        versions: u64,
+    },
+    /// The file could not be read.
+    #[error("the export could not be read: {0}; nothing was imported")]
+    Io(#[from] std::io::Error),
+    /// The back end could not store the versions.
+    #[error("the versions could not be stored: {0}")]
+    Store(#[from] StoreError),
 }
