@@ -2,13 +2,19 @@
 //! chunk by chunk, except every member keyed by the Learnables URI (in any
 //! object, at any depth, every copy of a key given twice, the key compared
 //! after its escapes are decoded) and the URI's string in an `extensions`
-//! array, whose spans are deleted with the comma beside them. Nothing is
-//! parsed into values: numbers, key order and whitespace stay as they came.
+//! array, whose spans are deleted with the comma beside them. A `metadata`
+//! object or an `extensions` array left empty by those deletions goes too,
+//! as a member keyed by the URI does (one the host sent empty stays), so
+//! that a scrubbed message looks like one that never had a block. Nothing
+//! is parsed into values: numbers, key order and whitespace stay as they
+//! came.
 //!
 //! Memory is bounded whatever the size of the text: a stack of open
 //! containers (at most [`MAX_DEPTH`]) and the bytes held back while a key
 //! may still turn out to be the URI (a comma, the whitespace after it and
-//! the key's first characters: at most [`MAX_HELD`]). Text that is not
+//! the key's first characters, and the start of each `metadata` or
+//! `extensions` member until something in it is kept: at most
+//! [`MAX_HELD`] in all). Text that is not
 //! JSON, nested deeper or holding more than that stops the scrubber with a
 //! [`JsonFault`]: the caller decides what becomes of the rest.
 
@@ -25,6 +31,9 @@ pub(crate) const MAX_HELD: usize = 1 << 20;
 
 /// The key of the arrays that list a message's extensions.
 const EXTENSIONS: &[u8] = b"extensions";
+
+/// The key of the objects that hold a message's teach block.
+const METADATA: &[u8] = b"metadata";
 
 /// Where scrubbed bytes go: ranges of the chunk being fed, or bytes held
 /// back from earlier.
@@ -84,6 +93,13 @@ struct Frame {
     kept: bool,
     /// An `extensions` array: its URI strings are removed.
     scrubs: bool,
+    /// A `metadata` object or an `extensions` array nothing of which was
+    /// kept yet: its member's bytes up to its opening bracket (the comma
+    /// before it too), held back until something in it is kept (they are
+    /// sent) or it ends emptied (they are dropped with it).
+    pending: Option<Vec<u8>>,
+    /// Something in it was removed.
+    removed: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -166,12 +182,14 @@ enum Mode {
     Skip,
 }
 
-/// Whether the string read so far could still be the URI, or `extensions`.
+/// Whether the string read so far could still be the URI, `extensions`
+/// or `metadata`.
 #[derive(Clone, Copy, Debug)]
 struct Matcher {
     at: usize,
     uri: bool,
     extensions: bool,
+    metadata: bool,
 }
 
 impl Matcher {
@@ -179,6 +197,7 @@ impl Matcher {
         let uri = EXTENSION_URI.as_bytes();
         self.uri &= uri.get(self.at) == Some(&byte);
         self.extensions &= EXTENSIONS.get(self.at) == Some(&byte);
+        self.metadata &= METADATA.get(self.at) == Some(&byte);
         self.at += 1;
     }
 
@@ -187,11 +206,12 @@ impl Matcher {
         let end = self.at + run.len();
         self.uri &= uri.get(self.at..end) == Some(run);
         self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
+        self.metadata &= METADATA.get(self.at..end) == Some(run);
         self.at = end;
     }
 
     fn alive(&self) -> bool {
-        self.uri || self.extensions
+        self.uri || self.extensions || self.metadata
     }
 
     fn is_uri(&self) -> bool {
@@ -200,6 +220,10 @@ impl Matcher {
 
     fn is_extensions(&self) -> bool {
         self.extensions && self.at == EXTENSIONS.len()
+    }
+
+    fn is_metadata(&self) -> bool {
+        self.metadata && self.at == METADATA.len()
     }
 }
 
@@ -217,8 +241,14 @@ pub(crate) struct JsonScrub {
     matcher: Option<Matcher>,
     /// The depth of the container a removed member is being skipped in.
     skip_depth: usize,
-    /// The value about to start is an `extensions` member's.
-    extensions_next: bool,
+    /// The value about to start is an `extensions` member's (`Array`) or
+    /// a `metadata` member's (`Object`), its key still held.
+    candidate: Option<Kind>,
+    /// How many frames hold their member's start back, and how many bytes.
+    pending_frames: usize,
+    pending_total: usize,
+    /// The lowest of those frames in the stack.
+    lowest_pending: usize,
     /// Where the bytes being passed on began in the chunk being fed.
     run: usize,
 }
@@ -239,7 +269,10 @@ impl JsonScrub {
             hold_at: 0,
             matcher: None,
             skip_depth: 0,
-            extensions_next: false,
+            candidate: None,
+            pending_frames: 0,
+            pending_total: 0,
+            lowest_pending: 0,
             run: 0,
         }
     }
@@ -269,7 +302,10 @@ impl JsonScrub {
                         self.release(input, sink);
                     }
                 }
-                if self.mode == Mode::Hold && self.held.len() + (end - self.hold_at) > MAX_HELD {
+                if self.mode == Mode::Hold
+                    && self.held.len() + self.pending_total + end.saturating_sub(self.hold_at)
+                        > MAX_HELD
+                {
                     return Err(self.stop(JsonFault::TooLong, input, at, sink));
                 }
                 at = end;
@@ -306,7 +342,8 @@ impl JsonScrub {
         if self.held.is_empty() {
             self.pass(self.hold_at, sink);
         }
-        self.held.extend_from_slice(&input[self.hold_at..end]);
+        self.held
+            .extend_from_slice(&input[self.hold_at.min(end)..end]);
     }
 
     /// The end of the text: an error unless it ended between values.
@@ -322,10 +359,44 @@ impl JsonScrub {
         } else {
             Err(Stopped {
                 fault: JsonFault::Syntax,
-                held: std::mem::take(&mut self.held),
+                held: self.take_all_held(),
                 at: 0,
             })
         }
+    }
+
+    /// Everything held back, in order: the starts of the members still
+    /// undecided, then the rest.
+    fn take_all_held(&mut self) -> Vec<u8> {
+        let mut all = Vec::new();
+        self.drain_pending(|bytes| all.extend_from_slice(bytes));
+        all.extend_from_slice(&self.held);
+        self.held.clear();
+        all
+    }
+
+    /// The starts of the members still undecided, outermost first, each
+    /// without its comma when nothing before it in its container was kept
+    /// (as [`JsonScrub::release`] does); they count as kept from now on.
+    fn drain_pending(&mut self, mut out: impl FnMut(&[u8])) {
+        if self.pending_frames == 0 {
+            return;
+        }
+        for index in self.lowest_pending..self.stack.len() {
+            let Some(prefix) = self.stack[index].pending.take() else {
+                continue;
+            };
+            let keep_comma = match index.checked_sub(1) {
+                Some(parent) => std::mem::replace(&mut self.stack[parent].kept, true),
+                None => true,
+            };
+            match prefix.split_first() {
+                Some((b',', rest)) if !keep_comma => out(rest),
+                _ => out(&prefix),
+            }
+        }
+        self.pending_frames = 0;
+        self.pending_total = 0;
     }
 
     fn stop(&mut self, fault: JsonFault, input: &[u8], at: usize, sink: &mut impl Sink) -> Stopped {
@@ -337,7 +408,7 @@ impl JsonScrub {
         self.mode = Mode::Skip;
         Stopped {
             fault,
-            held: std::mem::take(&mut self.held),
+            held: self.take_all_held(),
             at,
         }
     }
@@ -354,12 +425,14 @@ impl JsonScrub {
             },
             State::Value | State::FirstValue => match byte {
                 _ if space => {}
-                b']' if self.state == State::FirstValue => self.close(Kind::Array, at)?,
+                b']' if self.state == State::FirstValue => {
+                    self.close(Kind::Array, at, input, sink)?;
+                }
                 _ => self.value(input, at, sink)?,
             },
             State::FirstKey => match byte {
                 _ if space => {}
-                b'}' => self.close(Kind::Object, at)?,
+                b'}' => self.close(Kind::Object, at, input, sink)?,
                 b'"' => self.open_key(input, at, sink),
                 _ => return Err(JsonFault::Syntax),
             },
@@ -376,8 +449,8 @@ impl JsonScrub {
             State::After => match byte {
                 _ if space => {}
                 b',' => self.comma(at),
-                b'}' => self.close(Kind::Object, at)?,
-                b']' => self.close(Kind::Array, at)?,
+                b'}' => self.close(Kind::Object, at, input, sink)?,
+                b']' => self.close(Kind::Array, at, input, sink)?,
                 _ => return Err(JsonFault::Syntax),
             },
             State::Str { key } => match byte {
@@ -455,7 +528,9 @@ impl JsonScrub {
     /// The byte at `at` is held back, while holding: an error when that
     /// would hold more than [`MAX_HELD`].
     fn hold(&self, at: usize) -> Result<(), JsonFault> {
-        if self.mode == Mode::Hold && self.held.len() + (at - self.hold_at) >= MAX_HELD {
+        if self.mode == Mode::Hold
+            && self.held.len() + self.pending_total + at.saturating_sub(self.hold_at) >= MAX_HELD
+        {
             return Err(JsonFault::TooLong);
         }
         Ok(())
@@ -475,6 +550,12 @@ impl JsonScrub {
     /// kept) and passed on with what follows.
     fn release(&mut self, input: &[u8], sink: &mut impl Sink) {
         self.matcher = None;
+        // Something is kept: the members it is in are too, and go first.
+        self.drain_pending(|bytes| {
+            if !bytes.is_empty() {
+                sink.held(bytes);
+            }
+        });
         let frame = self.stack.last_mut();
         let keep_comma = frame.as_ref().is_none_or(|frame| frame.kept);
         if let Some(frame) = frame {
@@ -519,12 +600,12 @@ impl JsonScrub {
             return;
         }
         self.start_hold(at);
-        // A key that begins with a plain character other than `h` or `e` is
-        // neither the URI nor `extensions`: most keys, decided without a
-        // matcher (the scrubber's cost is mostly per key).
+        // A key that begins with a plain character other than `h`, `e` or
+        // `m` is neither the URI, `extensions` nor `metadata`: most keys,
+        // decided without a matcher (the scrubber's cost is mostly per key).
         if input
             .get(at + 1)
-            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'\\'))
+            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'm' | b'\\'))
         {
             self.release(input, sink);
             return;
@@ -533,6 +614,7 @@ impl JsonScrub {
             at: 0,
             uri: true,
             extensions: true,
+            metadata: true,
         });
     }
 
@@ -576,9 +658,15 @@ impl JsonScrub {
             self.held.clear();
             self.mode = Mode::Skip;
             self.skip_depth = self.stack.len();
+            if let Some(frame) = self.stack.last_mut() {
+                frame.removed = true;
+            }
+        } else if key && matcher.is_extensions() {
+            // Held until its value shows whether anything of it is kept.
+            self.candidate = Some(Kind::Array);
+        } else if key && matcher.is_metadata() {
+            self.candidate = Some(Kind::Object);
         } else {
-            self.extensions_next = key && matcher.is_extensions();
-            self.matcher = None;
             self.release(input, sink);
         }
     }
@@ -586,7 +674,7 @@ impl JsonScrub {
     /// A value starts with `byte`.
     fn value(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Result<(), JsonFault> {
         let byte = input[at];
-        let extensions = std::mem::take(&mut self.extensions_next);
+        let candidate = self.candidate.take();
         let scrubs = self.stack.last().is_some_and(|frame| frame.scrubs);
         if scrubs && byte == b'"' && self.mode != Mode::Skip {
             self.start_hold(at);
@@ -594,11 +682,19 @@ impl JsonScrub {
                 at: 0,
                 uri: true,
                 extensions: false,
+                metadata: false,
             });
             self.state = State::Str { key: false };
             return Ok(());
         }
-        if scrubs {
+        let opens = match byte {
+            b'{' => Some(Kind::Object),
+            b'[' => Some(Kind::Array),
+            _ => None,
+        };
+        // A `metadata` or `extensions` member whose value is of another
+        // kind is kept as any member is.
+        if scrubs || (candidate.is_some() && candidate != opens) {
             self.release(input, sink);
         }
         self.state = match byte {
@@ -607,10 +703,19 @@ impl JsonScrub {
                     return Err(JsonFault::TooDeep);
                 }
                 let object = byte == b'{';
+                let pending = if candidate.is_some() && self.mode == Mode::Hold {
+                    // The bracket is held too.
+                    self.hold(at + 1)?;
+                    Some(self.pend(input, at, sink))
+                } else {
+                    None
+                };
                 self.stack.push(Frame {
                     kind: if object { Kind::Object } else { Kind::Array },
                     kept: false,
-                    scrubs: !object && extensions && self.mode != Mode::Skip,
+                    scrubs: !object && candidate == Some(Kind::Array) && self.mode != Mode::Skip,
+                    pending,
+                    removed: false,
                 });
                 if object {
                     State::FirstKey
@@ -630,15 +735,62 @@ impl JsonScrub {
         Ok(())
     }
 
-    fn close(&mut self, kind: Kind, at: usize) -> Result<(), JsonFault> {
-        if self.stack.last().map(|frame| frame.kind) != Some(kind) {
+    /// The member held from its start up to its opening bracket at `at`
+    /// becomes the pending start of the frame about to be pushed: what
+    /// follows is held after it.
+    fn pend(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Vec<u8> {
+        if self.held.is_empty() {
+            self.pass(self.hold_at, sink);
+        }
+        let mut start = std::mem::take(&mut self.held);
+        start.extend_from_slice(&input[self.hold_at..=at]);
+        if self.pending_frames == 0 {
+            self.lowest_pending = self.stack.len();
+        }
+        self.pending_frames += 1;
+        self.pending_total += start.len();
+        self.hold_at = at + 1;
+        self.run = at + 1;
+        start
+    }
+
+    fn close(
+        &mut self,
+        kind: Kind,
+        at: usize,
+        input: &[u8],
+        sink: &mut impl Sink,
+    ) -> Result<(), JsonFault> {
+        let Some(frame) = self.stack.last() else {
             return Err(JsonFault::Syntax);
+        };
+        if frame.kind != kind {
+            return Err(JsonFault::Syntax);
+        }
+        if frame.pending.is_some() && !frame.removed {
+            // Sent empty: kept as it came.
+            self.release(input, sink);
         }
         if self.mode == Mode::Skip && self.stack.len() == self.skip_depth {
             self.mode = Mode::Pass;
             self.run = at;
         }
-        self.stack.pop();
+        if let Some(Frame {
+            pending: Some(start),
+            ..
+        }) = self.stack.pop()
+        {
+            // Emptied by the scrubber: removed whole, as a member keyed by
+            // the URI is, up to the next comma or the end of its container.
+            self.pending_frames -= 1;
+            self.pending_total -= start.len();
+            self.held.clear();
+            self.mode = Mode::Skip;
+            self.skip_depth = self.stack.len();
+            if let Some(parent) = self.stack.last_mut() {
+                parent.removed = true;
+            }
+        }
         self.value_done();
         Ok(())
     }
@@ -731,7 +883,7 @@ mod tests {
         let cases = [
             (
                 format!(r#"{{"metadata":{{"{U}":{{"teach":{{"a":[1,{{"b":"}}"}}]}}}}}}}}"#),
-                r#"{"metadata":{}}"#.to_owned(),
+                r#"{}"#.to_owned(),
             ),
             (
                 format!(r#"{{"a":1,"{U}":2,"b":3}}"#),
@@ -757,12 +909,106 @@ mod tests {
             ),
             (
                 format!(r#"{{"extensions":["{U}"],"ext\u0065nsions":[1,"{U}",{{}}]}}"#),
-                r#"{"extensions":[],"ext\u0065nsions":[1,{}]}"#.to_owned(),
+                r#"{"ext\u0065nsions":[1,{}]}"#.to_owned(),
             ),
         ];
         for (text, expected) in cases {
             assert_eq!(scrubbed(&text).as_deref(), Some(&expected[..]), "{text}");
         }
+    }
+
+    #[test]
+    fn no_emptied_metadata_or_extensions_is_left() {
+        let cases = [
+            (
+                format!(r#"{{"a":1,"metadata":{{"{U}":1}},"b":2}}"#),
+                r#"{"a":1,"b":2}"#,
+            ),
+            (format!(r#"{{"metadata":{{"{U}":1}},"b":2}}"#), r#"{"b":2}"#),
+            (format!(r#"{{"a":1,"metadata":{{"{U}":1}}}}"#), r#"{"a":1}"#),
+            (format!(r#"{{"a":1,"extensions":["{U}"]}}"#), r#"{"a":1}"#),
+            (
+                format!(r#"{{ "a" : 1 , "metadata" : {{ "{U}" : 1 }} , "b" : 2 }}"#),
+                r#"{ "a" : 1 , "b" : 2 }"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"metadata":{{"{U}":1}}}}}}"#),
+                "{}",
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1,"metadata":{{}}}}}}"#),
+                r#"{"metadata":{"metadata":{}}}"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1,"extensions":["{U}"],"k":0}}}}"#),
+                r#"{"metadata":{"k":0}}"#,
+            ),
+            (format!(r#"{{"m\u0065tadata":{{"{U}":1}}}}"#), "{}"),
+            (
+                format!(r#"{{"metadata":[{{"{U}":1}}]}}"#),
+                r#"{"metadata":[{}]}"#,
+            ),
+            (
+                format!(r#"{{"extensions":{{"{U}":1}}}}"#),
+                r#"{"extensions":{}}"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1}}}} {{"metadata":{{"{U}":2}},"k":[]}}"#),
+                r#"{} {"k":[]}"#,
+            ),
+            (
+                format!(
+                    r#"[{{"metadata":{{"{U}":1}},"extensions":["{U}"]}},{{"extensions":["{U}",2]}}]"#
+                ),
+                r#"[{},{"extensions":[2]}]"#,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(scrubbed(&text).as_deref(), Some(expected), "{text}");
+        }
+        // What the host sent empty, or not as an object or array, stays.
+        for text in [
+            r#"{"metadata":{},"extensions":[]}"#,
+            r#"{"metadata" : { } , "extensions" : [ ] , "m":{"metadata":{"metadata":{}}}}"#,
+            r#"{"metadata":null,"extensions":"x","metadata":1}"#,
+        ] {
+            assert_eq!(scrubbed(text).as_deref(), Some(text), "{text}");
+        }
+        // Not JSON after all: what was held comes back to be scanned.
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let text = b"{\"a\":1,\"metadata\":{ ]";
+        let stopped = scrub
+            .feed(
+                text,
+                &mut VecSink {
+                    input: text,
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(out, b"{\"a\":1");
+        assert_eq!(stopped.held, b",\"metadata\":{ ");
+        assert_eq!(&text[stopped.at..], b"]");
+        // The start of a pending member counts toward what is held.
+        let mut text = b"{\"metadata\":{".to_vec();
+        text.resize(text.len() + MAX_HELD, b' ');
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let stopped = scrub
+            .feed(
+                &text,
+                &mut VecSink {
+                    input: &text,
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(stopped.fault, JsonFault::TooLong);
+        assert_eq!(
+            out.len() + stopped.held.len() + (text.len() - stopped.at),
+            text.len()
+        );
     }
 
     #[test]

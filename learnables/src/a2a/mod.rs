@@ -39,8 +39,6 @@ mod unknown_field;
 #[cfg(feature = "a2a-server")]
 mod declared_card;
 #[cfg(feature = "server")]
-mod decoding;
-#[cfg(feature = "server")]
 mod json_scrub;
 #[cfg(feature = "server")]
 mod layer;
