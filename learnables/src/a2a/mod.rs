@@ -57,6 +57,8 @@ mod scrub_error;
 mod scrubbed_body;
 #[cfg(feature = "server")]
 mod scrubbed_events;
+#[cfg(feature = "server")]
+mod scrubbed_response;
 #[cfg(feature = "a2a-types")]
 mod sdk;
 #[cfg(feature = "server")]

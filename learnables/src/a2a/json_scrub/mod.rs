@@ -20,7 +20,10 @@
 
 use std::ops::Range;
 
-use crate::constants::EXTENSION_URI;
+mod pending;
+mod tokens;
+
+use tokens::{Frame, Kind, Matcher, Mode, Num, State};
 
 /// The deepest nesting of arrays and objects the scrubber follows.
 pub(crate) const MAX_DEPTH: usize = 1024;
@@ -28,12 +31,6 @@ pub(crate) const MAX_DEPTH: usize = 1024;
 /// The most bytes held back at once (a comma and the whitespace after it,
 /// before the key that decides whether they are kept).
 pub(crate) const MAX_HELD: usize = 1 << 20;
-
-/// The key of the arrays that list a message's extensions.
-const EXTENSIONS: &[u8] = b"extensions";
-
-/// The key of the objects that hold a message's teach block.
-const METADATA: &[u8] = b"metadata";
 
 /// Where scrubbed bytes go: ranges of the chunk being fed, or bytes held
 /// back from earlier.
@@ -77,154 +74,6 @@ pub(crate) struct Stopped {
     /// Where in the chunk fed the rest begins (the chunk's length when the
     /// stop came at the end).
     pub(crate) at: usize,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Object,
-    Array,
-}
-
-#[derive(Debug)]
-struct Frame {
-    kind: Kind,
-    /// A member (or element) of it was kept: a comma before the next one
-    /// is kept too.
-    kept: bool,
-    /// An `extensions` array: its URI strings are removed.
-    scrubs: bool,
-    /// A `metadata` object or an `extensions` array nothing of which was
-    /// kept yet: its member's bytes up to its opening bracket (the comma
-    /// before it too), held back until something in it is kept (they are
-    /// sent) or it ends emptied (they are dropped with it).
-    pending: Option<Vec<u8>>,
-    /// Something in it was removed.
-    removed: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Num {
-    Minus,
-    Zero,
-    Int,
-    Dot,
-    Frac,
-    E,
-    ESign,
-    Exp,
-}
-
-impl Num {
-    fn complete(self) -> bool {
-        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::Exp)
-    }
-
-    /// The state after `byte`, or `None` when `byte` is not part of the number.
-    fn next(self, byte: u8) -> Option<Num> {
-        Some(match (self, byte) {
-            (Num::Minus, b'0') => Num::Zero,
-            (Num::Minus, b'1'..=b'9') => Num::Int,
-            (Num::Int, b'0'..=b'9') => Num::Int,
-            (Num::Zero | Num::Int, b'.') => Num::Dot,
-            (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
-            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::E,
-            (Num::E, b'+' | b'-') => Num::ESign,
-            (Num::E | Num::ESign | Num::Exp, b'0'..=b'9') => Num::Exp,
-            _ => return None,
-        })
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum State {
-    /// Between top-level values.
-    Top,
-    /// A value must come (after `:`, or `,` in an array).
-    Value,
-    /// After `[`: a value or `]`.
-    FirstValue,
-    /// After `{`: a key or `}`.
-    FirstKey,
-    /// After `,` in an object: a key.
-    Key,
-    /// After a key: `:`.
-    Colon,
-    /// After a value in a container: `,` or its end.
-    After,
-    /// In a string (a key or not).
-    Str {
-        key: bool,
-    },
-    /// After a backslash in a string.
-    Esc {
-        key: bool,
-    },
-    /// In a `\u` escape: how many hex digits are still to come, and the
-    /// code unit so far.
-    Hex {
-        key: bool,
-        left: u8,
-        unit: u16,
-    },
-    Num(Num),
-    /// In `true`, `false` or `null`: the letters still to come.
-    Lit(&'static [u8]),
-}
-
-/// What becomes of the bytes as they are read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mode {
-    /// Sent on.
-    Pass,
-    /// Held back until the key (or string) decides.
-    Hold,
-    /// Dropped: a removed member.
-    Skip,
-}
-
-/// Whether the string read so far could still be the URI, `extensions`
-/// or `metadata`.
-#[derive(Clone, Copy, Debug)]
-struct Matcher {
-    at: usize,
-    uri: bool,
-    extensions: bool,
-    metadata: bool,
-}
-
-impl Matcher {
-    fn feed(&mut self, byte: u8) {
-        let uri = EXTENSION_URI.as_bytes();
-        self.uri &= uri.get(self.at) == Some(&byte);
-        self.extensions &= EXTENSIONS.get(self.at) == Some(&byte);
-        self.metadata &= METADATA.get(self.at) == Some(&byte);
-        self.at += 1;
-    }
-
-    fn feed_run(&mut self, run: &[u8]) {
-        let uri = EXTENSION_URI.as_bytes();
-        let end = self.at + run.len();
-        self.uri &= uri.get(self.at..end) == Some(run);
-        self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
-        self.metadata &= METADATA.get(self.at..end) == Some(run);
-        self.at = end;
-    }
-
-    fn alive(&self) -> bool {
-        self.uri || self.extensions || self.metadata
-    }
-
-    fn is_uri(&self) -> bool {
-        self.uri && self.at == EXTENSION_URI.len()
-    }
-
-    fn is_extensions(&self) -> bool {
-        self.extensions && self.at == EXTENSIONS.len()
-    }
-
-    fn is_metadata(&self) -> bool {
-        self.metadata && self.at == METADATA.len()
-    }
 }
 
 /// The scrubber's state between chunks.
@@ -363,40 +212,6 @@ impl JsonScrub {
                 at: 0,
             })
         }
-    }
-
-    /// Everything held back, in order: the starts of the members still
-    /// undecided, then the rest.
-    fn take_all_held(&mut self) -> Vec<u8> {
-        let mut all = Vec::new();
-        self.drain_pending(|bytes| all.extend_from_slice(bytes));
-        all.extend_from_slice(&self.held);
-        self.held.clear();
-        all
-    }
-
-    /// The starts of the members still undecided, outermost first, each
-    /// without its comma when nothing before it in its container was kept
-    /// (as [`JsonScrub::release`] does); they count as kept from now on.
-    fn drain_pending(&mut self, mut out: impl FnMut(&[u8])) {
-        if self.pending_frames == 0 {
-            return;
-        }
-        for index in self.lowest_pending..self.stack.len() {
-            let Some(prefix) = self.stack[index].pending.take() else {
-                continue;
-            };
-            let keep_comma = match index.checked_sub(1) {
-                Some(parent) => std::mem::replace(&mut self.stack[parent].kept, true),
-                None => true,
-            };
-            match prefix.split_first() {
-                Some((b',', rest)) if !keep_comma => out(rest),
-                _ => out(&prefix),
-            }
-        }
-        self.pending_frames = 0;
-        self.pending_total = 0;
     }
 
     fn stop(&mut self, fault: JsonFault, input: &[u8], at: usize, sink: &mut impl Sink) -> Stopped {
@@ -735,66 +550,6 @@ impl JsonScrub {
         Ok(())
     }
 
-    /// The member held from its start up to its opening bracket at `at`
-    /// becomes the pending start of the frame about to be pushed: what
-    /// follows is held after it.
-    fn pend(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Vec<u8> {
-        if self.held.is_empty() {
-            self.pass(self.hold_at, sink);
-        }
-        let mut start = std::mem::take(&mut self.held);
-        start.extend_from_slice(&input[self.hold_at..=at]);
-        if self.pending_frames == 0 {
-            self.lowest_pending = self.stack.len();
-        }
-        self.pending_frames += 1;
-        self.pending_total += start.len();
-        self.hold_at = at + 1;
-        self.run = at + 1;
-        start
-    }
-
-    fn close(
-        &mut self,
-        kind: Kind,
-        at: usize,
-        input: &[u8],
-        sink: &mut impl Sink,
-    ) -> Result<(), JsonFault> {
-        let Some(frame) = self.stack.last() else {
-            return Err(JsonFault::Syntax);
-        };
-        if frame.kind != kind {
-            return Err(JsonFault::Syntax);
-        }
-        if frame.pending.is_some() && !frame.removed {
-            // Sent empty: kept as it came.
-            self.release(input, sink);
-        }
-        if self.mode == Mode::Skip && self.stack.len() == self.skip_depth {
-            self.mode = Mode::Pass;
-            self.run = at;
-        }
-        if let Some(Frame {
-            pending: Some(start),
-            ..
-        }) = self.stack.pop()
-        {
-            // Emptied by the scrubber: removed whole, as a member keyed by
-            // the URI is, up to the next comma or the end of its container.
-            self.pending_frames -= 1;
-            self.pending_total -= start.len();
-            self.held.clear();
-            self.mode = Mode::Skip;
-            self.skip_depth = self.stack.len();
-            if let Some(parent) = self.stack.last_mut() {
-                parent.removed = true;
-            }
-        }
-        self.value_done();
-        Ok(())
-    }
-
     fn value_done(&mut self) {
         self.state = if self.stack.is_empty() {
             State::Top
@@ -840,6 +595,7 @@ pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constants::EXTENSION_URI;
 
     const U: &str = EXTENSION_URI;
 
