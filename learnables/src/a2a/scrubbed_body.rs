@@ -23,7 +23,7 @@ use super::uri_scan::UriScan;
 /// The most bytes scrubbed at once: a host that sends its whole response
 /// as one frame (as the SDK's JSON answers are) is sent on a piece at a
 /// time, from its first piece, never held scrubbed whole.
-pub(crate) const PIECE: usize = 64 * 1024;
+const PIECE: usize = 64 * 1024;
 
 /// How many bytes the body sends between two yields to the runtime.
 const YIELD_EVERY: usize = 256 * 1024;
@@ -69,10 +69,9 @@ impl ScrubbedBody {
         self
     }
 
-    /// The body yields after its next frame, so that what was read before
-    /// it is written at once.
-    pub(crate) fn yield_after_next(&mut self) {
-        self.since_yield = YIELD_EVERY;
+    /// Whether the next frame is the error that ends the body.
+    pub(crate) fn fails_next(&self) -> bool {
+        self.failed.is_some() && self.ready.iter().all(Bytes::is_empty)
     }
 
     fn note(&mut self, result: Result<(), ScrubError>) {

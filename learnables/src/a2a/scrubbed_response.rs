@@ -21,7 +21,12 @@ use http_body::Frame;
 use tower::{Layer, ServiceExt};
 
 use super::scrub::ResponseScrubber;
-use super::scrubbed_body::{PIECE, ScrubbedBody};
+use super::scrubbed_body::ScrubbedBody;
+
+/// How many scrubbed bytes the head waits for at most: enough for a small
+/// body whose end the host's body tells only when polled again to go
+/// whole, little enough that a large one's first byte is not held back.
+const FIRST_BYTES: usize = 16 * 1024;
 
 /// Asks the agent for a body without content or transfer coding, for a
 /// client that did not activate: an encoded body is not decoded (see
@@ -81,7 +86,7 @@ pub(crate) async fn compressed(response: Response, accepted: Vec<HeaderValue>) -
 /// teach blocks: its body scrubbed as it flows (see [`ResponseScrubber`]
 /// for the rules). An encoded body is answered `502 Bad Gateway`, and so is
 /// one refused before anything of it was sent: its first frames are read
-/// (up to [`PIECE`] bytes, or until the host's body would wait) before the
+/// (until [`FIRST_BYTES`] are, or the host's body would wait) before the
 /// head is sent, and a body that ended by then goes whole, with its
 /// `Content-Length`.
 pub(crate) async fn scrub_response(response: Response) -> Response {
@@ -142,7 +147,8 @@ pub(crate) async fn scrub_response(response: Response) -> Response {
                     if body.is_end_stream() {
                         return Poll::Ready(Ok(true));
                     }
-                    if read >= PIECE {
+                    // A refusal already found is still a status.
+                    if read >= FIRST_BYTES && !body.fails_next() {
                         return Poll::Ready(Ok(false));
                     }
                 }
@@ -165,12 +171,15 @@ pub(crate) async fn scrub_response(response: Response) -> Response {
             Response::from_parts(parts, Body::from(bytes))
         }
         Ok(whole) => {
-            if !whole {
-                // What was read goes out at once, not with the next piece.
-                body.yield_after_next();
-            }
             let rest = (!whole).then_some(body);
-            Response::from_parts(parts, Body::new(Prepended { first, rest }))
+            Response::from_parts(
+                parts,
+                Body::new(Prepended {
+                    first,
+                    rest,
+                    yielded: false,
+                }),
+            )
         }
     }
 }
@@ -188,6 +197,9 @@ fn bad_gateway(error: &dyn std::fmt::Display) -> Response {
 struct Prepended {
     first: VecDeque<Frame<Bytes>>,
     rest: Option<ScrubbedBody>,
+    /// It yielded once after the frames read first, so that hyper writes
+    /// them at once rather than with the next piece scrubbed.
+    yielded: bool,
 }
 
 impl HttpBody for Prepended {
@@ -200,6 +212,10 @@ impl HttpBody for Prepended {
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         if let Some(frame) = self.first.pop_front() {
             return Poll::Ready(Some(Ok(frame)));
+        }
+        if self.rest.is_some() && !std::mem::replace(&mut self.yielded, true) {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
         }
         match &mut self.rest {
             Some(rest) => Pin::new(rest).poll_frame(cx),
