@@ -93,9 +93,11 @@ pub(crate) struct JsonScrub {
     /// The value about to start is an `extensions` member's (`Array`) or
     /// a `metadata` member's (`Object`), its key still held.
     candidate: Option<Kind>,
-    /// How many frames hold their member's start back, and how many bytes.
+    /// How many frames hold their member's start back, and those starts,
+    /// one after another (each frame knows where its own begins): one
+    /// buffer used again, not one allocation a member.
     pending_frames: usize,
-    pending_total: usize,
+    pending_bytes: Vec<u8>,
     /// The lowest of those frames in the stack.
     lowest_pending: usize,
     /// Where the bytes being passed on began in the chunk being fed.
@@ -120,7 +122,7 @@ impl JsonScrub {
             skip_depth: 0,
             candidate: None,
             pending_frames: 0,
-            pending_total: 0,
+            pending_bytes: Vec::new(),
             lowest_pending: 0,
             run: 0,
         }
@@ -152,7 +154,7 @@ impl JsonScrub {
                     }
                 }
                 if self.mode == Mode::Hold
-                    && self.held.len() + self.pending_total + end.saturating_sub(self.hold_at)
+                    && self.held.len() + self.pending_bytes.len() + end.saturating_sub(self.hold_at)
                         > MAX_HELD
                 {
                     return Err(self.stop(JsonFault::TooLong, input, at, sink));
@@ -344,7 +346,8 @@ impl JsonScrub {
     /// would hold more than [`MAX_HELD`].
     fn hold(&self, at: usize) -> Result<(), JsonFault> {
         if self.mode == Mode::Hold
-            && self.held.len() + self.pending_total + at.saturating_sub(self.hold_at) >= MAX_HELD
+            && self.held.len() + self.pending_bytes.len() + at.saturating_sub(self.hold_at)
+                >= MAX_HELD
         {
             return Err(JsonFault::TooLong);
         }

@@ -23,37 +23,48 @@ impl JsonScrub {
         if self.pending_frames == 0 {
             return;
         }
-        for index in self.lowest_pending..self.stack.len() {
-            let Some(prefix) = self.stack[index].pending.take() else {
-                continue;
-            };
+        // Each start ends where the next one begins.
+        let depth = self.stack.len();
+        let pending_at = |stack: &[Frame], from: usize| {
+            (from..depth).find(|&index| stack[index].pending.is_some())
+        };
+        let mut current = pending_at(&self.stack, self.lowest_pending);
+        while let Some(index) = current {
+            let start = self.stack[index].pending.take().unwrap_or_default();
+            current = pending_at(&self.stack, index + 1);
+            let end = current
+                .and_then(|next| self.stack[next].pending)
+                .unwrap_or(self.pending_bytes.len());
             let keep_comma = match index.checked_sub(1) {
                 Some(parent) => std::mem::replace(&mut self.stack[parent].kept, true),
                 None => true,
             };
-            match prefix.split_first() {
+            let bytes = &self.pending_bytes[start..end];
+            match bytes.split_first() {
                 Some((b',', rest)) if !keep_comma => out(rest),
-                _ => out(&prefix),
+                _ => out(bytes),
             }
         }
         self.pending_frames = 0;
-        self.pending_total = 0;
+        self.pending_bytes.clear();
     }
 
     /// The member held from its start up to its opening bracket at `at`
     /// becomes the pending start of the frame about to be pushed: what
     /// follows is held after it.
-    pub(super) fn pend(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Vec<u8> {
+    pub(super) fn pend(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> usize {
         if self.held.is_empty() {
             self.pass(self.hold_at, sink);
         }
-        let mut start = std::mem::take(&mut self.held);
-        start.extend_from_slice(&input[self.hold_at..=at]);
+        let start = self.pending_bytes.len();
+        self.pending_bytes.extend_from_slice(&self.held);
+        self.held.clear();
+        self.pending_bytes
+            .extend_from_slice(&input[self.hold_at..=at]);
         if self.pending_frames == 0 {
             self.lowest_pending = self.stack.len();
         }
         self.pending_frames += 1;
-        self.pending_total += start.len();
         self.hold_at = at + 1;
         self.run = at + 1;
         start
@@ -88,7 +99,7 @@ impl JsonScrub {
             // Emptied by the scrubber: removed whole, as a member keyed by
             // the URI is, up to the next comma or the end of its container.
             self.pending_frames -= 1;
-            self.pending_total -= start.len();
+            self.pending_bytes.truncate(start);
             self.held.clear();
             self.mode = Mode::Skip;
             self.skip_depth = self.stack.len();

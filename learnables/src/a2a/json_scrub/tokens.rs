@@ -25,10 +25,11 @@ pub(super) struct Frame {
     /// An `extensions` array: its URI strings are removed.
     pub(super) scrubs: bool,
     /// A `metadata` object or an `extensions` array nothing of which was
-    /// kept yet: its member's bytes up to its opening bracket (the comma
-    /// before it too), held back until something in it is kept (they are
-    /// sent) or it ends emptied (they are dropped with it).
-    pub(super) pending: Option<Vec<u8>>,
+    /// kept yet: where its member's bytes up to its opening bracket (the
+    /// comma before it too) begin in the scrubber's pending bytes, held
+    /// back until something in it is kept (they are sent) or it ends
+    /// emptied (they are dropped with it).
+    pub(super) pending: Option<usize>,
     /// Something in it was removed.
     pub(super) removed: bool,
 }
