@@ -69,6 +69,12 @@ impl ScrubbedBody {
         self
     }
 
+    /// The body yields after its next frame (unless it is the last), so
+    /// that what was read before it is written then.
+    pub(crate) fn yield_after_next(&mut self) {
+        self.since_yield = YIELD_EVERY;
+    }
+
     /// Whether the next frame is the error that ends the body.
     pub(crate) fn fails_next(&self) -> bool {
         self.failed.is_some() && self.ready.iter().all(Bytes::is_empty)

@@ -171,15 +171,14 @@ pub(crate) async fn scrub_response(response: Response) -> Response {
             Response::from_parts(parts, Body::from(bytes))
         }
         Ok(whole) => {
+            if read >= FIRST_BYTES {
+                // A large body: what was read goes out with the next piece
+                // rather than after hyper's buffer fills. A smaller one
+                // stopped because the host's body waits, which flushes it.
+                body.yield_after_next();
+            }
             let rest = (!whole).then_some(body);
-            Response::from_parts(
-                parts,
-                Body::new(Prepended {
-                    first,
-                    rest,
-                    yielded: false,
-                }),
-            )
+            Response::from_parts(parts, Body::new(Prepended { first, rest }))
         }
     }
 }
@@ -197,9 +196,6 @@ fn bad_gateway(error: &dyn std::fmt::Display) -> Response {
 struct Prepended {
     first: VecDeque<Frame<Bytes>>,
     rest: Option<ScrubbedBody>,
-    /// It yielded once after the frames read first, so that hyper writes
-    /// them at once rather than with the next piece scrubbed.
-    yielded: bool,
 }
 
 impl HttpBody for Prepended {
@@ -212,10 +208,6 @@ impl HttpBody for Prepended {
     ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
         if let Some(frame) = self.first.pop_front() {
             return Poll::Ready(Some(Ok(frame)));
-        }
-        if self.rest.is_some() && !std::mem::replace(&mut self.yielded, true) {
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
         }
         match &mut self.rest {
             Some(rest) => Pin::new(rest).poll_frame(cx),

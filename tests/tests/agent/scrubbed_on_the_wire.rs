@@ -219,6 +219,51 @@ fn no_empty_metadata_or_extensions_is_left_behind() {
     }
 }
 
+/// A small body the host streams (its end known only once polled for
+/// more) goes whole, with its `Content-Length`: one write, which no
+/// delayed acknowledgement holds back.
+#[test]
+fn a_small_streamed_body_goes_whole_with_its_length() {
+    let router = Router::new().route(
+        "/streamed",
+        get(|| async {
+            let chunks = [
+                format!(r#"{{"result":{{"metadata":{{"{U}":{{"teach":{{}}}}}},"#),
+                r#""text":"Desk 4"}}"#.to_owned(),
+            ];
+            let body = Body::from_stream(stream::iter(
+                chunks.map(|chunk| Ok::<_, std::io::Error>(chunk.into_bytes())),
+            ));
+            let mut response = Response::new(body);
+            response
+                .headers_mut()
+                .insert("content-type", HeaderValue::from_static("application/json"));
+            response
+        }),
+    );
+    let runtime = loopback::runtime();
+    let address = loopback::serve_on(&runtime, layered(router));
+    let (mut writer, mut reader) = connect(address);
+    for _ in 0..2 {
+        let (status, headers, body) = exchange(&mut writer, &mut reader, &get_request("/streamed"));
+        assert_eq!(status, 200);
+        assert_eq!(
+            String::from_utf8_lossy(&body),
+            r#"{"result":{"text":"Desk 4"}}"#
+        );
+        let length = headers.iter().find(|(name, _)| name == "content-length");
+        assert_eq!(
+            length.map(|(_, value)| value.as_str()),
+            Some("28"),
+            "{headers:?}"
+        );
+        assert!(
+            headers.iter().all(|(name, _)| name != "transfer-encoding"),
+            "{headers:?}"
+        );
+    }
+}
+
 /// Replies to every message with a message carrying a teach block in its
 /// metadata and the URI in its extensions, whoever asked: only the layer
 /// stands between them and the client.
