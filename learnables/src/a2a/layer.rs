@@ -11,10 +11,7 @@ use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::Request;
-use axum::http::header::{
-    AUTHORIZATION, CONNECTION, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, EXPECT, HeaderName,
-    TRANSFER_ENCODING,
-};
+use axum::http::header::{AUTHORIZATION, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, EXPECT};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, request};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
@@ -25,8 +22,7 @@ use super::activation::ACTIVATION_HEADER_NAME;
 use super::json_rpc::{self, RpcError, codes};
 use super::method_scan::{MethodScan, Verdict};
 use super::replay::Replay;
-use super::scrub::ResponseScrubber;
-use super::scrubbed_body::ScrubbedBody;
+use super::scrubbed_response::{ask_for_no_encoding, compressed, scrub_response};
 use super::{Activation, CarriesNoTeachBlock, LearnablesService};
 use crate::constants::EXTENSION_URI;
 
@@ -57,14 +53,21 @@ const VERSION_HEADER: &str = "a2a-version";
 ///   block (`metadata[URI]`) on its messages, tasks and stream events: the
 ///   second line of defence behind the executor's own check. Its body is
 ///   scrubbed as it flows, never read whole, by the rules of
-///   [`ResponseScrubber`]: an encoded body (`gzip`, `deflate`, `br`,
-///   `zstd`) is decoded and sent on decoded, without `Content-Encoding`;
-///   any other encoding is answered `502 Bad Gateway`; JSON loses only the
-///   blocks' spans (numbers, key order and whitespace stay byte for byte);
-///   a body that is neither JSON nor an event stream, or JSON that stops
-///   parsing, goes on only while it cannot hold the URI in any spelling,
-///   and is cut off (the connection ends with an error) where it does.
-///   Such a response loses its `Content-Length` (it is sent chunked).
+///   [`ResponseScrubber`]: JSON loses only the blocks' spans (numbers, key
+///   order and whitespace stay byte for byte, and a `metadata` or
+///   `extensions` left empty goes too); a body that is neither JSON nor an
+///   event stream, or JSON that stops parsing, goes on only while it
+///   cannot hold the URI in any spelling. Where it does, the answer is
+///   `502 Bad Gateway` while nothing of it was sent, and is cut off (the
+///   connection ends with an error) after.
+/// - Such a client's request reaches the agent with `Accept-Encoding:
+///   identity` and no transfer coding asked for in `TE`, so that the body
+///   is scrubbed as it is, never decoded; an encoded body is answered
+///   `502 Bad Gateway`. The scrubbed body is compressed here (gzip, br or
+///   deflate, by tower-http) when the client's own `Accept-Encoding`
+///   accepts one. A small body the agent ended goes with its
+///   `Content-Length`; a longer one is sent chunked, its last chunk in the
+///   same write as the end.
 /// - While the agent's service answers, the request's activation is known
 ///   to `ActivatedPushConfigs` (feature `a2a-server`), which refuses a push notification config
 ///   from a request that did not activate the extension.
@@ -190,6 +193,12 @@ where
             let agent = || inner.lock().unwrap_or_else(PoisonError::into_inner).clone();
             let activation = Activation::from_headers(request.headers());
             let activated = activation.learnables();
+            let mut request = request;
+            let accepted = if activated {
+                Vec::new()
+            } else {
+                ask_for_no_encoding(request.headers_mut())
+            };
             let response =
                 if request.method() == Method::POST && request.uri().path() == shared.rpc_path {
                     match read_method(&shared.service, request).await {
@@ -212,9 +221,9 @@ where
             Ok(if activated {
                 echo(response)
             } else if response.extensions().get::<CarriesNoTeachBlock>().is_some() {
-                response
+                compressed(response, accepted).await
             } else {
-                scrub_response(response)
+                compressed(scrub_response(response).await, accepted).await
             })
         })
     }
@@ -486,64 +495,6 @@ fn echo(mut response: Response) -> Response {
         }
     }
     response
-}
-
-/// A response for a client that did not activate the extension, without
-/// teach blocks: its body scrubbed as it flows (see [`ResponseScrubber`]
-/// for the rules), decoded when it is encoded and sent on decoded. An
-/// encoding the scrubber cannot decode is answered `502 Bad Gateway`.
-fn scrub_response(response: Response) -> Response {
-    let (mut parts, body) = response.into_parts();
-    if body.is_end_stream() {
-        return Response::from_parts(parts, body);
-    }
-    let joined = |name: HeaderName| {
-        let values: Vec<String> = parts
-            .headers
-            .get_all(name)
-            .iter()
-            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
-            .collect();
-        (!values.is_empty()).then(|| values.join(","))
-    };
-    // Two different types are no type: the body is read as any other.
-    let types: Vec<&HeaderValue> = parts.headers.get_all(CONTENT_TYPE).iter().collect();
-    let content_type = match types.split_first() {
-        Some((first, rest)) if rest.iter().all(|other| other == first) => {
-            Some(String::from_utf8_lossy(first.as_bytes()).into_owned())
-        }
-        _ => None,
-    };
-    // Codings the body was given as a transfer coding (other than the
-    // chunked framing, which is the server's own) are decoded as well.
-    let transfer: Vec<String> = joined(TRANSFER_ENCODING)
-        .unwrap_or_default()
-        .split(',')
-        .map(str::trim)
-        .filter(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("chunked"))
-        .map(str::to_owned)
-        .collect();
-    let mut codings = joined(CONTENT_ENCODING).unwrap_or_default();
-    for coding in transfer {
-        codings.push(',');
-        codings.push_str(&coding);
-    }
-    let scrubber = match ResponseScrubber::new(content_type.as_deref(), Some(&codings)) {
-        Ok(scrubber) => scrubber,
-        Err(error) => {
-            tracing::warn!(
-                %error,
-                "a response to a client that did not activate Learnables was refused (502)"
-            );
-            return StatusCode::BAD_GATEWAY.into_response();
-        }
-    };
-    if scrubber.decodes() {
-        parts.headers.remove(CONTENT_ENCODING);
-    }
-    parts.headers.remove(TRANSFER_ENCODING);
-    parts.headers.remove(CONTENT_LENGTH);
-    Response::from_parts(parts, Body::new(ScrubbedBody::new(body, scrubber)))
 }
 
 // A layered router stays a router: the middleware's error is the inner one.

@@ -41,8 +41,6 @@ mod unknown_field;
 #[cfg(feature = "a2a-server")]
 mod declared_card;
 #[cfg(feature = "server")]
-mod decoding;
-#[cfg(feature = "server")]
 mod json_scrub;
 #[cfg(feature = "server")]
 mod layer;
@@ -61,6 +59,8 @@ mod scrub_error;
 mod scrubbed_body;
 #[cfg(feature = "server")]
 mod scrubbed_events;
+#[cfg(feature = "server")]
+mod scrubbed_response;
 #[cfg(feature = "a2a-types")]
 mod sdk;
 #[cfg(feature = "server")]

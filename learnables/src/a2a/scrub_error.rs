@@ -15,8 +15,8 @@ use std::fmt;
 /// ```
 pub const MAX_EVENT: usize = 4 << 20;
 
-/// Why a body is not sent to a client that did not activate: an encoding
-/// that cannot be decoded, or the URI where it cannot be removed. Its
+/// Why a body is not sent to a client that did not activate: an encoded
+/// body (not decoded), or the URI where it cannot be removed. Its
 /// `Display` is a sentence for a log line.
 ///
 /// ```
@@ -31,9 +31,7 @@ pub struct ScrubError {
 
 #[derive(Debug)]
 enum Reason {
-    UnknownEncoding(String),
-    Stacked(String),
-    Undecodable(std::io::Error),
+    Encoded(String),
     Unremovable,
     EventTooLarge,
 }
@@ -41,19 +39,11 @@ enum Reason {
 impl fmt::Display for ScrubError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.reason {
-            Reason::UnknownEncoding(coding) => write!(
+            Reason::Encoded(codings) => write!(
                 f,
-                "the body's encoding `{}` cannot be decoded to remove teach blocks",
-                crate::untrusted::Untrusted::new(coding).max_chars(64)
-            ),
-            Reason::Stacked(codings) => write!(
-                f,
-                "the body is encoded more than once (`{}`); only one encoding is decoded",
+                "the body is encoded (`{}`) though none was asked for; an encoded body is not decoded to remove teach blocks",
                 crate::untrusted::Untrusted::new(codings).max_chars(64)
             ),
-            Reason::Undecodable(error) => {
-                write!(f, "the body's encoding does not decode: {error}")
-            }
             Reason::Unremovable => f.write_str(
                 "the body names the Learnables URI where it cannot be removed (not in JSON the scrubber reads)",
             ),
@@ -68,15 +58,9 @@ impl fmt::Display for ScrubError {
 impl std::error::Error for ScrubError {}
 
 impl ScrubError {
-    pub(crate) fn unknown_encoding(coding: &str) -> ScrubError {
+    pub(crate) fn encoded(codings: &str) -> ScrubError {
         ScrubError {
-            reason: Reason::UnknownEncoding(coding.to_owned()),
-        }
-    }
-
-    pub(crate) fn stacked(codings: &str) -> ScrubError {
-        ScrubError {
-            reason: Reason::Stacked(codings.to_owned()),
+            reason: Reason::Encoded(codings.to_owned()),
         }
     }
 
@@ -89,12 +73,6 @@ impl ScrubError {
     pub(crate) fn event_too_large() -> ScrubError {
         ScrubError {
             reason: Reason::EventTooLarge,
-        }
-    }
-
-    pub(crate) fn undecodable(error: std::io::Error) -> ScrubError {
-        ScrubError {
-            reason: Reason::Undecodable(error),
         }
     }
 }

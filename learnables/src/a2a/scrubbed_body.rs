@@ -1,7 +1,13 @@
 //! A response body for a client that did not activate the extension, as
-//! it flows: decoded a bounded piece at a time, scrubbed by a
-//! [`ResponseScrubber`], and ended with an error (which cuts the
-//! connection) where what follows cannot be sent.
+//! it flows: scrubbed a bounded piece at a time by a [`ResponseScrubber`],
+//! and ended with an error (which cuts the connection) where what follows
+//! cannot be sent.
+//!
+//! Its last data frame says it is the last (`is_end_stream`) as soon as the
+//! host's body has said so, so that hyper writes the chunk and the chunked
+//! terminator together: a terminator written alone, after a first write
+//! not yet acknowledged, waits for the client's delayed acknowledgement
+//! (about 40 ms) under Nagle's algorithm.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -14,14 +20,10 @@ use super::scrub::ResponseScrubber;
 use super::scrub_error::ScrubError;
 use super::uri_scan::UriScan;
 
-/// The most encoded bytes decoded at once: what they decode to (at most
-/// about a thousand times as many) is all the scrubber holds of them.
-const PIECE: usize = 8 * 1024;
-
-/// The most plain (not encoded) bytes scrubbed at once: a host that sends
-/// its whole response as one frame (as the SDK's JSON answers are) is sent
-/// on a piece at a time, from its first piece, never held scrubbed whole.
-const PLAIN_PIECE: usize = 64 * 1024;
+/// The most bytes scrubbed at once: a host that sends its whole response
+/// as one frame (as the SDK's JSON answers are) is sent on a piece at a
+/// time, from its first piece, never held scrubbed whole.
+const PIECE: usize = 64 * 1024;
 
 /// How many bytes the body sends between two yields to the runtime.
 const YIELD_EVERY: usize = 256 * 1024;
@@ -30,8 +32,10 @@ pub(crate) struct ScrubbedBody {
     inner: Body,
     scrubber: ResponseScrubber,
     ready: VecDeque<Bytes>,
-    /// Encoded bytes not yet decoded.
+    /// Bytes of the host's body not yet scrubbed.
     input: Bytes,
+    /// The host's body said it has nothing after `input`.
+    inner_done: bool,
     ended: bool,
     failed: Option<ScrubError>,
     /// The body's trailers, sent after the last of its data.
@@ -49,12 +53,31 @@ impl ScrubbedBody {
             scrubber,
             ready: VecDeque::new(),
             input: Bytes::new(),
+            inner_done: false,
             ended: false,
             failed: None,
             trailers: None,
             since_yield: YIELD_EVERY,
             yielding: None,
         }
+    }
+
+    /// The same body, which does not yield after its next frame: for a
+    /// caller that reads its first frames itself before any is sent.
+    pub(crate) fn without_first_yield(mut self) -> ScrubbedBody {
+        self.since_yield = 0;
+        self
+    }
+
+    /// The body yields after its next frame (unless it is the last), so
+    /// that what was read before it is written then.
+    pub(crate) fn yield_after_next(&mut self) {
+        self.since_yield = YIELD_EVERY;
+    }
+
+    /// Whether the next frame is the error that ends the body.
+    pub(crate) fn fails_next(&self) -> bool {
+        self.failed.is_some() && self.ready.iter().all(Bytes::is_empty)
     }
 
     fn note(&mut self, result: Result<(), ScrubError>) {
@@ -81,6 +104,10 @@ impl HttpBody for ScrubbedBody {
     type Data = Bytes;
     type Error = axum::Error;
 
+    fn is_end_stream(&self) -> bool {
+        self.finished()
+    }
+
     fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -91,7 +118,8 @@ impl HttpBody for ScrubbedBody {
         // its buffer of about 400 KB is full), and the runtime reads its
         // sockets' readiness only when a task yields to it. So the body
         // yields after its first frame (which goes out at once, not after
-        // 400 KB scrubbed) and then every `YIELD_EVERY` bytes.
+        // 400 KB scrubbed) and then every `YIELD_EVERY` bytes; never after
+        // its last frame, which hyper writes with the body's end.
         if let Some(yielding) = &mut this.yielding {
             std::task::ready!(yielding.as_mut().poll(cx));
             this.yielding = None;
@@ -102,7 +130,7 @@ impl HttpBody for ScrubbedBody {
                     continue;
                 }
                 this.since_yield += bytes.len();
-                if this.since_yield >= YIELD_EVERY {
+                if this.since_yield >= YIELD_EVERY && !this.is_end_stream() {
                     this.since_yield = 0;
                     this.yielding = Some(Box::pin(tokio::task::yield_now()));
                 }
@@ -112,15 +140,16 @@ impl HttpBody for ScrubbedBody {
                 return Poll::Ready(Some(Err(axum::Error::new(error))));
             }
             if !this.input.is_empty() {
-                let piece = if this.scrubber.decodes() {
-                    PIECE
-                } else {
-                    PLAIN_PIECE
-                };
-                let take = piece.min(this.input.len());
+                let take = PIECE.min(this.input.len());
                 let piece = this.input.split_to(take);
                 let mut pieces = VecDeque::new();
-                let result = this.scrubber.feed_bytes(piece, &mut pieces);
+                let mut result = this.scrubber.feed_bytes(piece, &mut pieces);
+                if result.is_ok() && this.input.is_empty() && this.inner_done {
+                    // The last piece: what the scrubber held back goes in
+                    // the same frame, which is then the body's last.
+                    this.ended = true;
+                    result = this.scrubber.finish_bytes(&mut pieces);
+                }
                 this.ready.push_back(joined(pieces));
                 this.note(result);
                 continue;
@@ -139,7 +168,17 @@ impl HttpBody for ScrubbedBody {
                     return Poll::Ready(Some(Err(error)));
                 }
                 Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
-                    Ok(data) => this.input = data,
+                    Ok(data) => {
+                        this.inner_done = this.inner.is_end_stream();
+                        if data.is_empty() && this.inner_done {
+                            this.ended = true;
+                            let mut pieces = VecDeque::new();
+                            let result = this.scrubber.finish_bytes(&mut pieces);
+                            this.ready.push_back(joined(pieces));
+                            this.note(result);
+                        }
+                        this.input = data;
+                    }
                     Err(frame) => {
                         // Trailers go on, but none that names the URI.
                         if let Some(trailers) = frame.trailers_ref() {
@@ -162,6 +201,18 @@ impl HttpBody for ScrubbedBody {
                 }
             }
         }
+    }
+}
+
+impl ScrubbedBody {
+    /// Nothing is left to send: no frame ready, no error, no trailers, and
+    /// the host's body scrubbed to its end.
+    fn finished(&self) -> bool {
+        self.ended
+            && self.input.is_empty()
+            && self.failed.is_none()
+            && self.trailers.is_none()
+            && self.ready.iter().all(Bytes::is_empty)
     }
 }
 

@@ -1,4 +1,4 @@
-//! The example agent over HTTP on 127.0.0.1: activation, teaching, shutdown, the hostile catalogue, the layer over the official SDK, scrubbed responses, a lesson resuming the task that asked.
+//! The example agent over HTTP on 127.0.0.1: activation, teaching, shutdown, the hostile catalogue, the layer over the official SDK, scrubbed responses (and what they look like on the wire), a lesson resuming the task that asked.
 
 mod agent_export_import;
 mod agent_over_http;
@@ -14,6 +14,7 @@ mod readme_agent;
 mod resumed_task_privacy;
 mod retract_over_http;
 mod scrubbed_bodies;
+mod scrubbed_on_the_wire;
 mod scrubbed_over_sdk;
 mod service_accounts_over_http;
 mod show_back_after_alias;

@@ -2,10 +2,11 @@
 //! on 127.0.0.1, to a client that did not activate the extension: keys
 //! written with escapes, duplicate keys, numbers serde_json cannot hold,
 //! trailing data, deep nesting, other and missing content types, event
-//! streams ended by CR alone, encodings the host applied itself (known,
-//! unknown, stacked, as a transfer coding), a 200 MB response, one sent
-//! as a single frame and endless ones, with the process's memory sampled. A client that activated gets
-//! every body byte for byte.
+//! streams ended by CR alone, encodings the host applied though none was
+//! asked for (known, unknown, stacked, as a transfer coding, a gigabyte
+//! of JSON in a few kilobytes), a 200 MB response, one sent as a single
+//! frame and endless ones, with the process's memory sampled. A client
+//! that activated gets every body byte for byte.
 
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -60,7 +61,8 @@ enum Expect {
     Exactly(String),
     /// The body unchanged.
     Unchanged,
-    /// A body cut off with an error before any of the URI.
+    /// A body cut off with an error before any of the URI, after the
+    /// head (and a first part of the body) went out.
     CutOff,
     /// This status, and no body worth reading.
     Status(u16),
@@ -75,11 +77,7 @@ fn cases() -> Vec<(Case, Expect)> {
         "[".repeat(200),
         "]".repeat(200)
     );
-    let deep_scrubbed = format!(
-        "{}{{\"metadata\":{{}}}}{}",
-        "[".repeat(200),
-        "]".repeat(200)
-    );
+    let deep_scrubbed = format!("{}{{}}{}", "[".repeat(200), "]".repeat(200));
     let plain_json = format!(r#"{{"result":{{"metadata":{{"{U}":{block}}}}}}}"#);
     let utf16: Vec<u8> = plain_json
         .encode_utf16()
@@ -101,7 +99,7 @@ fn cases() -> Vec<(Case, Expect)> {
                 "duplicate keys",
                 format!(r#"{{"metadata":{{"{U}":{block}}},"metadata":{{"x":2,"{U}":{{}},"{escaped_slashes}":1}}}}"#),
             ),
-            Expect::Exactly(r#"{"metadata":{},"metadata":{"x":2}}"#.into()),
+            Expect::Exactly(r#"{"metadata":{"x":2}}"#.into()),
         ),
         (
             json(
@@ -109,34 +107,39 @@ fn cases() -> Vec<(Case, Expect)> {
                 format!("{{\"z\": 123456789012345678901234567890, \"a\":1e400,\n \"m\":{{\"b\":1,\"a\":2}},\"metadata\":{{\"{U}\":{block}}} , \"w\" : [ 1 , -0.0 ] }}"),
             ),
             Expect::Exactly(
-                "{\"z\": 123456789012345678901234567890, \"a\":1e400,\n \"m\":{\"b\":1,\"a\":2},\"metadata\":{} , \"w\" : [ 1 , -0.0 ] }".into(),
+                "{\"z\": 123456789012345678901234567890, \"a\":1e400,\n \"m\":{\"b\":1,\"a\":2}, \"w\" : [ 1 , -0.0 ] }".into(),
             ),
         ),
         (
             json("trailing data", format!(r#"{{"a":1}} {{"metadata":{{"{U}":1}}}}"#)),
-            Expect::Exactly(r#"{"a":1} {"metadata":{}}"#.into()),
+            Expect::Exactly(r#"{"a":1} {}"#.into()),
         ),
         (json("nesting past 125", deep), Expect::Exactly(deep_scrubbed)),
         (
             json("extensions beside a block", format!(r#"{{"metadata":{{"{U}":{block}}},"extensions":["{U}","https://e.x/v1"]}}"#)),
-            Expect::Exactly(r#"{"metadata":{},"extensions":["https://e.x/v1"]}"#.into()),
+            Expect::Exactly(r#"{"extensions":["https://e.x/v1"]}"#.into()),
         ),
         (
             json("the URI in values only", format!(r#"{{"uri":"{U}","text":"see {U}"}}"#)),
             Expect::Unchanged,
         ),
-        (json("not JSON after all", format!(r#"{{"a":1,}} {{"{U}":{block}}}"#)), Expect::CutOff),
-        (typed("text/plain", "text/plain", plain_json.clone()), Expect::CutOff),
+        // Refused before anything was sent: a status says so.
+        (json("not JSON after all", format!(r#"{{"a":1,}} {{"{U}":{block}}}"#)), Expect::Status(502)),
+        (typed("text/plain", "text/plain", plain_json.clone()), Expect::Status(502)),
         (
             Case { name: "no content type", headers: vec![], body: plain_json.clone().into_bytes() },
+            Expect::Status(502),
+        ),
+        (typed("UTF-16 JSON", "application/json", utf16), Expect::Status(502)),
+        (
+            typed("text naming the URI far in", "text/plain", format!("{}{U}", "x".repeat(300_000))),
             Expect::CutOff,
         ),
-        (typed("UTF-16 JSON", "application/json", utf16), Expect::CutOff),
         (typed("text without the URI", "text/plain", "nothing to see"), Expect::Unchanged),
         (typed("an image", "image/png", png), Expect::Unchanged),
         (
             typed("events ended by CR", "text/event-stream", format!("id: 1\rdata: {plain_json}\r\rdata: {{}}\r\r")),
-            Expect::Exactly("id: 1\rdata: {\"result\":{\"metadata\":{}}}\r\rdata: {}\r\r".into()),
+            Expect::Exactly("id: 1\rdata: {\"result\":{}}\r\rdata: {}\r\r".into()),
         ),
         (
             Case {
@@ -144,7 +147,7 @@ fn cases() -> Vec<(Case, Expect)> {
                 headers: vec![("content-type", "application/json".into()), ("content-encoding", "gzip".into())],
                 body: gzip(plain_json.as_bytes()),
             },
-            Expect::Exactly(r#"{"result":{"metadata":{}}}"#.into()),
+            Expect::Status(502),
         ),
         (
             Case {
@@ -168,7 +171,7 @@ fn cases() -> Vec<(Case, Expect)> {
                 headers: vec![("content-type", "application/json".into()), ("transfer-encoding", "gzip".into())],
                 body: gzip(plain_json.as_bytes()),
             },
-            Expect::Exactly(r#"{"result":{"metadata":{}}}"#.into()),
+            Expect::Status(502),
         ),
     ]
 }
@@ -238,16 +241,16 @@ static ONE_FRAME: LazyLock<Bytes> = LazyLock::new(|| {
 
 fn message(index: usize, scrubbed: bool) -> String {
     let text = "Which desk handles chapter 85? ".repeat(64);
-    let (metadata, extensions) = if scrubbed {
-        (String::new(), String::new())
+    // Scrubbed, the message has no `metadata` or `extensions` left.
+    let block = if scrubbed {
+        String::new()
     } else {
-        (
-            format!(r#""{U}":{{"teach":{{"collection":"routing_rules","entry":"85"}}}}"#),
-            format!(r#""{U}""#),
+        format!(
+            r#","metadata":{{"{U}":{{"teach":{{"collection":"routing_rules","entry":"85"}}}}}},"extensions":["{U}"]"#
         )
     };
     format!(
-        r#"{{"messageId":"m{index}","role":"ROLE_AGENT","parts":[{{"text":"{text}"}}],"metadata":{{{metadata}}},"extensions":[{extensions}]}}"#
+        r#"{{"messageId":"m{index}","role":"ROLE_AGENT","parts":[{{"text":"{text}"}}]{block}}}"#
     )
 }
 
@@ -360,8 +363,7 @@ fn every_body_reaches_a_client_that_did_not_activate_without_a_block() {
                 assert_eq!(body, case.body, "{name}");
             }
             Expect::CutOff => {
-                // Cut off before the head was sent, or after.
-                assert!(status == 200 || status == 0, "{name}: {status}");
+                assert_eq!(status, 200, "{name}");
                 assert!(!clean, "{name}: the body ended cleanly: {shown}");
                 assert!(!mentions_uri(&body), "{name}: {shown}");
                 let utf16: Vec<u8> = body.iter().copied().filter(|&byte| byte != 0).collect();
@@ -542,5 +544,185 @@ fn endless_responses_flow_in_bounded_memory() {
             grown < MEMORY_BOUND,
             "{path}: the process grew by {grown} bytes"
         );
+    }
+}
+
+/// How many bytes of `a` the long string of an encoded gigabyte holds.
+const GIGABYTE: usize = 1 << 30;
+
+/// The JSON a host encodes in the gigabyte tests: a teach block, then one
+/// string of [`GIGABYTE`] bytes.
+const GIGABYTE_HEAD: &str = r#"{"result":{"metadata":{"https://rsaxb.com/a2a/learnables/v1":{"teach":{"collection":"routing_rules","entry":"85"}}},"text":""#;
+
+/// A response of about a gigabyte of JSON, encoded as `coding` as the host
+/// sends it: br and gzip made a mebibyte at a time as it is read, zstd (32
+/// KiB) in one frame when it is first read, so that a layer that never
+/// reads it costs nothing.
+fn encoded_gigabyte(coding: &'static str) -> Response {
+    const STEP: usize = 1 << 20;
+    let steps = GIGABYTE / STEP;
+    let body = if coding == "zstd" {
+        Body::from_stream(stream::once(async {
+            Ok::<_, std::io::Error>(Bytes::from(zstd_gigabyte()))
+        }))
+    } else {
+        Body::from_stream(stream::unfold(
+            (0usize, Some(Encoder::new(coding))),
+            move |(step, mut encoder)| async move {
+                let bytes = match encoder.take() {
+                    Some(mut writer) if step == 0 => {
+                        let bytes = writer.write(GIGABYTE_HEAD.as_bytes());
+                        encoder = Some(writer);
+                        bytes
+                    }
+                    Some(mut writer) if step <= steps => {
+                        let bytes = writer.write(&vec![b'a'; STEP]);
+                        encoder = Some(writer);
+                        bytes
+                    }
+                    Some(writer) => writer.end(br#""}}"#),
+                    None => return None,
+                };
+                Some((
+                    Ok::<_, std::io::Error>(Bytes::from(bytes)),
+                    (step + 1, encoder),
+                ))
+            },
+        ))
+    };
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static("application/json"));
+    headers.insert("content-encoding", HeaderValue::from_static(coding));
+    response
+}
+
+/// A streaming encoder: what each write adds to the encoded body.
+enum Encoder {
+    Br(Box<brotli::CompressorWriter<Vec<u8>>>),
+    Gzip(flate2::write::GzEncoder<Vec<u8>>),
+}
+
+/// The largest block of a zstd frame.
+const ZSTD_BLOCK: usize = 128 << 10;
+
+impl Encoder {
+    fn new(coding: &str) -> Encoder {
+        match coding {
+            "br" => Encoder::Br(Box::new(brotli::CompressorWriter::new(
+                Vec::new(),
+                4096,
+                1,
+                24,
+            ))),
+            "gzip" => Encoder::Gzip(flate2::write::GzEncoder::new(
+                Vec::new(),
+                flate2::Compression::fast(),
+            )),
+            other => panic!("the test does not encode {other}"),
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> Vec<u8> {
+        match self {
+            Encoder::Br(writer) => {
+                writer.write_all(bytes).unwrap();
+                std::mem::take(writer.get_mut())
+            }
+            Encoder::Gzip(writer) => {
+                writer.write_all(bytes).unwrap();
+                std::mem::take(writer.get_mut())
+            }
+        }
+    }
+
+    fn end(self, bytes: &[u8]) -> Vec<u8> {
+        match self {
+            Encoder::Br(mut writer) => {
+                writer.write_all(bytes).unwrap();
+                writer.into_inner()
+            }
+            Encoder::Gzip(mut writer) => {
+                writer.write_all(bytes).unwrap();
+                writer.finish().unwrap()
+            }
+        }
+    }
+}
+
+/// The gigabyte's JSON in zstd, written by hand as a compressing host may
+/// write it: one frame of a raw block, RLE blocks (a run of one byte, 4
+/// bytes a block) and a last raw block.
+fn zstd_gigabyte() -> Vec<u8> {
+    // Magic, no content size, a 128 KiB window.
+    let mut out = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, 0x38];
+    zstd_block(&mut out, 0, GIGABYTE_HEAD.len(), false);
+    out.extend_from_slice(GIGABYTE_HEAD.as_bytes());
+    for _ in 0..GIGABYTE / ZSTD_BLOCK {
+        zstd_block(&mut out, 1, ZSTD_BLOCK, false);
+        out.push(b'a');
+    }
+    zstd_block(&mut out, 0, 3, true);
+    out.extend_from_slice(br#""}}"#);
+    out
+}
+
+/// A zstd block header: `kind` 0 raw, 1 RLE; `size` the bytes it stands for.
+fn zstd_block(out: &mut Vec<u8>, kind: u32, size: usize, last: bool) {
+    let header = u32::from(last) | kind << 1 | (size as u32) << 3;
+    out.extend_from_slice(&header.to_le_bytes()[..3]);
+}
+
+/// A host that encodes a gigabyte response whatever the client accepts:
+/// the layer neither decodes it nor holds it, and sends no teach block.
+#[test]
+fn an_encoded_gigabyte_keeps_the_process_in_bounded_memory() {
+    let _one = ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|poison| poison.into_inner());
+    let router = Router::new()
+        .route("/zstd", get(|| async { encoded_gigabyte("zstd") }))
+        .route("/br", get(|| async { encoded_gigabyte("br") }))
+        .route("/gzip", get(|| async { encoded_gigabyte("gzip") }))
+        .layer(LearnablesLayer::new(LearnablesService::new(
+            Knowledge::in_memory(),
+            Declaration::new(),
+            Tokens::new(),
+        )));
+    let runtime = loopback::runtime();
+    let url = format!("http://{}", loopback::serve_on(&runtime, router));
+    for coding in ["zstd", "br", "gzip"] {
+        let before = resident();
+        let sampler = Sampler::start();
+        let mut request = client().get(format!("{url}/{coding}"));
+        for accepted in ["gzip", "br", "zstd"] {
+            request = request.header("accept-encoding", accepted);
+        }
+        let (status, tail) = match request.send() {
+            Ok(mut response) => {
+                // Only the last bytes are kept: a URI split across reads
+                // is still seen.
+                let mut tail = Vec::new();
+                let mut buffer = vec![0; 64 * 1024];
+                while let Ok(read) = response.read(&mut buffer) {
+                    if read == 0 {
+                        break;
+                    }
+                    tail.extend_from_slice(&buffer[..read]);
+                    assert!(!mentions_uri(&tail), "{coding}: a teach block was sent");
+                    tail.drain(..tail.len().saturating_sub(U.len()));
+                }
+                (response.status().as_u16(), tail)
+            }
+            Err(_) => (0, Vec::new()),
+        };
+        let grown = sampler.peak().saturating_sub(before);
+        assert!(
+            grown < MEMORY_BOUND,
+            "{coding}: the process grew by {grown} bytes"
+        );
+        assert!(!mentions_uri(&tail), "{coding}");
+        // The host encoded though it was asked for no encoding.
+        assert_eq!(status, 502, "{coding}");
     }
 }

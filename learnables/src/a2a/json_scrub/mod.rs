@@ -2,19 +2,28 @@
 //! chunk by chunk, except every member keyed by the Learnables URI (in any
 //! object, at any depth, every copy of a key given twice, the key compared
 //! after its escapes are decoded) and the URI's string in an `extensions`
-//! array, whose spans are deleted with the comma beside them. Nothing is
-//! parsed into values: numbers, key order and whitespace stay as they came.
+//! array, whose spans are deleted with the comma beside them. A `metadata`
+//! object or an `extensions` array left empty by those deletions goes too,
+//! as a member keyed by the URI does (one the host sent empty stays), so
+//! that a scrubbed message looks like one that never had a block. Nothing
+//! is parsed into values: numbers, key order and whitespace stay as they
+//! came.
 //!
 //! Memory is bounded whatever the size of the text: a stack of open
 //! containers (at most [`MAX_DEPTH`]) and the bytes held back while a key
 //! may still turn out to be the URI (a comma, the whitespace after it and
-//! the key's first characters: at most [`MAX_HELD`]). Text that is not
+//! the key's first characters, and the start of each `metadata` or
+//! `extensions` member until something in it is kept: at most
+//! [`MAX_HELD`] in all). Text that is not
 //! JSON, nested deeper or holding more than that stops the scrubber with a
 //! [`JsonFault`]: the caller decides what becomes of the rest.
 
 use std::ops::Range;
 
-use crate::constants::EXTENSION_URI;
+mod pending;
+mod tokens;
+
+use tokens::{Frame, Kind, Matcher, Mode, Num, State};
 
 /// The deepest nesting of arrays and objects the scrubber follows.
 pub(crate) const MAX_DEPTH: usize = 1024;
@@ -22,9 +31,6 @@ pub(crate) const MAX_DEPTH: usize = 1024;
 /// The most bytes held back at once (a comma and the whitespace after it,
 /// before the key that decides whether they are kept).
 pub(crate) const MAX_HELD: usize = 1 << 20;
-
-/// The key of the arrays that list a message's extensions.
-const EXTENSIONS: &[u8] = b"extensions";
 
 /// Where scrubbed bytes go: ranges of the chunk being fed, or bytes held
 /// back from earlier.
@@ -70,139 +76,6 @@ pub(crate) struct Stopped {
     pub(crate) at: usize,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Kind {
-    Object,
-    Array,
-}
-
-#[derive(Debug)]
-struct Frame {
-    kind: Kind,
-    /// A member (or element) of it was kept: a comma before the next one
-    /// is kept too.
-    kept: bool,
-    /// An `extensions` array: its URI strings are removed.
-    scrubs: bool,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Num {
-    Minus,
-    Zero,
-    Int,
-    Dot,
-    Frac,
-    E,
-    ESign,
-    Exp,
-}
-
-impl Num {
-    fn complete(self) -> bool {
-        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::Exp)
-    }
-
-    /// The state after `byte`, or `None` when `byte` is not part of the number.
-    fn next(self, byte: u8) -> Option<Num> {
-        Some(match (self, byte) {
-            (Num::Minus, b'0') => Num::Zero,
-            (Num::Minus, b'1'..=b'9') => Num::Int,
-            (Num::Int, b'0'..=b'9') => Num::Int,
-            (Num::Zero | Num::Int, b'.') => Num::Dot,
-            (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
-            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::E,
-            (Num::E, b'+' | b'-') => Num::ESign,
-            (Num::E | Num::ESign | Num::Exp, b'0'..=b'9') => Num::Exp,
-            _ => return None,
-        })
-    }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum State {
-    /// Between top-level values.
-    Top,
-    /// A value must come (after `:`, or `,` in an array).
-    Value,
-    /// After `[`: a value or `]`.
-    FirstValue,
-    /// After `{`: a key or `}`.
-    FirstKey,
-    /// After `,` in an object: a key.
-    Key,
-    /// After a key: `:`.
-    Colon,
-    /// After a value in a container: `,` or its end.
-    After,
-    /// In a string (a key or not).
-    Str {
-        key: bool,
-    },
-    /// After a backslash in a string.
-    Esc {
-        key: bool,
-    },
-    /// In a `\u` escape: how many hex digits are still to come, and the
-    /// code unit so far.
-    Hex {
-        key: bool,
-        left: u8,
-        unit: u16,
-    },
-    Num(Num),
-    /// In `true`, `false` or `null`: the letters still to come.
-    Lit(&'static [u8]),
-}
-
-/// What becomes of the bytes as they are read.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Mode {
-    /// Sent on.
-    Pass,
-    /// Held back until the key (or string) decides.
-    Hold,
-    /// Dropped: a removed member.
-    Skip,
-}
-
-/// Whether the string read so far could still be the URI, or `extensions`.
-#[derive(Clone, Copy, Debug)]
-struct Matcher {
-    at: usize,
-    uri: bool,
-    extensions: bool,
-}
-
-impl Matcher {
-    fn feed(&mut self, byte: u8) {
-        let uri = EXTENSION_URI.as_bytes();
-        self.uri &= uri.get(self.at) == Some(&byte);
-        self.extensions &= EXTENSIONS.get(self.at) == Some(&byte);
-        self.at += 1;
-    }
-
-    fn feed_run(&mut self, run: &[u8]) {
-        let uri = EXTENSION_URI.as_bytes();
-        let end = self.at + run.len();
-        self.uri &= uri.get(self.at..end) == Some(run);
-        self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
-        self.at = end;
-    }
-
-    fn alive(&self) -> bool {
-        self.uri || self.extensions
-    }
-
-    fn is_uri(&self) -> bool {
-        self.uri && self.at == EXTENSION_URI.len()
-    }
-
-    fn is_extensions(&self) -> bool {
-        self.extensions && self.at == EXTENSIONS.len()
-    }
-}
-
 /// The scrubber's state between chunks.
 pub(crate) struct JsonScrub {
     state: State,
@@ -217,8 +90,16 @@ pub(crate) struct JsonScrub {
     matcher: Option<Matcher>,
     /// The depth of the container a removed member is being skipped in.
     skip_depth: usize,
-    /// The value about to start is an `extensions` member's.
-    extensions_next: bool,
+    /// The value about to start is an `extensions` member's (`Array`) or
+    /// a `metadata` member's (`Object`), its key still held.
+    candidate: Option<Kind>,
+    /// How many frames hold their member's start back, and those starts,
+    /// one after another (each frame knows where its own begins): one
+    /// buffer used again, not one allocation a member.
+    pending_frames: usize,
+    pending_bytes: Vec<u8>,
+    /// The lowest of those frames in the stack.
+    lowest_pending: usize,
     /// Where the bytes being passed on began in the chunk being fed.
     run: usize,
 }
@@ -239,7 +120,10 @@ impl JsonScrub {
             hold_at: 0,
             matcher: None,
             skip_depth: 0,
-            extensions_next: false,
+            candidate: None,
+            pending_frames: 0,
+            pending_bytes: Vec::new(),
+            lowest_pending: 0,
             run: 0,
         }
     }
@@ -269,7 +153,10 @@ impl JsonScrub {
                         self.release(input, sink);
                     }
                 }
-                if self.mode == Mode::Hold && self.held.len() + (end - self.hold_at) > MAX_HELD {
+                if self.mode == Mode::Hold
+                    && self.held.len() + self.pending_bytes.len() + end.saturating_sub(self.hold_at)
+                        > MAX_HELD
+                {
                     return Err(self.stop(JsonFault::TooLong, input, at, sink));
                 }
                 at = end;
@@ -306,7 +193,8 @@ impl JsonScrub {
         if self.held.is_empty() {
             self.pass(self.hold_at, sink);
         }
-        self.held.extend_from_slice(&input[self.hold_at..end]);
+        self.held
+            .extend_from_slice(&input[self.hold_at.min(end)..end]);
     }
 
     /// The end of the text: an error unless it ended between values.
@@ -322,7 +210,7 @@ impl JsonScrub {
         } else {
             Err(Stopped {
                 fault: JsonFault::Syntax,
-                held: std::mem::take(&mut self.held),
+                held: self.take_all_held(),
                 at: 0,
             })
         }
@@ -337,7 +225,7 @@ impl JsonScrub {
         self.mode = Mode::Skip;
         Stopped {
             fault,
-            held: std::mem::take(&mut self.held),
+            held: self.take_all_held(),
             at,
         }
     }
@@ -354,12 +242,14 @@ impl JsonScrub {
             },
             State::Value | State::FirstValue => match byte {
                 _ if space => {}
-                b']' if self.state == State::FirstValue => self.close(Kind::Array, at)?,
+                b']' if self.state == State::FirstValue => {
+                    self.close(Kind::Array, at, input, sink)?;
+                }
                 _ => self.value(input, at, sink)?,
             },
             State::FirstKey => match byte {
                 _ if space => {}
-                b'}' => self.close(Kind::Object, at)?,
+                b'}' => self.close(Kind::Object, at, input, sink)?,
                 b'"' => self.open_key(input, at, sink),
                 _ => return Err(JsonFault::Syntax),
             },
@@ -376,8 +266,8 @@ impl JsonScrub {
             State::After => match byte {
                 _ if space => {}
                 b',' => self.comma(at),
-                b'}' => self.close(Kind::Object, at)?,
-                b']' => self.close(Kind::Array, at)?,
+                b'}' => self.close(Kind::Object, at, input, sink)?,
+                b']' => self.close(Kind::Array, at, input, sink)?,
                 _ => return Err(JsonFault::Syntax),
             },
             State::Str { key } => match byte {
@@ -455,7 +345,10 @@ impl JsonScrub {
     /// The byte at `at` is held back, while holding: an error when that
     /// would hold more than [`MAX_HELD`].
     fn hold(&self, at: usize) -> Result<(), JsonFault> {
-        if self.mode == Mode::Hold && self.held.len() + (at - self.hold_at) >= MAX_HELD {
+        if self.mode == Mode::Hold
+            && self.held.len() + self.pending_bytes.len() + at.saturating_sub(self.hold_at)
+                >= MAX_HELD
+        {
             return Err(JsonFault::TooLong);
         }
         Ok(())
@@ -475,6 +368,12 @@ impl JsonScrub {
     /// kept) and passed on with what follows.
     fn release(&mut self, input: &[u8], sink: &mut impl Sink) {
         self.matcher = None;
+        // Something is kept: the members it is in are too, and go first.
+        self.drain_pending(|bytes| {
+            if !bytes.is_empty() {
+                sink.held(bytes);
+            }
+        });
         let frame = self.stack.last_mut();
         let keep_comma = frame.as_ref().is_none_or(|frame| frame.kept);
         if let Some(frame) = frame {
@@ -519,12 +418,12 @@ impl JsonScrub {
             return;
         }
         self.start_hold(at);
-        // A key that begins with a plain character other than `h` or `e` is
-        // neither the URI nor `extensions`: most keys, decided without a
-        // matcher (the scrubber's cost is mostly per key).
+        // A key that begins with a plain character other than `h`, `e` or
+        // `m` is neither the URI, `extensions` nor `metadata`: most keys,
+        // decided without a matcher (the scrubber's cost is mostly per key).
         if input
             .get(at + 1)
-            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'\\'))
+            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'm' | b'\\'))
         {
             self.release(input, sink);
             return;
@@ -533,6 +432,7 @@ impl JsonScrub {
             at: 0,
             uri: true,
             extensions: true,
+            metadata: true,
         });
     }
 
@@ -576,9 +476,15 @@ impl JsonScrub {
             self.held.clear();
             self.mode = Mode::Skip;
             self.skip_depth = self.stack.len();
+            if let Some(frame) = self.stack.last_mut() {
+                frame.removed = true;
+            }
+        } else if key && matcher.is_extensions() {
+            // Held until its value shows whether anything of it is kept.
+            self.candidate = Some(Kind::Array);
+        } else if key && matcher.is_metadata() {
+            self.candidate = Some(Kind::Object);
         } else {
-            self.extensions_next = key && matcher.is_extensions();
-            self.matcher = None;
             self.release(input, sink);
         }
     }
@@ -586,7 +492,7 @@ impl JsonScrub {
     /// A value starts with `byte`.
     fn value(&mut self, input: &[u8], at: usize, sink: &mut impl Sink) -> Result<(), JsonFault> {
         let byte = input[at];
-        let extensions = std::mem::take(&mut self.extensions_next);
+        let candidate = self.candidate.take();
         let scrubs = self.stack.last().is_some_and(|frame| frame.scrubs);
         if scrubs && byte == b'"' && self.mode != Mode::Skip {
             self.start_hold(at);
@@ -594,11 +500,19 @@ impl JsonScrub {
                 at: 0,
                 uri: true,
                 extensions: false,
+                metadata: false,
             });
             self.state = State::Str { key: false };
             return Ok(());
         }
-        if scrubs {
+        let opens = match byte {
+            b'{' => Some(Kind::Object),
+            b'[' => Some(Kind::Array),
+            _ => None,
+        };
+        // A `metadata` or `extensions` member whose value is of another
+        // kind is kept as any member is.
+        if scrubs || (candidate.is_some() && candidate != opens) {
             self.release(input, sink);
         }
         self.state = match byte {
@@ -607,10 +521,19 @@ impl JsonScrub {
                     return Err(JsonFault::TooDeep);
                 }
                 let object = byte == b'{';
+                let pending = if candidate.is_some() && self.mode == Mode::Hold {
+                    // The bracket is held too.
+                    self.hold(at + 1)?;
+                    Some(self.pend(input, at, sink))
+                } else {
+                    None
+                };
                 self.stack.push(Frame {
                     kind: if object { Kind::Object } else { Kind::Array },
                     kept: false,
-                    scrubs: !object && extensions && self.mode != Mode::Skip,
+                    scrubs: !object && candidate == Some(Kind::Array) && self.mode != Mode::Skip,
+                    pending,
+                    removed: false,
                 });
                 if object {
                     State::FirstKey
@@ -627,19 +550,6 @@ impl JsonScrub {
             b'n' => State::Lit(b"ull"),
             _ => return Err(JsonFault::Syntax),
         };
-        Ok(())
-    }
-
-    fn close(&mut self, kind: Kind, at: usize) -> Result<(), JsonFault> {
-        if self.stack.last().map(|frame| frame.kind) != Some(kind) {
-            return Err(JsonFault::Syntax);
-        }
-        if self.mode == Mode::Skip && self.stack.len() == self.skip_depth {
-            self.mode = Mode::Pass;
-            self.run = at;
-        }
-        self.stack.pop();
-        self.value_done();
         Ok(())
     }
 
@@ -688,6 +598,7 @@ pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::constants::EXTENSION_URI;
 
     const U: &str = EXTENSION_URI;
 
@@ -731,7 +642,7 @@ mod tests {
         let cases = [
             (
                 format!(r#"{{"metadata":{{"{U}":{{"teach":{{"a":[1,{{"b":"}}"}}]}}}}}}}}"#),
-                r#"{"metadata":{}}"#.to_owned(),
+                r#"{}"#.to_owned(),
             ),
             (
                 format!(r#"{{"a":1,"{U}":2,"b":3}}"#),
@@ -757,12 +668,106 @@ mod tests {
             ),
             (
                 format!(r#"{{"extensions":["{U}"],"ext\u0065nsions":[1,"{U}",{{}}]}}"#),
-                r#"{"extensions":[],"ext\u0065nsions":[1,{}]}"#.to_owned(),
+                r#"{"ext\u0065nsions":[1,{}]}"#.to_owned(),
             ),
         ];
         for (text, expected) in cases {
             assert_eq!(scrubbed(&text).as_deref(), Some(&expected[..]), "{text}");
         }
+    }
+
+    #[test]
+    fn no_emptied_metadata_or_extensions_is_left() {
+        let cases = [
+            (
+                format!(r#"{{"a":1,"metadata":{{"{U}":1}},"b":2}}"#),
+                r#"{"a":1,"b":2}"#,
+            ),
+            (format!(r#"{{"metadata":{{"{U}":1}},"b":2}}"#), r#"{"b":2}"#),
+            (format!(r#"{{"a":1,"metadata":{{"{U}":1}}}}"#), r#"{"a":1}"#),
+            (format!(r#"{{"a":1,"extensions":["{U}"]}}"#), r#"{"a":1}"#),
+            (
+                format!(r#"{{ "a" : 1 , "metadata" : {{ "{U}" : 1 }} , "b" : 2 }}"#),
+                r#"{ "a" : 1 , "b" : 2 }"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"metadata":{{"{U}":1}}}}}}"#),
+                "{}",
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1,"metadata":{{}}}}}}"#),
+                r#"{"metadata":{"metadata":{}}}"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1,"extensions":["{U}"],"k":0}}}}"#),
+                r#"{"metadata":{"k":0}}"#,
+            ),
+            (format!(r#"{{"m\u0065tadata":{{"{U}":1}}}}"#), "{}"),
+            (
+                format!(r#"{{"metadata":[{{"{U}":1}}]}}"#),
+                r#"{"metadata":[{}]}"#,
+            ),
+            (
+                format!(r#"{{"extensions":{{"{U}":1}}}}"#),
+                r#"{"extensions":{}}"#,
+            ),
+            (
+                format!(r#"{{"metadata":{{"{U}":1}}}} {{"metadata":{{"{U}":2}},"k":[]}}"#),
+                r#"{} {"k":[]}"#,
+            ),
+            (
+                format!(
+                    r#"[{{"metadata":{{"{U}":1}},"extensions":["{U}"]}},{{"extensions":["{U}",2]}}]"#
+                ),
+                r#"[{},{"extensions":[2]}]"#,
+            ),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(scrubbed(&text).as_deref(), Some(expected), "{text}");
+        }
+        // What the host sent empty, or not as an object or array, stays.
+        for text in [
+            r#"{"metadata":{},"extensions":[]}"#,
+            r#"{"metadata" : { } , "extensions" : [ ] , "m":{"metadata":{"metadata":{}}}}"#,
+            r#"{"metadata":null,"extensions":"x","metadata":1}"#,
+        ] {
+            assert_eq!(scrubbed(text).as_deref(), Some(text), "{text}");
+        }
+        // Not JSON after all: what was held comes back to be scanned.
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let text = b"{\"a\":1,\"metadata\":{ ]";
+        let stopped = scrub
+            .feed(
+                text,
+                &mut VecSink {
+                    input: text,
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(out, b"{\"a\":1");
+        assert_eq!(stopped.held, b",\"metadata\":{ ");
+        assert_eq!(&text[stopped.at..], b"]");
+        // The start of a pending member counts toward what is held.
+        let mut text = b"{\"metadata\":{".to_vec();
+        text.resize(text.len() + MAX_HELD, b' ');
+        let mut scrub = JsonScrub::new();
+        let mut out = Vec::new();
+        let stopped = scrub
+            .feed(
+                &text,
+                &mut VecSink {
+                    input: &text,
+                    out: &mut out,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(stopped.fault, JsonFault::TooLong);
+        assert_eq!(
+            out.len() + stopped.held.len() + (text.len() - stopped.at),
+            text.len()
+        );
     }
 
     #[test]
