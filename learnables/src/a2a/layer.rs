@@ -53,7 +53,7 @@ const VERSION_HEADER: &str = "a2a-version";
 ///   block (`metadata[URI]`) on its messages, tasks and stream events: the
 ///   second line of defence behind the executor's own check. Its body is
 ///   scrubbed as it flows, never read whole, by the rules of
-///   [`ResponseScrubber`]: JSON loses only the blocks' spans (numbers, key
+///   [`ResponseScrubber`](super::ResponseScrubber): JSON loses only the blocks' spans (numbers, key
 ///   order and whitespace stay byte for byte, and a `metadata` or
 ///   `extensions` left empty goes too); a body that is neither JSON nor an
 ///   event stream, or JSON that stops parsing, goes on only while it
