@@ -5,5 +5,6 @@ pub mod agent;
 pub mod backend_suite;
 pub mod browser;
 pub mod postgres;
+pub mod script;
 pub mod spec_schema;
 pub mod webdriver;

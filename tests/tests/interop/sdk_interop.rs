@@ -13,12 +13,11 @@
 //! `learnables_tests::skip`): then it prints `SKIPPED:` and passes.
 
 use learnables_tests::support::agent as agent_harness;
+use learnables_tests::support::script::ScriptRun;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use agent_harness::{Agent, teachers};
 
@@ -27,7 +26,6 @@ const SCRIPT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The most of a script's output kept, per stream (the rest is read and
 /// dropped, so the script never blocks on a full pipe).
-const OUTPUT_LIMIT: usize = 256 * 1024;
 
 #[test]
 fn the_python_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
@@ -102,7 +100,7 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let run = Run::start(sdk, &mut script);
+    let run = ScriptRun::start(&mut script, "tests/interop/setup");
     let (status, stdout, stderr) = run.finish(SCRIPT_TIMEOUT);
     let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
     match status {
@@ -113,64 +111,4 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
         ),
     }
     agent.stop();
-}
-
-/// A script running, its output read on two threads so neither pipe fills.
-struct Run {
-    child: Child,
-    stdout: JoinHandle<String>,
-    stderr: JoinHandle<String>,
-}
-
-impl Run {
-    fn start(sdk: &str, command: &mut Command) -> Run {
-        let mut child = command.spawn().unwrap_or_else(|error| {
-            panic!(
-                "cannot start the {sdk} script ({error}): run `tests/interop/setup` \
-                 (or `.ci/run`) to install what it needs"
-            )
-        });
-        let stdout = read_all(child.stdout.take().expect("a piped stdout"));
-        let stderr = read_all(child.stderr.take().expect("a piped stderr"));
-        Run {
-            child,
-            stdout,
-            stderr,
-        }
-    }
-
-    /// Waits up to `timeout`; a script still running then is killed and its
-    /// status is `None`.
-    fn finish(mut self, timeout: Duration) -> (Option<ExitStatus>, String, String) {
-        let deadline = Instant::now() + timeout;
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("the script's status") {
-                break Some(status);
-            }
-            if Instant::now() >= deadline {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let stdout = self.stdout.join().unwrap_or_default();
-        let stderr = self.stderr.join().unwrap_or_default();
-        (status, stdout, stderr)
-    }
-}
-
-fn read_all(mut stream: impl Read + Send + 'static) -> JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut chunk = [0u8; 8192];
-        while let Ok(read) = stream.read(&mut chunk) {
-            if read == 0 {
-                break;
-            }
-            let room = OUTPUT_LIMIT.saturating_sub(kept.len());
-            kept.extend_from_slice(&chunk[..read.min(room)]);
-        }
-        String::from_utf8_lossy(&kept).into_owned()
-    })
 }

@@ -14,18 +14,16 @@
 //! then it prints `SKIPPED:` and passes.
 
 use learnables_tests::support::agent::{Agent, teachers};
+use learnables_tests::support::script::ScriptRun;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::process::{Command, Stdio};
+use std::time::Duration;
 
 /// How long one case may take (a few tool calls, each a few HTTP calls).
 const CASE_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The most of a case's output kept, per stream.
-const OUTPUT_LIMIT: usize = 256 * 1024;
 
 #[test]
 fn the_tools_take_no_value_and_a_host_without_forms_is_refused() {
@@ -112,7 +110,7 @@ fn run_case(case: &str, mode: &str) {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let run = Run::start(&mut script);
+    let run = ScriptRun::start(&mut script, "tests/mcp/setup");
     let (status, stdout, stderr) = run.finish(CASE_TIMEOUT);
     let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
     match status {
@@ -153,61 +151,4 @@ fn installed(pins: &Path, stamp: &Path) -> bool {
         &format!("{why}: run `tests/mcp/setup` (or `tests/run`, which runs it)"),
     );
     false
-}
-
-/// A script running, its output read on two threads so neither pipe fills.
-struct Run {
-    child: Child,
-    stdout: JoinHandle<String>,
-    stderr: JoinHandle<String>,
-}
-
-impl Run {
-    fn start(command: &mut Command) -> Run {
-        let mut child = command.spawn().unwrap_or_else(|error| {
-            panic!("cannot start the MCP client script ({error}): run `tests/mcp/setup`")
-        });
-        let stdout = read_all(child.stdout.take().expect("a piped stdout"));
-        let stderr = read_all(child.stderr.take().expect("a piped stderr"));
-        Run {
-            child,
-            stdout,
-            stderr,
-        }
-    }
-
-    /// Waits up to `timeout`; a script still running then is killed and its
-    /// status is `None`.
-    fn finish(mut self, timeout: Duration) -> (Option<ExitStatus>, String, String) {
-        let deadline = Instant::now() + timeout;
-        let status = loop {
-            if let Some(status) = self.child.try_wait().expect("the script's status") {
-                break Some(status);
-            }
-            if Instant::now() >= deadline {
-                let _ = self.child.kill();
-                let _ = self.child.wait();
-                break None;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        let stdout = self.stdout.join().unwrap_or_default();
-        let stderr = self.stderr.join().unwrap_or_default();
-        (status, stdout, stderr)
-    }
-}
-
-fn read_all(mut stream: impl Read + Send + 'static) -> JoinHandle<String> {
-    std::thread::spawn(move || {
-        let mut kept = Vec::new();
-        let mut chunk = [0u8; 8192];
-        while let Ok(read) = stream.read(&mut chunk) {
-            if read == 0 {
-                break;
-            }
-            let room = OUTPUT_LIMIT.saturating_sub(kept.len());
-            kept.extend_from_slice(&chunk[..read.min(room)]);
-        }
-        String::from_utf8_lossy(&kept).into_owned()
-    })
 }
