@@ -20,7 +20,7 @@ type AbsorbFn = fn(&LessonValue, &str) -> Result<Taught, LessonError>;
 type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
-type DescribeFn = fn(&LessonValue, &str) -> Result<String, LessonError>;
+type ShownFn = fn(&LessonValue, &str) -> Result<(Vec<LessonField>, String), LessonError>;
 
 /// Why a stored value does not fit its entry: see [`Registration::fits`].
 pub(crate) enum Unfit {
@@ -46,8 +46,9 @@ pub(crate) struct Registration {
     /// today's type writes it, is a value a lesson on its entry could
     /// teach: what an imported version is checked against.
     pub(crate) fits: FitsFn,
-    /// A stored value's `describes` sentence as the type phrases it now.
-    pub(crate) describe: DescribeFn,
+    /// A stored value of an entry as the type shows it now: its lesson
+    /// fields as learned and its `describes` sentence, from one read.
+    pub(crate) shown: ShownFn,
     pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
 }
 
@@ -76,7 +77,7 @@ impl Registration {
             show: show::<T>,
             reads: reads::<T>,
             fits: fits::<T>,
-            describe: describe::<T>,
+            shown: shown::<T>,
             descriptor: T::descriptor,
         }
     }
@@ -110,8 +111,12 @@ fn fits<T: Learnable>(value: &LessonValue, entry: &str) -> Result<(), Unfit> {
         .map_err(Unfit::OtherEntry)
 }
 
-fn describe<T: Learnable>(value: &LessonValue, entry: &str) -> Result<String, LessonError> {
-    T::from_stored_value(value).map(|typed| typed.describes(entry))
+fn shown<T: Learnable>(
+    value: &LessonValue,
+    entry: &str,
+) -> Result<(Vec<LessonField>, String), LessonError> {
+    T::from_stored_value(value)
+        .map(|typed| (typed.lesson_fields_as_learned(), typed.describes(entry)))
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {

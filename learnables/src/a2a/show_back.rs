@@ -193,12 +193,14 @@ impl LearnablesService {
                     .because(reasons::ENTRY_NOT_FOUND)
                     .at_field("entry", in_words)
             })?;
-        let fields = match self
+        // The fields and the sentence as the type reads the value now, so
+        // that they agree after an alias or a default changed how it reads.
+        let (fields, describes) = match self
             .knowledge()
-            .lesson_fields_as_learned(&params.collection, &record.value)
+            .shown_as_learned(&params.collection, &params.entry, &record.value)
             .filter(|_| !record.retracted)
         {
-            Some(Ok(fields)) => fields,
+            Some(Ok((fields, describes))) => (fields, Some(describes)),
             Some(Err(error)) => {
                 return Err(RpcError::new(
                     codes::INTERNAL_ERROR,
@@ -206,26 +208,21 @@ impl LearnablesService {
                 ));
             }
             // A retraction has no values to show.
-            None if record.retracted => descriptor
-                .lesson_fields
-                .iter()
-                .map(|field| LessonField {
-                    default: None,
-                    ..field.clone()
-                })
-                .collect(),
-            None => descriptor.lesson_fields.clone(),
+            None if record.retracted => (
+                descriptor
+                    .lesson_fields
+                    .iter()
+                    .map(|field| LessonField {
+                        default: None,
+                        ..field.clone()
+                    })
+                    .collect(),
+                None,
+            ),
+            None => (descriptor.lesson_fields.clone(), None),
         };
         let mut shown_back = ShowBack::of(fields, &snapshot, record);
-        // The sentence as the type phrases the value now, so that it agrees
-        // with the fields after an alias or a default changed how it reads.
-        if !record.retracted
-            && let Some(Ok(describes)) = self.knowledge().describes_as_learned(
-                &params.collection,
-                &params.entry,
-                &record.value,
-            )
-        {
+        if let Some(describes) = describes {
             shown_back.describes = describes;
         }
         if let Some(history) = &params.history {

@@ -406,8 +406,21 @@ impl Knowledge {
         entry: &str,
         value: &crate::LessonValue,
     ) -> Option<Result<String, crate::LessonError>> {
-        let describe = self.shared.registry.get().get(collection)?.describe;
-        Some(describe(value, entry))
+        self.shown_as_learned(collection, entry, value)
+            .map(|shown| shown.map(|(_, describes)| describes))
+    }
+
+    /// [`Knowledge::lesson_fields_as_learned`] and
+    /// [`Knowledge::describes_as_learned`] from one read of the value, for
+    /// show-back.
+    pub(crate) fn shown_as_learned(
+        &self,
+        collection: &str,
+        entry: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<(Vec<crate::LessonField>, String), crate::LessonError>> {
+        let shown = self.shared.registry.get().get(collection)?.shown;
+        Some(shown(value, entry))
     }
 
     /// The knowledge as it is now, for a task to read from until it ends.
