@@ -9,7 +9,7 @@
 
 use super::knowledge::Dispatch;
 use super::{Knowledge, KnowledgeError, StoreError, TeachError};
-use crate::wire::{Lesson, LessonResult};
+use crate::{Lesson, LessonResult};
 
 impl Knowledge {
     /// [`Knowledge::teach`] for async code: the lesson is absorbed on the

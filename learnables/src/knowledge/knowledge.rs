@@ -18,11 +18,11 @@ use super::{
     Disagreement, KnowledgeError, OnUnreadable, Snapshot, Storage, StoreError, TeachError,
     UnreadableReport, VersionRecord,
 };
-use crate::declaration::Declaration;
-use crate::learnable::Learnable;
-use crate::registration::Registration;
+use crate::Declaration;
+use crate::Learnable;
+use crate::shared::Registration;
 use crate::untrusted::Untrusted;
-use crate::wire::{Lesson, LessonResult};
+use crate::{Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
 /// the back end did not answer, unless [`Knowledge::set_commit_timeout`]
@@ -522,7 +522,7 @@ impl Knowledge {
                 let mut known: Vec<String> = registry.keys().cloned().collect();
                 known.sort_unstable();
                 Err(TeachError::UnknownCollection {
-                    collection: crate::lesson_error::shortened(collection),
+                    collection: crate::shared::shortened(collection),
                     known,
                 })
             }

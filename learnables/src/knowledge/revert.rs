@@ -7,7 +7,7 @@ use super::registry::Absorbed;
 use super::version::value_json;
 use super::writer::Pending;
 use super::{Knowledge, TeachError};
-use crate::wire::{LessonResult, LessonValue};
+use crate::{LessonResult, LessonValue};
 
 impl Knowledge {
     /// Teaches the entry `entry` of `collection` the value it had in its

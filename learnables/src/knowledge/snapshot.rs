@@ -5,9 +5,9 @@ use std::sync::Arc;
 use super::VersionRecord;
 use super::state::{Collection, State};
 use super::version::Version;
-use crate::learnable::Learnable;
-use crate::lesson_error::LessonError;
-use crate::wire::LessonValue;
+use crate::Learnable;
+use crate::LessonError;
+use crate::LessonValue;
 
 /// The knowledge as it was when pinned: it never changes, whatever is taught
 /// afterwards. A task pins once when it starts and reads only from its pin.

@@ -17,8 +17,8 @@ use super::StoreError;
 use super::state::State;
 use super::version::{DEEPEST_AS_TEXT, value_json};
 use super::version_record::{RecordView, ValueRef};
-use crate::key_name::KeyName;
-use crate::wire::LessonValue;
+use crate::LessonValue;
+use crate::shared::KeyName;
 
 /// A version record as stored, its texts borrowed from the bytes it was
 /// read from (unless they hold escapes).
