@@ -38,16 +38,12 @@ mod teach_block;
 mod teachers;
 mod unknown_field;
 
-#[cfg(feature = "a2a-server")]
-mod declared_card;
 #[cfg(feature = "server")]
 mod json_scrub;
 #[cfg(feature = "server")]
 mod layer;
 #[cfg(feature = "server")]
 mod method_scan;
-#[cfg(feature = "a2a-server")]
-mod push;
 #[cfg(feature = "server")]
 mod replay;
 mod retraction;
@@ -67,32 +63,23 @@ mod sdk;
 pub mod serve;
 #[cfg(feature = "server")]
 mod service_router;
-#[cfg(feature = "a2a-server")]
-mod task_pin;
-#[cfg(feature = "a2a-server")]
-mod task_resumer;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
 #[cfg(feature = "server")]
 mod uri_scan;
 
 #[cfg(feature = "a2a-server")]
-pub use declared_card::DeclaredCard;
+pub use sdk::{
+    ANSWERING_LESSON_KEY, ActivatedPushConfigs, AnsweringLesson, DEFAULT_MAX_RESUMED,
+    DEFAULT_RESUME_TIMEOUT, DeclaredCard, MAX_SCANNED_TASKS, Resumed, TASK_POSITION_KEY, TaskPin,
+    TaskResumer,
+};
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
-#[cfg(feature = "a2a-server")]
-pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
 pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
 #[cfg(feature = "server")]
 pub use scrub_error::{MAX_EVENT, ScrubError};
-#[cfg(feature = "a2a-server")]
-pub use task_pin::{TASK_POSITION_KEY, TaskPin};
-#[cfg(feature = "a2a-server")]
-pub use task_resumer::{
-    ANSWERING_LESSON_KEY, AnsweringLesson, DEFAULT_MAX_RESUMED, DEFAULT_RESUME_TIMEOUT,
-    MAX_SCANNED_TASKS, Resumed, TaskResumer,
-};
 
 pub use activation::Activation;
 #[cfg(feature = "a2a-types")]

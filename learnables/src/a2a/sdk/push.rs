@@ -5,7 +5,7 @@
 use a2a::{A2AError, TaskPushNotificationConfig, error_code};
 use a2a_server::PushConfigStore;
 
-use super::layer::REQUEST_ACTIVATED;
+use crate::a2a::layer::REQUEST_ACTIVATED;
 use crate::constants::EXTENSION_URI;
 
 /// A [`PushConfigStore`] that saves a push notification config only when
@@ -51,7 +51,7 @@ use crate::constants::EXTENSION_URI;
 /// On the SDK's request handler:
 /// `DefaultRequestHandler::new(executor, task_store).with_push_config_store(ActivatedPushConfigs::new(InMemoryPushConfigStore::new()))`.
 ///
-/// [`LearnablesLayer`]: super::LearnablesLayer
+/// [`LearnablesLayer`]: crate::a2a::LearnablesLayer
 #[derive(Debug)]
 pub struct ActivatedPushConfigs<S> {
     inner: S,

@@ -4,7 +4,7 @@
 
 use a2a_server::AgentCardProducer;
 
-use super::CardError;
+use crate::a2a::CardError;
 use crate::declaration::Declaration;
 
 /// The agent's card producer, with the Learnables declaration added to
