@@ -31,9 +31,7 @@ mod message_error;
 mod rpc_error;
 mod service;
 mod service_accounts;
-mod service_params;
-mod show_back;
-mod show_back_history;
+mod methods;
 mod teach_block;
 mod teachers;
 mod unknown_field;
@@ -46,7 +44,6 @@ mod layer;
 mod method_scan;
 #[cfg(feature = "server")]
 mod replay;
-mod retraction;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
@@ -90,8 +87,8 @@ pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
-pub use show_back::{ShowBack, ShowBackParams};
-pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
+pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
+pub use methods::show_back::{ShowBack, ShowBackParams};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::json_rpc::{RpcError, codes};
+use crate::a2a::json_rpc::{RpcError, codes};
 use crate::knowledge::Knowledge;
 use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
 use crate::timestamp::rfc3339;
