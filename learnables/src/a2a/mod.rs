@@ -12,6 +12,25 @@
 //! [`TeachBlockBuilder::attach_if_activated`][attach], which needs the
 //! request's activation.
 //!
+//! The public modules, and who uses them:
+//!
+//! - `json_rpc`: the envelope of a JSON-RPC request and its errors, for an
+//!   application that calls [`LearnablesService::call`] itself (outside
+//!   the layer, over a transport of its own) and for clients and tests
+//!   that read an answer's error codes and reasons. Its `success` has no
+//!   caller in this workspace.
+//! - `serve` (feature `server`): an agent serving on the open network,
+//!   with timeouts and a connection cap `axum::serve` lacks; the example
+//!   agent serves through it.
+//! - `teaching_page` (feature `teaching-page`): an agent that serves the
+//!   teacher's page, and links a question to it.
+//!
+//! The rest is private and re-exported here, by concern: the methods
+//! (`methods/`, one file each) and the service that dispatches to them
+//! (`service.rs`); the layer and the scrubbing of teach blocks; the
+//! integration with the A2A SDK (`sdk/`, features `a2a-types` and
+//! `a2a-server`).
+//!
 // Links to items behind features: to the items when they are built, to
 // the crate's table of features when they are not.
 #![cfg_attr(feature = "server", doc = "[layer]: LearnablesLayer")]

@@ -78,8 +78,8 @@ impl ShowBackParams {
 /// An entry as learned.
 ///
 /// It is `#[non_exhaustive]`, so that a key the method's answer gains is
-/// not a breaking change: the agent's layer makes it ([`ShowBack::of`]),
-/// a client reads it from the answer's JSON.
+/// not a breaking change: the agent's service makes it, a client reads it
+/// from the answer's JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -128,7 +128,7 @@ pub struct ShowBack {
 impl ShowBack {
     /// The show-back of the record that gave an entry its value, with the
     /// fields as its learnable shows them.
-    pub fn of(
+    pub(in crate::a2a) fn of(
         lesson_fields: Vec<LessonField>,
         snapshot: &Snapshot,
         record: &VersionRecord,
