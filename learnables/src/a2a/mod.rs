@@ -47,10 +47,10 @@ mod activation;
 mod card;
 pub mod json_rpc;
 mod message_error;
+mod methods;
 mod rpc_error;
 mod service;
 mod service_accounts;
-mod methods;
 mod teach_block;
 mod teachers;
 mod unknown_field;
@@ -84,30 +84,30 @@ pub mod teaching_page;
 #[cfg(feature = "server")]
 mod uri_scan;
 
-#[cfg(feature = "a2a-server")]
-pub use sdk::{
-    ANSWERING_LESSON_KEY, ActivatedPushConfigs, AnsweringLesson, DEFAULT_MAX_RESUMED,
-    DEFAULT_RESUME_TIMEOUT, DeclaredCard, MAX_SCANNED_TASKS, Resumed, TASK_POSITION_KEY, TaskPin,
-    TaskResumer,
-};
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
 #[cfg(feature = "server")]
 pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
 #[cfg(feature = "server")]
 pub use scrub_error::{MAX_EVENT, ScrubError};
+#[cfg(feature = "a2a-server")]
+pub use sdk::{
+    ANSWERING_LESSON_KEY, ActivatedPushConfigs, AnsweringLesson, DEFAULT_MAX_RESUMED,
+    DEFAULT_RESUME_TIMEOUT, DeclaredCard, MAX_SCANNED_TASKS, Resumed, TASK_POSITION_KEY, TaskPin,
+    TaskResumer,
+};
 
 pub use activation::Activation;
 #[cfg(feature = "a2a-types")]
 pub(crate) use card::card_json;
 pub use card::{CardDeclaration, CardError};
 pub use message_error::MessageError;
+pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
+pub use methods::show_back::{ShowBack, ShowBackParams};
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
-pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
-pub use methods::show_back::{ShowBack, ShowBackParams};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

@@ -289,10 +289,11 @@ pub(super) fn read(params: Value) -> Result<ShowBackParams, RpcError> {
     let (collection, entry) = (text("collection"), text("entry"));
     let version_id = text("versionId");
     let history = match object.remove("history") {
-        Some(history @ Value::Object(_)) => Some(
-            serde_json::from_value(history)
-                .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))?,
-        ),
+        Some(history @ Value::Object(_)) => {
+            Some(serde_json::from_value(history).map_err(|error| {
+                RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}"))
+            })?)
+        }
         _ => None,
     };
     Ok(ShowBackParams {
