@@ -115,3 +115,81 @@ impl LearnablesService {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::a2a::Tokens;
+    use crate::constants::{RETRACT_METHOD, TEACH_METHOD};
+    use crate::declaration::Declaration;
+    use crate::knowledge::Knowledge;
+
+    fn service(declaration: Declaration) -> LearnablesService {
+        LearnablesService::new(Knowledge::in_memory(), declaration, Tokens::new())
+    }
+
+    #[test]
+    fn a_method_is_served_only_when_the_declaration_names_it() {
+        let reader = service(Declaration::new());
+        assert_eq!(Method::named(&reader, TEACH_METHOD), None);
+        assert_eq!(Method::named(&reader, RETRACT_METHOD), None);
+        assert_eq!(
+            Method::named(&reader, SHOW_BACK_METHOD),
+            Some(Method::ShowBack)
+        );
+        assert_eq!(
+            Method::named(&reader, TEACHER_METHOD),
+            Some(Method::Teacher)
+        );
+        let owner = service(
+            Declaration::new()
+                .teach_method(TEACH_METHOD)
+                .retract_method(RETRACT_METHOD),
+        );
+        assert_eq!(Method::named(&owner, TEACH_METHOD), Some(Method::Teach));
+        assert_eq!(Method::named(&owner, RETRACT_METHOD), Some(Method::Retract));
+        assert_eq!(Method::named(&owner, "rsaxb.learnables.Nothing"), None);
+    }
+
+    #[test]
+    fn params_are_read_into_the_methods_own_type() {
+        let lesson = json!({"collection": "c", "entry": "e", "value": {"a": 1},
+            "taughtBy": "alice@example.com", "unknown": true});
+        let Ok(Call::Teach(lesson)) = Method::Teach.read(lesson) else {
+            panic!("a lesson reads");
+        };
+        assert_eq!(
+            (lesson.collection.as_str(), lesson.entry.as_str()),
+            ("c", "e")
+        );
+
+        let retraction = json!({"collection": "c", "entry": "e", "taughtBy": "a", "reason": "r"});
+        let Ok(Call::Retract(retraction)) = Method::Retract.read(retraction) else {
+            panic!("a retraction reads");
+        };
+        assert_eq!(retraction.reason.as_deref(), Some("r"));
+        assert_eq!(serde_json::to_value(&retraction.value).unwrap(), json!({}));
+        let error = Method::Retract
+            .read(json!({"collection": "c", "entry": "e", "taughtBy": "a", "value": {}}))
+            .unwrap_err();
+        assert!(error.message.contains("carries no `value`"), "{error:?}");
+
+        let shown = json!({"collection": "c", "entry": "e", "history": {"limit": 5}});
+        let Ok(Call::ShowBack(params)) = Method::ShowBack.read(shown) else {
+            panic!("show-back params read");
+        };
+        assert_eq!(
+            params,
+            ShowBackParams::new("c", "e").with_history(super::history::HistoryParams {
+                limit: Some(5),
+                from: None
+            })
+        );
+        let error = Method::ShowBack
+            .read(json!({"collection": "c", "entry": "e", "history": {"limit": "5"}}))
+            .unwrap_err();
+        assert!(error.message.contains("expected u32"), "{error:?}");
+    }
+}
