@@ -23,7 +23,7 @@ use learnables::{LessonField, Rendering};
 
 use crate::error::CliError;
 use crate::render::{labelled, line, paragraph};
-use crate::style::{Style, color_allowed};
+use crate::style::Style;
 
 /// The pick of a `choice` field that leaves it out of the lesson.
 pub const LEAVE_EMPTY: &str = "(leave empty)";
@@ -121,7 +121,8 @@ pub fn terminal_available() -> bool {
 }
 
 fn render_config() -> RenderConfig<'static> {
-    let config = if color_allowed() {
+    // Drawn on standard error.
+    let config = if Style::for_stderr().is_colored() {
         RenderConfig::default_colored()
     } else {
         RenderConfig::empty()

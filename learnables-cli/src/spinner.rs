@@ -33,8 +33,13 @@ impl Spinner {
                     Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
                 }
             }
-            let _ = write!(stderr, "\r\x1b[2K");
-            let _ = stderr.flush();
+            // Back to the line's start, and the line cleared (crossterm's
+            // sequence, already in the tree under the form).
+            let _ = crossterm::execute!(
+                stderr,
+                crossterm::style::Print('\r'),
+                crossterm::terminal::Clear(crossterm::terminal::ClearType::CurrentLine)
+            );
         });
         Spinner {
             running: Some((stop, thread)),

@@ -1,7 +1,10 @@
 //! Colour, only where it helps: on a terminal, and never when `NO_COLOR`
-//! is set (<https://no-color.org>) or the terminal is `dumb`.
+//! is set (<https://no-color.org>) or `TERM` is `dumb` or unset. The
+//! choice is anstream's, as for clap's own help (it also reads `CLICOLOR`
+//! and `CLICOLOR_FORCE`), the sequences anstyle's.
 
-use std::io::IsTerminal;
+use anstream::{AutoStream, ColorChoice};
+use anstyle::{AnsiColor, Effects};
 
 use learnables::untrusted::Untrusted;
 
@@ -28,20 +31,25 @@ impl Style {
     /// environment allows colour.
     pub fn for_stdout() -> Style {
         Style {
-            color: std::io::stdout().is_terminal() && color_allowed(),
+            color: AutoStream::choice(&std::io::stdout()) != ColorChoice::Never,
         }
     }
 
     /// Styling for standard error, by the same rules.
     pub fn for_stderr() -> Style {
         Style {
-            color: std::io::stderr().is_terminal() && color_allowed(),
+            color: AutoStream::choice(&std::io::stderr()) != ColorChoice::Never,
         }
     }
 
-    fn paint(self, code: &str, text: &str) -> String {
+    /// Whether text is styled at all.
+    pub fn is_colored(self) -> bool {
+        self.color
+    }
+
+    fn paint(self, style: anstyle::Style, text: &str) -> String {
         if self.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
+            format!("{}{text}{}", style.render(), style.render_reset())
         } else {
             text.to_owned()
         }
@@ -49,27 +57,27 @@ impl Style {
 
     /// Bold: headings and labels.
     pub fn bold(self, text: &str) -> String {
-        self.paint("1", text)
+        self.paint(Effects::BOLD.into(), text)
     }
 
     /// Dim: help and secondary detail.
     pub fn dim(self, text: &str) -> String {
-        self.paint("2", text)
+        self.paint(Effects::DIMMED.into(), text)
     }
 
     /// Green: success.
     pub fn green(self, text: &str) -> String {
-        self.paint("32", text)
+        self.paint(AnsiColor::Green.on_default(), text)
     }
 
     /// Yellow: warnings and "nothing new".
     pub fn yellow(self, text: &str) -> String {
-        self.paint("33", text)
+        self.paint(AnsiColor::Yellow.on_default(), text)
     }
 
     /// Red: errors and violations.
     pub fn red(self, text: &str) -> String {
-        self.paint("31", text)
+        self.paint(AnsiColor::Red.on_default(), text)
     }
 }
 
@@ -108,14 +116,6 @@ fn paragraph_of(text: &str) -> String {
         .multi_line()
         .max_chars(usize::MAX)
         .to_string()
-}
-
-/// Whether the environment allows colour at all: `NO_COLOR` unset or
-/// empty, and `TERM` not `dumb`.
-pub fn color_allowed() -> bool {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-    let dumb = std::env::var_os("TERM").is_some_and(|term| term == "dumb");
-    !no_color && !dumb
 }
 
 #[cfg(test)]

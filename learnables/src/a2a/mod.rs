@@ -12,6 +12,25 @@
 //! [`TeachBlockBuilder::attach_if_activated`][attach], which needs the
 //! request's activation.
 //!
+//! The public modules, and who uses them:
+//!
+//! - `json_rpc`: the envelope of a JSON-RPC request and its errors, for an
+//!   application that calls [`LearnablesService::call`] itself (outside
+//!   the layer, over a transport of its own) and for clients and tests
+//!   that read an answer's error codes and reasons. Its `success` has no
+//!   caller in this workspace.
+//! - `serve` (feature `server`): an agent serving on the open network,
+//!   with timeouts and a connection cap `axum::serve` lacks; the example
+//!   agent serves through it.
+//! - `teaching_page` (feature `teaching-page`): an agent that serves the
+//!   teacher's page, and links a question to it.
+//!
+//! The rest is private and re-exported here, by concern: the methods
+//! (`methods/`, one file each) and the service that dispatches to them
+//! (`service.rs`); the layer and the scrubbing of teach blocks; the
+//! integration with the A2A SDK (`sdk/`, features `a2a-types` and
+//! `a2a-server`).
+//!
 // Links to items behind features: to the items when they are built, to
 // the crate's table of features when they are not.
 #![cfg_attr(feature = "server", doc = "[layer]: LearnablesLayer")]
@@ -27,29 +46,22 @@
 mod activation;
 pub mod json_rpc;
 mod message_error;
+mod methods;
 mod rpc_error;
 mod service;
 mod service_accounts;
-mod service_params;
-mod show_back;
-mod show_back_history;
 mod teach_block;
 mod teachers;
 mod unknown_field;
 
-#[cfg(feature = "a2a-server")]
-mod declared_card;
 #[cfg(feature = "server")]
 mod json_scrub;
 #[cfg(feature = "server")]
 mod layer;
 #[cfg(feature = "server")]
 mod method_scan;
-#[cfg(feature = "a2a-server")]
-mod push;
 #[cfg(feature = "server")]
 mod replay;
-mod retraction;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
@@ -66,42 +78,33 @@ mod sdk;
 pub mod serve;
 #[cfg(feature = "server")]
 mod service_router;
-#[cfg(feature = "a2a-server")]
-mod task_pin;
-#[cfg(feature = "a2a-server")]
-mod task_resumer;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
 #[cfg(feature = "server")]
 mod uri_scan;
 
-#[cfg(feature = "a2a-server")]
-pub use declared_card::DeclaredCard;
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
-#[cfg(feature = "a2a-server")]
-pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
 pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
 #[cfg(feature = "server")]
 pub use scrub_error::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
-pub use task_pin::{TASK_POSITION_KEY, TaskPin};
-#[cfg(feature = "a2a-server")]
-pub use task_resumer::{
-    ANSWERING_LESSON_KEY, AnsweringLesson, DEFAULT_MAX_RESUMED, DEFAULT_RESUME_TIMEOUT,
-    MAX_SCANNED_TASKS, Resumed, TaskResumer,
+pub use sdk::{
+    ANSWERING_LESSON_KEY, ActivatedPushConfigs, AnsweringLesson, DEFAULT_MAX_RESUMED,
+    DEFAULT_RESUME_TIMEOUT, DeclaredCard, MAX_SCANNED_TASKS, Resumed, TASK_POSITION_KEY, TaskPin,
+    TaskResumer,
 };
 
 pub use activation::Activation;
 pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
+pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
+pub use methods::show_back::{ShowBack, ShowBackParams};
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
-pub use show_back::{ShowBack, ShowBackParams};
-pub use show_back_history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

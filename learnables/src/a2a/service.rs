@@ -2,25 +2,20 @@
 //! request in, a JSON-RPC response out; with the feature `server`, a whole
 //! agent's axum router around them ([`LearnablesService::router`]).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
-use super::retraction;
-use super::service_params::{
-    hidden_characters, read_lesson, refused, shown, store_error, teach_error, unknown_learnable,
-};
+use super::methods::refusals::shown;
+use super::methods::teacher::TeacherIdentity;
+use super::methods::{Call, Method, Reply};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::Declaration;
-use crate::SHOW_BACK_METHOD;
-use crate::knowledge::{Knowledge, KnowledgeError};
-use crate::knowledge::{OnUnreadable, TeachError};
+use crate::Lesson;
+use crate::knowledge::{Knowledge, KnowledgeError, OnUnreadable};
 use crate::untrusted::Untrusted;
-use crate::{LearnableDescriptor, Lesson, LessonResult};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -236,10 +231,18 @@ impl LearnablesService {
     /// the declaration's `teachMethod` and `retractMethod`, show-back, and
     /// the teacher's identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
     pub fn handles(&self, method: &str) -> bool {
-        method == SHOW_BACK_METHOD
-            || method == crate::TEACHER_METHOD
-            || self.teach_method() == Some(method)
-            || self.retract_method() == Some(method)
+        Method::named(self, method).is_some()
+    }
+
+    /// Who may teach.
+    pub(super) fn policy(&self) -> &dyn TeacherPolicy {
+        &*self.inner.policy
+    }
+
+    /// What resumes the tasks a lesson answers, when the agent gave one.
+    #[cfg(feature = "a2a-server")]
+    pub(super) fn resumer(&self) -> Option<&super::TaskResumer> {
+        self.inner.resumer.as_ref()
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -257,8 +260,8 @@ impl LearnablesService {
         let (admitted, next) = self.admit(request, activation, bearer_token);
         let outcome = match next {
             Next::Answered(outcome) => outcome,
-            Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
-            Next::Retract(lesson) => self.taught(&lesson, retract(&self.inner.knowledge, &lesson)),
+            Next::Teach(lesson) => self.teach(&lesson),
+            Next::Retract(lesson) => self.retract(&lesson),
         };
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -306,33 +309,8 @@ impl LearnablesService {
     ) -> Option<Answer<Reply>> {
         let (admitted, next) = self.admit(request, activation, bearer_token);
         admitted.respond(match next {
-            Next::Teach(lesson) => {
-                let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
-                let outcome = self.taught(&lesson, result);
-                // The tasks waiting on the question the lesson answers
-                // continue before the teacher hears back, so that what
-                // reads a task next sees it answered.
-                #[cfg(feature = "a2a-server")]
-                if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, &self.inner.resumer)
-                {
-                    resume_apart(resumer, &lesson, taught).await;
-                }
-                outcome
-            }
-            Next::Retract(lesson) => {
-                let knowledge = self.inner.knowledge.clone();
-                let retracting = lesson.clone();
-                let result =
-                    tokio::task::spawn_blocking(move || retract(&knowledge, &retracting)).await;
-                let result = result.unwrap_or_else(|error| {
-                    Err(TeachError::Store(
-                        crate::knowledge::StoreError::OutcomeUnknown(
-                            format!("the retraction did not finish: {error}").into(),
-                        ),
-                    ))
-                });
-                self.taught(&lesson, result)
-            }
+            Next::Teach(lesson) => self.teach_async(&lesson).await,
+            Next::Retract(lesson) => self.retract_async(&lesson).await,
             Next::Answered(outcome) => outcome,
         })
     }
@@ -358,12 +336,12 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Next {
-        if !self.handles(method) {
+        let Some(found) = Method::named(self, method) else {
             return Next::Answered(Err(RpcError::new(
                 codes::METHOD_NOT_FOUND,
                 format!("there is no method `{}`", shown(method)),
             )));
-        }
+        };
         if !activation.learnables() {
             return Next::Answered(Err(RpcError::new(
                 codes::EXTENSION_NOT_ACTIVATED,
@@ -378,24 +356,21 @@ impl LearnablesService {
             Ok(principal) => principal,
             Err(error) => return Next::Answered(Err(error)),
         };
-        if method == crate::TEACHER_METHOD {
-            Next::Answered(Ok(Reply::Teacher(TeacherIdentity {
-                teacher: principal.id().to_owned(),
-            })))
-        } else if method == SHOW_BACK_METHOD {
-            Next::Answered(self.show_back(&params).map(Reply::Shown))
-        } else if self.retract_method() == Some(method) {
-            match retraction::as_lesson_params(params)
-                .and_then(|params| self.lesson(params, &principal))
-            {
-                Ok(lesson) => Next::Retract(lesson),
-                Err(error) => Next::Answered(Err(error)),
-            }
-        } else {
-            match self.lesson(params, &principal) {
+        let call = match found.read(params) {
+            Ok(call) => call,
+            Err(error) => return Next::Answered(Err(error)),
+        };
+        match call {
+            Call::Teacher => Next::Answered(Ok(Reply::Teacher(TeacherIdentity::of(&principal)))),
+            Call::ShowBack(params) => Next::Answered(self.show_back(&params).map(Reply::Shown)),
+            Call::Teach(lesson) => match self.allowed(lesson, &principal) {
                 Ok(lesson) => Next::Teach(lesson),
                 Err(error) => Next::Answered(Err(error)),
-            }
+            },
+            Call::Retract(lesson) => match self.allowed(lesson, &principal) {
+                Ok(lesson) => Next::Retract(lesson),
+                Err(error) => Next::Answered(Err(error)),
+            },
         }
     }
 
@@ -410,114 +385,6 @@ impl LearnablesService {
             .authenticator
             .authenticate(token)
             .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
-    }
-
-    /// The lesson a teach request carries, once its collection, its
-    /// teacher and the policy allow it.
-    fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
-        let mut lesson = read_lesson(params)?;
-        // Before the collection is looked up: a name that does not show as
-        // itself is refused as such, not as a learnable this agent lacks.
-        if let Err(error) = hidden_characters(&lesson.collection, &lesson.entry) {
-            return Err(refused(&lesson, principal.id(), error));
-        }
-        // A collection the declaration does not list is refused as
-        // show-back refuses it, whatever the knowledge has registered.
-        self.descriptor(&lesson.collection)?;
-        if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
-            let message = format!(
-                "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names the \
-                 person who teaches it",
-                shown(&lesson.taught_by),
-                principal.id()
-            );
-            let error =
-                RpcError::new(codes::FORBIDDEN, message.clone()).at_field("taughtBy", message);
-            return Err(refused(&lesson, principal.id(), error));
-        }
-        // The lesson keeps the teacher's identity as it was authenticated,
-        // not in the letter case the request happened to use.
-        if lesson.taught_by != principal.id() {
-            lesson.taught_by = principal.id().to_owned();
-        }
-        if let Err(reason) = self.inner.policy.allow(principal, &lesson) {
-            let error = RpcError::new(codes::FORBIDDEN, reason);
-            return Err(refused(&lesson, principal.id(), error));
-        }
-        Ok(lesson)
-    }
-
-    /// The answer to a lesson the knowledge was taught, logged.
-    fn taught(
-        &self,
-        lesson: &Lesson,
-        result: Result<LessonResult, TeachError>,
-    ) -> Result<Reply, RpcError> {
-        match result {
-            Ok(mut result) => {
-                // Stored by the learnable's own phrasing (a `describes_with`
-                // function may repeat a value raw): escaped for the teacher.
-                if let Cow::Owned(describes) = crate::untrusted::escaped(&result.describes) {
-                    result.describes = describes;
-                }
-                tracing::info!(
-                    collection = %Untrusted::new(&lesson.collection),
-                    entry = %Untrusted::new(&lesson.entry),
-                    taught_by = %Untrusted::new(&lesson.taught_by),
-                    learned = result.learned,
-                    version = result.definition_version,
-                    "lesson accepted"
-                );
-                Ok(Reply::Taught(result))
-            }
-            Err(TeachError::Store(error)) => {
-                // The full error, which may name the store's files or
-                // database, is for the log; the client is told what failed.
-                tracing::error!(
-                    collection = %Untrusted::new(&lesson.collection),
-                    entry = %Untrusted::new(&lesson.entry),
-                    taught_by = %Untrusted::new(&lesson.taught_by),
-                    error = %Untrusted::new(&error.to_string()),
-                    "the knowledge store failed while a lesson was taught"
-                );
-                Err(store_error(&error))
-            }
-            Err(error) => Err(refused(lesson, &lesson.taught_by, teach_error(&error))),
-        }
-    }
-
-    /// The descriptor the declaration declares for `collection`, or the
-    /// refusal of a collection it does not declare.
-    pub(super) fn descriptor(&self, collection: &str) -> Result<&LearnableDescriptor, RpcError> {
-        let declared = &self.inner.declaration.params().learnables;
-        declared
-            .iter()
-            .find(|descriptor| descriptor.collection == collection)
-            .ok_or_else(|| {
-                let known: Vec<&str> = declared.iter().map(|d| d.collection.as_str()).collect();
-                unknown_learnable(
-                    format!(
-                        "this agent has no learnable `{}`; it has:",
-                        shown(collection)
-                    ),
-                    &known,
-                )
-            })
-    }
-}
-
-/// Resumes the tasks `lesson` answers on a task of its own: a panic there
-/// is logged and never turns the lesson's answer into a failure (the
-/// lesson is learned), and a teacher who hangs up does not cut it short.
-#[cfg(feature = "a2a-server")]
-async fn resume_apart(resumer: &super::TaskResumer, lesson: &Lesson, result: &LessonResult) {
-    let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
-    let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
-    if let Err(error) = resuming.await {
-        tracing::error!(
-            error = %Untrusted::new(&error.to_string()),
-            "resuming the tasks a lesson answers failed; the lesson is learned"
-        );
     }
 }
 
@@ -535,34 +402,6 @@ enum Next {
     Teach(Lesson),
     /// An entry to retract: the lesson names it, its teacher and reason.
     Retract(Lesson),
-}
-
-/// Retracts the entry `lesson` names.
-fn retract(knowledge: &Knowledge, lesson: &Lesson) -> Result<LessonResult, TeachError> {
-    knowledge.retract(
-        &lesson.collection,
-        &lesson.entry,
-        &lesson.taught_by,
-        lesson.reason.as_deref(),
-    )
-}
-
-/// The result of a learnables method, before it is written.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub(crate) enum Reply {
-    /// A lesson's result.
-    Taught(LessonResult),
-    /// Show-back's result.
-    Shown(Value),
-    /// Whom the bearer token names.
-    Teacher(TeacherIdentity),
-}
-
-/// The answer of [`TEACHER_METHOD`](crate::TEACHER_METHOD).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub(crate) struct TeacherIdentity {
-    teacher: String,
 }
 
 impl Admitted {
@@ -585,7 +424,7 @@ impl Admitted {
 
 #[cfg(all(test, feature = "derive"))]
 mod tests {
-    use super::super::service_params::shown;
+    use super::super::methods::refusals::shown;
     use super::*;
     use crate::a2a::{Principal, Tokens};
     use crate::knowledge::Disagreement;

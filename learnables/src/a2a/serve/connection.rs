@@ -1,5 +1,6 @@
 //! One served connection: its socket, read and written through its
-//! activity, and its HTTP/1 state machine, closed when its activity says so.
+//! activity, and its HTTP/1 state machine (hyper's), closed when its
+//! activity says so, and shut down gracefully through hyper-util.
 
 use std::convert::Infallible;
 use std::io;
@@ -12,9 +13,9 @@ use axum::body::{Body, Bytes, HttpBody};
 use axum::http::{Request, Response};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::Watcher;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
-use tokio::sync::watch;
 use tower::Service;
 
 use super::ServerLimits;
@@ -22,14 +23,14 @@ use super::activity::{Activity, Closed};
 use super::handler::Handler;
 
 /// Serves HTTP/1.1 on `stream` until the client closes it, it overruns a
-/// limit, it is evicted, or, after `stop` turns true, its last response is
+/// limit, it is evicted, or, once `shutdown` signals, its last response is
 /// sent.
 pub(super) async fn serve_connection<S, B>(
     stream: TcpStream,
     service: S,
     activity: Arc<Activity>,
     limits: ServerLimits,
-    mut stop: watch::Receiver<bool>,
+    shutdown: Watcher,
 ) where
     S: Service<Request<Body>, Response = Response<B>, Error = Infallible> + Clone + Send + 'static,
     S::Future: Send,
@@ -42,33 +43,20 @@ pub(super) async fn serve_connection<S, B>(
         blocked: false,
     });
     let handler = Handler::new(service, Arc::clone(&activity), limits.body_read_timeout());
-    let connection = http1::Builder::new().serve_connection(io, handler);
-    let closed = activity.closed(limits);
-    tokio::pin!(connection, closed);
-    let mut stopping = false;
-    loop {
-        tokio::select! {
-            result = connection.as_mut() => {
-                if let Err(error) = result {
-                    tracing::debug!(%error, "connection ended with an error");
-                }
-                return;
-            }
-            reason = &mut closed => {
-                match reason {
-                    Closed::HeadTimedOut => tracing::debug!("closing a connection: request head too slow"),
-                    Closed::BodyTimedOut => tracing::debug!("closing a connection: request body too slow"),
-                    Closed::IdleTimedOut => tracing::debug!("closing a connection: idle too long"),
-                    Closed::WriteTimedOut => tracing::debug!("closing a connection: its client does not take the response"),
-                    Closed::Evicted => tracing::debug!("closing a connection to make room for a new one"),
-                }
-                return;
-            }
-            _ = stop.wait_for(|stop| *stop), if !stopping => {
-                stopping = true;
-                connection.as_mut().graceful_shutdown();
+    let connection = shutdown.watch(http1::Builder::new().serve_connection(io, handler));
+    tokio::select! {
+        result = connection => {
+            if let Err(error) = result {
+                tracing::debug!(%error, "connection ended with an error");
             }
         }
+        reason = activity.closed(limits) => match reason {
+            Closed::HeadTimedOut => tracing::debug!("closing a connection: request head too slow"),
+            Closed::BodyTimedOut => tracing::debug!("closing a connection: request body too slow"),
+            Closed::IdleTimedOut => tracing::debug!("closing a connection: idle too long"),
+            Closed::WriteTimedOut => tracing::debug!("closing a connection: its client does not take the response"),
+            Closed::Evicted => tracing::debug!("closing a connection to make room for a new one"),
+        },
     }
 }
 

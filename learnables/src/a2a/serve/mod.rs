@@ -67,12 +67,16 @@
 //! response slowly but within the write timeout. HTTP/2 and upgrades
 //! (WebSocket) are not served.
 //!
-//! Eviction and the deadlines are our own, one state per connection
-//! (`activity`) driving both: hyper's `header_read_timeout` closes a slow
-//! head but cannot give its slot to a new connection, and no crate evicts
-//! at a cap (tower's `ConcurrencyLimit` makes newcomers wait); tower-http's
-//! `RequestBodyTimeoutLayer` bounds the pause between two body frames, not
-//! the whole body; hyper has no write timeout at all.
+//! HTTP/1.1 is hyper's, the socket's adapter and the graceful shutdown
+//! hyper-util's. Eviction and the deadlines are our own, one state per
+//! connection (`activity`) driving both: hyper's `header_read_timeout`
+//! closes a slow head but cannot give its slot to a new connection, and no
+//! crate evicts at a cap (tower's `ConcurrencyLimit` makes newcomers wait);
+//! tower-http's `RequestBodyTimeoutLayer` bounds the pause between two body
+//! frames, not the whole body; hyper has no write timeout at all, and a
+//! timeout per write restarts with each one. A body's size is the
+//! handler's to bound (the Learnables layer bounds its own methods' bodies;
+//! tower-http's `RequestBodyLimitLayer` over a router bounds any other).
 
 mod activity;
 mod body;
@@ -90,8 +94,8 @@ use std::time::Duration;
 use axum::BoxError;
 use axum::body::{Body, Bytes, HttpBody};
 use axum::http::{Request, Response};
+use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tower::Service;
 
@@ -143,7 +147,7 @@ where
     B::Error: Into<BoxError>,
 {
     let registry = Arc::new(Registry::new(limits.max_connections()));
-    let (stop, stopping) = watch::channel(false);
+    let graceful = GracefulShutdown::new();
     let mut connections = JoinSet::new();
     let mut next_id: u64 = 0;
     let mut backoff = BACKOFF_FIRST;
@@ -183,9 +187,9 @@ where
         next_id += 1;
         let admitted = registry.admit(id, Arc::clone(&activity));
         let service = service.clone();
-        let stopping = stopping.clone();
+        let watcher = graceful.watcher();
         connections.spawn(async move {
-            connection::serve_connection(stream, service, activity, limits, stopping).await;
+            connection::serve_connection(stream, service, activity, limits, watcher).await;
             drop(admitted);
         });
         // Let the new connection read the head its client has already sent
@@ -194,8 +198,8 @@ where
     }
 
     drop(listener);
-    stop.send_replace(true);
     let drained = tokio::time::timeout(limits.shutdown_timeout(), async {
+        graceful.shutdown().await;
         while connections.join_next().await.is_some() {}
     })
     .await;

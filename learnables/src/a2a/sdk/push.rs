@@ -5,8 +5,8 @@
 use a2a::{A2AError, TaskPushNotificationConfig, error_code};
 use a2a_server::PushConfigStore;
 
-use super::layer::REQUEST_ACTIVATED;
 use crate::EXTENSION_URI;
+use crate::a2a::layer::REQUEST_ACTIVATED;
 
 /// A [`PushConfigStore`] that saves a push notification config only when
 /// the request registering it activated the Learnables extension, and
@@ -51,7 +51,7 @@ use crate::EXTENSION_URI;
 /// On the SDK's request handler:
 /// `DefaultRequestHandler::new(executor, task_store).with_push_config_store(ActivatedPushConfigs::new(InMemoryPushConfigStore::new()))`.
 ///
-/// [`LearnablesLayer`]: super::LearnablesLayer
+/// [`LearnablesLayer`]: crate::a2a::LearnablesLayer
 #[derive(Debug)]
 pub struct ActivatedPushConfigs<S> {
     inner: S,

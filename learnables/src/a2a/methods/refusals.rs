@@ -1,17 +1,15 @@
-//! The learnables methods' params read field by field, and their refusals
-//! as JSON-RPC errors: what [`LearnablesService`](super::LearnablesService)
-//! answers before and after it asks the knowledge.
+//! The learnables methods' refusals as JSON-RPC errors: what
+//! [`LearnablesService`](crate::a2a::LearnablesService) answers before and
+//! after it asks the knowledge, and client text as a message repeats it.
 
-use serde_json::Value;
-
-use super::json_rpc::{RpcError, codes, reasons};
+use crate::Lesson;
+use crate::a2a::json_rpc::{RpcError, codes, reasons};
 use crate::knowledge::{StoreError, TeachError};
 use crate::untrusted::{HiddenCharacter, Untrusted};
-use crate::{Lesson, LessonValue};
 
 /// `error`, the refusal of `lesson`, logged with the authenticated
 /// `principal`.
-pub(super) fn refused(lesson: &Lesson, principal: &str, error: RpcError) -> RpcError {
+pub(in crate::a2a) fn refused(lesson: &Lesson, principal: &str, error: RpcError) -> RpcError {
     tracing::warn!(
         collection = %Untrusted::new(&lesson.collection),
         entry = %Untrusted::new(&lesson.entry),
@@ -25,7 +23,7 @@ pub(super) fn refused(lesson: &Lesson, principal: &str, error: RpcError) -> RpcE
 
 /// The refusal of a collection the agent has no learnable of: `message`,
 /// then the ones it has.
-pub(super) fn unknown_learnable(message: String, known: &[impl AsRef<str>]) -> RpcError {
+pub(in crate::a2a) fn unknown_learnable(message: String, known: &[impl AsRef<str>]) -> RpcError {
     let known: Vec<&str> = known.iter().map(AsRef::as_ref).collect();
     let known = known.join(", ");
     RpcError::invalid_params("collection", format!("{message} {known}"))
@@ -33,76 +31,9 @@ pub(super) fn unknown_learnable(message: String, known: &[impl AsRef<str>]) -> R
         .with_metadata("known", known)
 }
 
-/// Reads a `Lesson` from params, naming the field at fault. Keys a
-/// lesson does not have are allowed (the spec's schema allows them) and
-/// ignored: they are never stored. The lesson's fields are moved out of
-/// the params, not copied.
-pub(super) fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
-    let Value::Object(object) = params else {
-        return Err(RpcError::new(
-            codes::INVALID_PARAMS,
-            "the params of a teach request are a Lesson object",
-        ));
-    };
-    // One walk over the members (the reader refused any given twice);
-    // members a `Lesson` does not have are dropped unread.
-    let (mut collection, mut entry, mut value, mut taught_by, mut reason) =
-        (None, None, None, None, None);
-    for (name, member) in object {
-        let slot = match name.as_str() {
-            "collection" => &mut collection,
-            "entry" => &mut entry,
-            "value" => &mut value,
-            "taughtBy" => &mut taught_by,
-            "reason" => &mut reason,
-            _ => continue,
-        };
-        *slot = Some(member);
-    }
-    let wrong = |field: &str, kind: &str| {
-        RpcError::invalid_params(field, format!("the lesson's `{field}` must be {kind}"))
-    };
-    let text = |field: &str, value: Option<Value>| match value {
-        Some(Value::String(text)) => Ok(text),
-        _ => Err(wrong(field, "a string")),
-    };
-    let collection = text("collection", collection)?;
-    let entry = text("entry", entry)?;
-    let value = match value {
-        Some(Value::Object(value)) => LessonValue::from(value),
-        _ => return Err(wrong("value", "an object")),
-    };
-    let taught_by = text("taughtBy", taught_by)?;
-    let reason = match reason {
-        None => None,
-        Some(Value::String(reason)) => Some(reason),
-        Some(_) => return Err(wrong("reason", "a string")),
-    };
-    let mut lesson = Lesson::new(collection, entry, value, taught_by);
-    lesson.reason = reason;
-    // Bounded before any other work: the lengths the `Lesson` documents.
-    if let Some((field, limit)) = lesson.too_long() {
-        let text = match field {
-            "collection" => &lesson.collection,
-            "entry" => &lesson.entry,
-            "taughtBy" => &lesson.taught_by,
-            _ => lesson.reason.as_deref().unwrap_or_default(),
-        };
-        return Err(RpcError::invalid_params(
-            field,
-            format!(
-                "the lesson's `{field}` (`{}`) is longer than its limit of {limit} characters",
-                shown(text)
-            ),
-        )
-        .with_metadata("maxChars", limit.to_string()));
-    }
-    Ok(lesson)
-}
-
 /// Client text as an error message repeats it: escaped and bounded by the
 /// one path all untrusted text takes ([`Untrusted`](crate::untrusted::Untrusted)).
-pub(super) fn shown(text: &str) -> String {
+pub(in crate::a2a) fn shown(text: &str) -> String {
     crate::untrusted::Untrusted::new(text)
         .max_chars(SHOWN_CHARS)
         .to_string()
@@ -112,7 +43,7 @@ pub(super) fn shown(text: &str) -> String {
 const SHOWN_CHARS: usize = 80;
 
 /// The JSON-RPC error of a refused lesson.
-pub(super) fn teach_error(error: &TeachError) -> RpcError {
+pub(in crate::a2a) fn teach_error(error: &TeachError) -> RpcError {
     match error {
         TeachError::UnknownCollection { collection, known } => unknown_learnable(
             format!(
@@ -160,7 +91,7 @@ pub(super) fn teach_error(error: &TeachError) -> RpcError {
 
 /// Refuses a collection or entry that holds a character which does not
 /// show as itself, naming the field and the character.
-pub(super) fn hidden_characters(collection: &str, entry: &str) -> Result<(), RpcError> {
+pub(in crate::a2a) fn hidden_characters(collection: &str, entry: &str) -> Result<(), RpcError> {
     HiddenCharacter::check("collection", collection)
         .and_then(|()| HiddenCharacter::check("entry", entry))
         .map_err(|hidden| hidden_character(&hidden))
@@ -168,7 +99,7 @@ pub(super) fn hidden_characters(collection: &str, entry: &str) -> Result<(), Rpc
 
 /// The JSON-RPC error of a name holding a character that does not show as
 /// itself: the field at fault, and the character in the metadata.
-pub(super) fn hidden_character(hidden: &HiddenCharacter) -> RpcError {
+pub(in crate::a2a) fn hidden_character(hidden: &HiddenCharacter) -> RpcError {
     RpcError::invalid_params(hidden.field, hidden.to_string()).with_metadata(
         "character",
         format!("U+{:04X}", u32::from(hidden.character)),
@@ -178,7 +109,7 @@ pub(super) fn hidden_character(hidden: &HiddenCharacter) -> RpcError {
 /// The JSON-RPC error of a store failure, as a client may read it: what
 /// failed and whether the lesson was absorbed, never the store's own
 /// message (which may name its files, its database or its host).
-pub(super) fn store_error(error: &StoreError) -> RpcError {
+pub(in crate::a2a) fn store_error(error: &StoreError) -> RpcError {
     let reason = match error {
         StoreError::Open { .. } => "it could not be opened; the lesson was not absorbed",
         StoreError::Damaged(_) => "it is damaged; the lesson was not absorbed",

@@ -162,9 +162,9 @@ impl AnsweringLesson {
 /// holds the lesson. A running task is never resumed.
 ///
 /// Give it to the service with
-/// [`LearnablesService::resuming`](super::LearnablesService::resuming): the
+/// [`LearnablesService::resuming`](crate::a2a::LearnablesService::resuming): the
 /// service resumes after each lesson learned through its async path (the
-/// [`LearnablesLayer`](super::LearnablesLayer)), before it answers the
+/// [`LearnablesLayer`](crate::a2a::LearnablesLayer)), before it answers the
 /// teacher. Retractions and lessons that change nothing resume nothing.
 ///
 /// ```

@@ -7,7 +7,7 @@
 use a2a::{Task, TaskState};
 use a2a_server::ExecutorContext;
 
-use super::teach_block::TeachBlock;
+use crate::a2a::TeachBlock;
 use crate::knowledge::{Knowledge, Snapshot, VersionRecord};
 
 /// The key of a task's metadata under which [`TaskPin`] keeps the position

@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::json_rpc::{RpcError, codes};
 use crate::LessonField;
+use crate::a2a::json_rpc::{RpcError, codes};
 use crate::knowledge::Knowledge;
 use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
 use crate::shared::rfc3339;

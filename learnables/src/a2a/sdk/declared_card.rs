@@ -4,8 +4,8 @@
 
 use a2a_server::AgentCardProducer;
 
-use super::CardError;
 use crate::Declaration;
+use crate::a2a::CardError;
 
 /// The agent's card producer, with the Learnables declaration added to
 /// every card it produces. Serve it with the SDK's `agent_card_router`.

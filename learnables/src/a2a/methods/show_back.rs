@@ -7,16 +7,16 @@
 //! its `describes` phrasing, and the ids of the version that taught it.
 //! An entry retracted is shown by its retraction (`retracted: true`), and
 //! `history` in the params adds a page of the entry's history
-//! (`show_back_history.rs`).
+//! (`history.rs`).
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::LearnablesService;
-use super::json_rpc::{RpcError, codes, reasons};
-use super::service_params::{hidden_characters, shown};
-use super::show_back_history::{HistoryPage, HistoryParams, history_page};
+use super::history::{HistoryPage, HistoryParams, history_page};
+use super::refusals::{hidden_characters, shown};
 use crate::LessonField;
+use crate::a2a::LearnablesService;
+use crate::a2a::json_rpc::{RpcError, codes, reasons};
 use crate::knowledge::{Snapshot, VersionRecord};
 use crate::shared::rfc3339;
 
@@ -78,8 +78,8 @@ impl ShowBackParams {
 /// An entry as learned.
 ///
 /// It is `#[non_exhaustive]`, so that a key the method's answer gains is
-/// not a breaking change: the agent's layer makes it ([`ShowBack::of`]),
-/// a client reads it from the answer's JSON.
+/// not a breaking change: the agent's service makes it, a client reads it
+/// from the answer's JSON.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
@@ -128,7 +128,7 @@ pub struct ShowBack {
 impl ShowBack {
     /// The show-back of the record that gave an entry its value, with the
     /// fields as its learnable shows them.
-    pub fn of(
+    pub(in crate::a2a) fn of(
         lesson_fields: Vec<LessonField>,
         snapshot: &Snapshot,
         record: &VersionRecord,
@@ -159,8 +159,7 @@ impl ShowBack {
 impl LearnablesService {
     /// Show-back's answer to `params`: the entry as the knowledge holds
     /// it (now or as of a version), with a page of its history if asked.
-    pub(super) fn show_back(&self, params: &Value) -> Result<Value, RpcError> {
-        let params = read_show_back(params)?;
+    pub(in crate::a2a) fn show_back(&self, params: &ShowBackParams) -> Result<Value, RpcError> {
         hidden_characters(&params.collection, &params.entry)?;
         let descriptor = self.descriptor(&params.collection)?;
         let snapshot = match &params.version_id {
@@ -241,11 +240,12 @@ impl LearnablesService {
     }
 }
 
-/// Reads the params of a show-back, naming the field at fault.
-fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
+/// Reads the params of a show-back, naming the field at fault. The
+/// strings are moved out of the params, not copied.
+pub(super) fn read(params: Value) -> Result<ShowBackParams, RpcError> {
     const SHAPE: &str =
         "the show-back params are `{collection, entry, versionId?, history?: {limit?, from?}}`";
-    let Value::Object(object) = params else {
+    let Value::Object(mut object) = params else {
         return Err(RpcError::new(
             codes::INVALID_PARAMS,
             format!("{SHAPE}, an object"),
@@ -281,6 +281,26 @@ fn read_show_back(params: &Value) -> Result<ShowBackParams, RpcError> {
             format!("{SHAPE}: `{}` is not one of them", shown(unknown)),
         ));
     }
-    serde_json::from_value(params.clone())
-        .map_err(|error| RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}")))
+    // Each member's kind is checked above: only `history`'s own members
+    // are left to its reader.
+    let mut text = |field: &str| match object.remove(field) {
+        Some(Value::String(text)) => Some(text),
+        _ => None,
+    };
+    let (collection, entry) = (text("collection"), text("entry"));
+    let version_id = text("versionId");
+    let history = match object.remove("history") {
+        Some(history @ Value::Object(_)) => {
+            Some(serde_json::from_value(history).map_err(|error| {
+                RpcError::new(codes::INVALID_PARAMS, format!("{SHAPE}: {error}"))
+            })?)
+        }
+        _ => None,
+    };
+    Ok(ShowBackParams {
+        collection: collection.unwrap_or_default(),
+        entry: entry.unwrap_or_default(),
+        version_id,
+        history,
+    })
 }
