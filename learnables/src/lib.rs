@@ -226,8 +226,8 @@ mod wire;
 pub use a2a::TeachBlock;
 pub use choice::{Choice, ChoiceError};
 pub use constants::{
-    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, SHOW_BACK_METHOD, TEACH_METHOD,
-    TEACHER_METHOD,
+    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, REVIEW_METHOD, SHOW_BACK_METHOD,
+    TEACH_METHOD, TEACHER_METHOD,
 };
 pub use declaration::{AgentExtension, Declaration};
 pub use field_ref::FieldRef;
