@@ -51,6 +51,7 @@ mod push;
 #[cfg(feature = "server")]
 mod replay;
 mod retraction;
+mod review;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]

@@ -206,6 +206,12 @@ impl LearnablesService {
         self.rebuilt(|inner| inner.resumer = Some(resumer))
     }
 
+    /// What resumes the tasks a lesson answers, when the agent gave one.
+    #[cfg(feature = "a2a-server")]
+    pub(super) fn resumer(&self) -> Option<&super::TaskResumer> {
+        self.inner.resumer.as_ref()
+    }
+
     /// The request limits.
     pub fn limits(&self) -> Limits {
         self.inner.limits
@@ -232,14 +238,21 @@ impl LearnablesService {
         self.inner.declaration.params().retract_method.as_deref()
     }
 
+    /// The review method the declaration names, if it names one.
+    pub fn review_method(&self) -> Option<&str> {
+        self.inner.declaration.params().review_method.as_deref()
+    }
+
     /// Whether `method` is one of the learnables methods this agent serves:
-    /// the declaration's `teachMethod` and `retractMethod`, show-back, and
+    /// the declaration's `teachMethod`, `retractMethod` and `reviewMethod`,
+    /// show-back, and
     /// the teacher's identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
     pub fn handles(&self, method: &str) -> bool {
         method == SHOW_BACK_METHOD
             || method == crate::TEACHER_METHOD
             || self.teach_method() == Some(method)
             || self.retract_method() == Some(method)
+            || self.review_method() == Some(method)
     }
 
     /// Answers a request for one of the learnables methods: the JSON-RPC
@@ -259,6 +272,7 @@ impl LearnablesService {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
             Next::Retract(lesson) => self.taught(&lesson, retract(&self.inner.knowledge, &lesson)),
+            Next::Review(review) => super::review::answer(self, &review),
         };
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -333,6 +347,7 @@ impl LearnablesService {
                 });
                 self.taught(&lesson, result)
             }
+            Next::Review(review) => super::review::answer_async(self, review).await,
             Next::Answered(outcome) => outcome,
         })
     }
@@ -384,6 +399,11 @@ impl LearnablesService {
             })))
         } else if method == SHOW_BACK_METHOD {
             Next::Answered(self.show_back(&params).map(Reply::Shown))
+        } else if self.review_method() == Some(method) {
+            super::review::admit(self, params, &principal).map_or_else(
+                |error| Next::Answered(Err(error)),
+                |review| Next::Review(Box::new(review)),
+            )
         } else if self.retract_method() == Some(method) {
             match retraction::as_lesson_params(params)
                 .and_then(|params| self.lesson(params, &principal))
@@ -414,7 +434,7 @@ impl LearnablesService {
 
     /// The lesson a teach request carries, once its collection, its
     /// teacher and the policy allow it.
-    fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
+    pub(super) fn lesson(&self, params: Value, principal: &Principal) -> Result<Lesson, RpcError> {
         let mut lesson = read_lesson(params)?;
         // Before the collection is looked up: a name that does not show as
         // itself is refused as such, not as a learnable this agent lacks.
@@ -448,7 +468,7 @@ impl LearnablesService {
     }
 
     /// The answer to a lesson the knowledge was taught, logged.
-    fn taught(
+    pub(super) fn taught(
         &self,
         lesson: &Lesson,
         result: Result<LessonResult, TeachError>,
@@ -510,7 +530,7 @@ impl LearnablesService {
 /// is logged and never turns the lesson's answer into a failure (the
 /// lesson is learned), and a teacher who hangs up does not cut it short.
 #[cfg(feature = "a2a-server")]
-async fn resume_apart(resumer: &super::TaskResumer, lesson: &Lesson, result: &LessonResult) {
+pub(super) async fn resume_apart(resumer: &super::TaskResumer, lesson: &Lesson, result: &LessonResult) {
     let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
     let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
     if let Err(error) = resuming.await {
@@ -535,6 +555,8 @@ enum Next {
     Teach(Lesson),
     /// An entry to retract: the lesson names it, its teacher and reason.
     Retract(Lesson),
+    /// A review request, its reviewer the authenticated teacher.
+    Review(Box<super::review::ReviewRequest>),
 }
 
 /// Retracts the entry `lesson` names.

@@ -1,0 +1,345 @@
+//! The review method (`rsaxb.learnables.Review`, the declaration's
+//! `reviewMethod`): its params read once into [`ReviewParams`], checked
+//! against the authenticated teacher, and the knowledge's refusals of a
+//! decision as JSON-RPC errors with their own reasons.
+//!
+//! Our reading (the spec has no review): a learnable declared with
+//! `review: {approvals: N}` learns a lesson only once N teachers other than
+//! its author approve it. A decision is `{collection, entry, proposalId,
+//! decision: "approve" | "reject", reviewedBy, reason}`, served under the
+//! same activation and token as a lesson; `reviewedBy` names the person the
+//! token names, as a lesson's `taughtBy` does. The same method with params
+//! holding no `proposalId` lists the open proposals (of one collection, or
+//! one entry, when named), each saying whether the token's teacher may
+//! decide it.
+
+use serde_json::{Map, Value};
+
+use super::LearnablesService;
+use super::json_rpc::{RpcError, codes};
+use super::service::Reply;
+use super::service_params::{hidden_characters, shown};
+use super::teachers::Principal;
+use crate::knowledge::{Knowledge, TeachError};
+use crate::wire::{Lesson, LessonResult};
+
+/// The longest `proposalId` read, in characters: an id the knowledge made
+/// is far shorter, so a longer one names no proposal.
+const MAX_PROPOSAL_ID: usize = 128;
+
+/// The longest `reason` a decision keeps, in characters, as a lesson's.
+const MAX_REASON: usize = Lesson::MAX_REASON_CHARS;
+
+/// A review request, read once: a decision, or the listing of the open
+/// proposals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ReviewRequest {
+    /// The open proposals, of one collection or entry when named.
+    List {
+        collection: Option<String>,
+        entry: Option<String>,
+    },
+    /// A teacher's decision on one proposal.
+    Decide(ReviewParams),
+}
+
+/// What a reviewer decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// The proposal's value may be learned.
+    Approve,
+    /// Nothing is learned; the proposal is closed.
+    Reject,
+}
+
+/// The params of a decision, as the request gave them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ReviewParams {
+    pub(crate) collection: String,
+    pub(crate) entry: String,
+    pub(crate) proposal_id: String,
+    pub(crate) decision: Decision,
+    pub(crate) reviewed_by: String,
+    pub(crate) reason: Option<String>,
+}
+
+/// Reads a review request's params, naming the field at fault. Keys it
+/// does not have are ignored, as a lesson's are.
+pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
+    let mut object = match params {
+        Value::Object(object) => object,
+        // No params at all: the listing of every open proposal.
+        Value::Null => Map::new(),
+        _ => {
+            return Err(RpcError::new(
+                codes::INVALID_PARAMS,
+                "the params of a review request are `{collection, entry, proposalId, decision, \
+                 reviewedBy, reason}`, or `{collection?, entry?}` to list the open proposals",
+            ));
+        }
+    };
+    let mut take = |field: &str| object.remove(field);
+    let (collection, entry) = (take("collection"), take("entry"));
+    let (proposal_id, decision) = (take("proposalId"), take("decision"));
+    let (reviewed_by, reason) = (take("reviewedBy"), take("reason"));
+    let optional = |field: &str, value: Option<Value>, limit: usize| match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) if text.chars().count() > limit => Err(RpcError::invalid_params(
+            field,
+            format!(
+                "the review's `{field}` (`{}`) is longer than its limit of {limit} characters",
+                shown(&text)
+            ),
+        )
+        .with_metadata("maxChars", limit.to_string())),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(RpcError::invalid_params(
+            field,
+            format!("the review's `{field}` must be a string"),
+        )),
+    };
+    let collection = optional("collection", collection, Lesson::MAX_COLLECTION_CHARS)?;
+    let entry = optional("entry", entry, Lesson::MAX_ENTRY_CHARS)?;
+    let Some(proposal_id) = optional("proposalId", proposal_id, MAX_PROPOSAL_ID)? else {
+        if decision.is_some() {
+            return Err(missing("proposalId", "the proposal it decides"));
+        }
+        if collection.is_none() && entry.is_some() {
+            return Err(missing("collection", "the collection of the entry"));
+        }
+        return Ok(ReviewRequest::List { collection, entry });
+    };
+    let collection = collection.ok_or_else(|| missing("collection", "the proposal's collection"))?;
+    let entry = entry.ok_or_else(|| missing("entry", "the proposal's entry"))?;
+    let decision = match decision {
+        Some(Value::String(text)) if text == "approve" => Decision::Approve,
+        Some(Value::String(text)) if text == "reject" => Decision::Reject,
+        None => return Err(missing("decision", "`approve` or `reject`")),
+        Some(other) => {
+            let given = match &other {
+                Value::String(text) => format!("`{}`", shown(text)),
+                _ => "not a string".to_owned(),
+            };
+            return Err(RpcError::invalid_params(
+                "decision",
+                format!("the review's `decision` is {given}: it must be `approve` or `reject`"),
+            ));
+        }
+    };
+    let reviewed_by = optional("reviewedBy", reviewed_by, Lesson::MAX_TAUGHT_BY_CHARS)?
+        .filter(|name| !name.trim().is_empty())
+        .ok_or_else(|| missing("reviewedBy", "the teacher who decides"))?;
+    let reason = optional("reason", reason, MAX_REASON)?.filter(|reason| !reason.trim().is_empty());
+    if decision == Decision::Reject && reason.is_none() {
+        return Err(RpcError::invalid_params(
+            "reason",
+            "a rejection says why in `reason`, for the teacher who proposed the lesson",
+        ));
+    }
+    Ok(ReviewRequest::Decide(ReviewParams {
+        collection,
+        entry,
+        proposal_id,
+        decision,
+        reviewed_by,
+        reason,
+    }))
+}
+
+/// Reads a review request and checks it against the authenticated
+/// `principal`: a decision's `reviewedBy` names them (kept in the letter
+/// case they were authenticated in), and the teacher policy allows them to
+/// teach the entry, as it would a lesson of theirs.
+pub(super) fn admit(
+    service: &LearnablesService,
+    params: Value,
+    principal: &Principal,
+) -> Result<ReviewRequest, RpcError> {
+    let mut request = read(params)?;
+    let ReviewRequest::Decide(params) = &mut request else {
+        return Ok(request);
+    };
+    hidden_characters(&params.collection, &params.entry)?;
+    if !params.reviewed_by.eq_ignore_ascii_case(principal.id()) {
+        let message = format!(
+            "`reviewedBy` is `{}`, but the authenticated teacher is `{}`: a decision names the \
+             person who makes it",
+            shown(&params.reviewed_by),
+            principal.id()
+        );
+        return Err(RpcError::new(codes::FORBIDDEN, message.clone()).at_field("reviewedBy", message));
+    }
+    params.reviewed_by = principal.id().to_owned();
+    // The collection the declaration lists, and the policy on who may
+    // teach, as for a lesson the reviewer taught themself.
+    let mut as_lesson = Map::new();
+    as_lesson.insert("collection".into(), params.collection.clone().into());
+    as_lesson.insert("entry".into(), params.entry.clone().into());
+    as_lesson.insert("value".into(), Value::Object(Map::new()));
+    as_lesson.insert("taughtBy".into(), params.reviewed_by.clone().into());
+    service.lesson(Value::Object(as_lesson), principal)?;
+    Ok(request)
+}
+
+/// Answers an admitted review request (blocking while a decision is made
+/// durable).
+pub(super) fn answer(service: &LearnablesService, request: &ReviewRequest) -> Result<Reply, RpcError> {
+    match request {
+        ReviewRequest::List { collection, entry } => {
+            Ok(Reply::Shown(listing(service.knowledge(), collection.as_deref(), entry.as_deref())))
+        }
+        ReviewRequest::Decide(params) => {
+            let result = decide(service.knowledge(), params);
+            service.taught(&params.as_lesson(), result)
+        }
+    }
+}
+
+/// [`answer`] for async code: the decision is made durable off the
+/// runtime's threads, and an approval that makes a version resumes the
+/// tasks waiting on the entry before the reviewer hears back, as a lesson
+/// learned at once does.
+#[cfg(feature = "tokio")]
+pub(super) async fn answer_async(
+    service: &LearnablesService,
+    request: Box<ReviewRequest>,
+) -> Result<Reply, RpcError> {
+    let ReviewRequest::Decide(params) = *request else {
+        return answer(service, &request);
+    };
+    let knowledge = service.knowledge().clone();
+    let deciding = params.clone();
+    let result = tokio::task::spawn_blocking(move || decide(&knowledge, &deciding))
+        .await
+        .unwrap_or_else(|error| {
+            Err(TeachError::Store(crate::knowledge::StoreError::OutcomeUnknown(
+                format!("the decision did not finish: {error}").into(),
+            )))
+        });
+    let lesson = params.as_lesson();
+    let outcome = service.taught(&lesson, result);
+    #[cfg(feature = "a2a-server")]
+    if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, service.resumer()) {
+        super::service::resume_apart(resumer, &lesson, taught).await;
+    }
+    outcome
+}
+
+impl ReviewParams {
+    /// The decision as a lesson without a value, for the log and the
+    /// resumer, which read its collection, entry and teacher.
+    fn as_lesson(&self) -> Lesson {
+        let mut lesson = Lesson::new(
+            self.collection.clone(),
+            self.entry.clone(),
+            crate::wire::LessonValue::default(),
+            self.reviewed_by.clone(),
+        );
+        lesson.reason = self.reason.clone();
+        lesson
+    }
+}
+
+/// The knowledge's decision on a proposal.
+fn decide(knowledge: &Knowledge, params: &ReviewParams) -> Result<LessonResult, TeachError> {
+    let _ = (knowledge, params);
+    Err(TeachError::UnknownEntry {
+        collection: params.collection.clone(),
+        entry: params.entry.clone(),
+    })
+}
+
+/// The open proposals, of one collection or entry when named, as the
+/// method lists them.
+fn listing(knowledge: &Knowledge, collection: Option<&str>, entry: Option<&str>) -> Value {
+    let _ = (knowledge, collection, entry);
+    serde_json::json!({"proposals": []})
+}
+
+/// The refusal of a decision missing `field`, which names `what`.
+fn missing(field: &str, what: &str) -> RpcError {
+    RpcError::invalid_params(
+        field,
+        format!("a review's decision needs `{field}`: {what}"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn decision(params: Value) -> Result<ReviewParams, RpcError> {
+        read(params).map(|request| match request {
+            ReviewRequest::Decide(params) => params,
+            other => panic!("not a decision: {other:?}"),
+        })
+    }
+
+    fn approval() -> Value {
+        json!({"collection": "clearance_limits", "entry": "FR", "proposalId": "p1",
+            "decision": "approve", "reviewedBy": "bob@example.com"})
+    }
+
+    #[test]
+    fn an_approval_reads_with_or_without_a_reason() {
+        let params = decision(approval()).unwrap();
+        assert_eq!(params.decision, Decision::Approve);
+        assert_eq!(params.reviewed_by, "bob@example.com");
+        assert_eq!(params.reason, None);
+        let mut with_reason = approval();
+        with_reason["reason"] = json!("matches the ministry's letter");
+        let params = decision(with_reason).unwrap();
+        assert_eq!(params.reason.as_deref(), Some("matches the ministry's letter"));
+    }
+
+    #[test]
+    fn a_rejection_says_why() {
+        let mut rejection = approval();
+        rejection["decision"] = json!("reject");
+        let error = decision(rejection.clone()).unwrap_err();
+        assert_eq!(error.violations()[0].field, "reason");
+        rejection["reason"] = json!("the ministry has not confirmed it");
+        assert_eq!(decision(rejection).unwrap().decision, Decision::Reject);
+    }
+
+    #[test]
+    fn a_decision_other_than_approve_or_reject_is_refused_by_name() {
+        let mut params = approval();
+        params["decision"] = json!("Approve\u{202E}");
+        let error = decision(params).unwrap_err();
+        assert_eq!(error.violations()[0].field, "decision");
+        assert!(error.message.contains("`Approve\\u{202e}`"), "{}", error.message);
+    }
+
+    #[test]
+    fn params_without_a_proposal_list_the_open_ones() {
+        assert_eq!(
+            read(Value::Null).unwrap(),
+            ReviewRequest::List {
+                collection: None,
+                entry: None
+            }
+        );
+        assert_eq!(
+            read(json!({"collection": "clearance_limits"})).unwrap(),
+            ReviewRequest::List {
+                collection: Some("clearance_limits".into()),
+                entry: None
+            }
+        );
+        let error = read(json!({"decision": "approve"})).unwrap_err();
+        assert_eq!(error.violations()[0].field, "proposalId");
+    }
+
+    #[test]
+    fn a_field_of_the_wrong_kind_or_length_is_named() {
+        let mut params = approval();
+        params["reviewedBy"] = json!(7);
+        assert_eq!(decision(params).unwrap_err().violations()[0].field, "reviewedBy");
+        let mut params = approval();
+        params["proposalId"] = json!("p".repeat(MAX_PROPOSAL_ID + 1));
+        assert_eq!(decision(params).unwrap_err().violations()[0].field, "proposalId");
+        assert!(read(json!([1])).is_err());
+    }
+}
