@@ -70,6 +70,8 @@ pub enum Call {
     },
     /// `retract`.
     Retract { collection: String, entry: String },
+    /// `review` with a proposal.
+    Review { proposal: String },
 }
 
 /// What a step does next.
@@ -117,6 +119,7 @@ pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> 
             to,
         } => confirm_step(agent, collection, entry, Some(to), answer),
         Call::Retract { collection, entry } => confirm_step(agent, collection, entry, None, answer),
+        Call::Review { proposal } => crate::mcp_review::step(agent, proposal, answer),
     };
     outcome.unwrap_or_else(|error| Step::Done(failure(&error)))
 }
@@ -535,7 +538,7 @@ fn confirm_step(
 }
 
 /// A command's outcome as a tool's result.
-fn outcome_result(outcome: Outcome) -> CallToolResult {
+pub(crate) fn outcome_result(outcome: Outcome) -> CallToolResult {
     let text = scrub(&outcome.stdout);
     match &outcome.failure {
         Some(error) => failed(&format!("{text}\n{error}"), &outcome.json),

@@ -104,6 +104,13 @@ pub fn tools() -> Vec<Tool> {
             entry("to retract"),
             &["collection", "entry"],
         ),
+        tool(
+            "review",
+            "The lessons waiting for review (another teacher approves them before the agent \
+             learns them); with a proposal's id, the person approves or rejects it in a form.",
+            crate::mcp_review::properties(),
+            &[],
+        ),
     ]
 }
 
