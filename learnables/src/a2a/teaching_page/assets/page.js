@@ -8,6 +8,7 @@ import {
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
 import { answerForm, answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { renderReviews } from "./review.js";
 import { setText, shown, shownParagraph } from "./shown.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
@@ -119,6 +120,24 @@ function renderLearnables() {
   }
   show("learnables", true);
   show("no-learnables", state.declaration.learnables.length === 0);
+  reviews();
+}
+
+// The lessons waiting for review, for a card that names a reviewMethod.
+function reviews() {
+  return renderReviews({
+    rpc: state.rpc,
+    method: state.declaration.reviewMethod,
+    nounOf: (collection) => descriptorOf(collection)?.entry ?? "entry",
+    refusedSignIn: (error) => {
+      if (error.code !== CODES.unauthenticated) return false;
+      signOut();
+      renderSignIn();
+      renderLearnables();
+      pageError(`Sign in again: ${error.message}`);
+      return true;
+    },
+  });
 }
 
 // ---- teaching ----------------------------------------------------------
@@ -217,9 +236,18 @@ async function showTaught(result, learnable, entry, task) {
     }
   }
   setText($("teach-describes"), typeof result?.describes === "string" ? result.describes : "");
-  setText($("teach-version"), result?.learned
-    ? "Learned. Tasks that start from now on use it."
-    : "Nothing changed: the agent already knew this.");
+  // A reviewed learnable's lesson is a proposal: nothing a task reads
+  // changes until another teacher approves it, and a question it answers
+  // stays open until then.
+  const proposed = typeof result?.proposalId === "string" && result.proposalId !== "";
+  setText($("teach-version"), proposed
+    ? task
+      ? "Waiting for review: another teacher must approve this answer; the agent's question stays open until then."
+      : "Waiting for review: another teacher must approve this lesson before the agent uses it."
+    : result?.learned
+      ? "Learned. Tasks that start from now on use it."
+      : "Nothing changed: the agent already knew this.");
+  if (proposed) reviews();
   $("teach-show-back").onclick = () => openShowBack(learnable.collection, entry);
   box.hidden = false;
   box.focus();
@@ -549,7 +577,7 @@ async function start() {
   $("sign-out").onclick = () => {
     signOut();
     pageError("");
-    for (const id of ["teach", "show-back", "question"]) show(id, false);
+    for (const id of ["teach", "show-back", "question", "review"]) show(id, false);
     renderSignIn();
     renderLearnables();
   };
