@@ -332,6 +332,56 @@ mod tests {
         assert_eq!(error.violations()[0].field, "proposalId");
     }
 
+    #[cfg(feature = "derive")]
+    #[test]
+    fn a_decision_names_the_teacher_the_token_names() {
+        use crate::a2a::{Activation, Principal, Tokens};
+        use crate::{Declaration, Learnable, REVIEW_METHOD, TEACH_METHOD};
+
+        #[derive(Learnable, Clone, Debug, PartialEq)]
+        #[learnable(
+            collection = "clearance_limits",
+            entry = "broker",
+            teaches = "How much a broker may clear alone",
+            how = "A fixed amount per broker, set by the compliance team",
+            decided_by = "rules",
+            describes = "{entry}: {limit}"
+        )]
+        struct Limit {
+            /// Limit in euros
+            limit: u32,
+        }
+        let declaration = Declaration::new()
+            .learnable::<Limit>()
+            .teach_method(TEACH_METHOD)
+            .review_method(REVIEW_METHOD);
+        let tokens = Tokens::new().with("b0b", Principal::human("Bob@Example.com"));
+        let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
+        assert!(service.handles(REVIEW_METHOD));
+        let call = |params: Value| {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": REVIEW_METHOD, "params": params});
+            let request = super::super::json_rpc::read_request(
+                body.to_string().as_bytes(),
+                Default::default(),
+            )
+            .unwrap();
+            let activation = Activation::from_header_values([crate::EXTENSION_URI]);
+            service.call(request, &activation, Some("b0b")).unwrap()
+        };
+        let mut params = approval();
+        params["collection"] = json!("clearance_limits");
+        params["reviewedBy"] = json!("alice@example.com");
+        let refused = call(params.clone());
+        assert_eq!(refused["error"]["code"], codes::FORBIDDEN, "{refused}");
+        assert!(refused.to_string().contains("reviewedBy"), "{refused}");
+        // A collection the declaration does not list is refused as for a lesson.
+        params["collection"] = json!("routing_rules");
+        params["reviewedBy"] = json!("bob@example.com");
+        let unknown = call(params);
+        assert_eq!(unknown["error"]["code"], codes::INVALID_PARAMS, "{unknown}");
+        assert!(unknown.to_string().contains("LEARNABLE_UNKNOWN"), "{unknown}");
+    }
+
     #[test]
     fn a_field_of_the_wrong_kind_or_length_is_named() {
         let mut params = approval();
