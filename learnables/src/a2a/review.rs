@@ -18,10 +18,13 @@ use serde_json::{Map, Value};
 use super::LearnablesService;
 use super::json_rpc::{RpcError, codes};
 use super::service::Reply;
-use super::service_params::{hidden_characters, shown};
+use super::review_view::{OpenProposal, is_open};
+use super::service_params::{hidden_characters, shown, store_error};
 use super::teachers::Principal;
-use crate::knowledge::{Knowledge, TeachError};
-use crate::wire::{Lesson, LessonResult};
+use crate::knowledge::Knowledge;
+#[cfg(feature = "tokio")]
+use crate::knowledge::TeachError;
+use crate::wire::{Decision, Lesson, Review};
 
 /// The longest `proposalId` read, in characters: an id the knowledge made
 /// is far shorter, so a longer one names no proposal.
@@ -34,33 +37,15 @@ const MAX_REASON: usize = Lesson::MAX_REASON_CHARS;
 /// proposals.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ReviewRequest {
-    /// The open proposals, of one collection or entry when named.
+    /// The open proposals, of one collection or entry when named, for the
+    /// teacher who asks (`viewer`, set once authenticated).
     List {
         collection: Option<String>,
         entry: Option<String>,
+        viewer: String,
     },
     /// A teacher's decision on one proposal.
-    Decide(ReviewParams),
-}
-
-/// What a reviewer decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Decision {
-    /// The proposal's value may be learned.
-    Approve,
-    /// Nothing is learned; the proposal is closed.
-    Reject,
-}
-
-/// The params of a decision, as the request gave them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct ReviewParams {
-    pub(crate) collection: String,
-    pub(crate) entry: String,
-    pub(crate) proposal_id: String,
-    pub(crate) decision: Decision,
-    pub(crate) reviewed_by: String,
-    pub(crate) reason: Option<String>,
+    Decide(Review),
 }
 
 /// Reads a review request's params, naming the field at fault. Keys it
@@ -107,7 +92,11 @@ pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
         if collection.is_none() && entry.is_some() {
             return Err(missing("collection", "the collection of the entry"));
         }
-        return Ok(ReviewRequest::List { collection, entry });
+        return Ok(ReviewRequest::List {
+            collection,
+            entry,
+            viewer: String::new(),
+        });
     };
     let collection = collection.ok_or_else(|| missing("collection", "the proposal's collection"))?;
     let entry = entry.ok_or_else(|| missing("entry", "the proposal's entry"))?;
@@ -136,7 +125,7 @@ pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
             "a rejection says why in `reason`, for the teacher who proposed the lesson",
         ));
     }
-    Ok(ReviewRequest::Decide(ReviewParams {
+    Ok(ReviewRequest::Decide(Review {
         collection,
         entry,
         proposal_id,
@@ -156,8 +145,12 @@ pub(super) fn admit(
     principal: &Principal,
 ) -> Result<ReviewRequest, RpcError> {
     let mut request = read(params)?;
-    let ReviewRequest::Decide(params) = &mut request else {
-        return Ok(request);
+    let params = match &mut request {
+        ReviewRequest::List { viewer, .. } => {
+            *viewer = principal.id().to_owned();
+            return Ok(request);
+        }
+        ReviewRequest::Decide(params) => params,
     };
     hidden_characters(&params.collection, &params.entry)?;
     if !params.reviewed_by.eq_ignore_ascii_case(principal.id()) {
@@ -185,12 +178,15 @@ pub(super) fn admit(
 /// durable).
 pub(super) fn answer(service: &LearnablesService, request: &ReviewRequest) -> Result<Reply, RpcError> {
     match request {
-        ReviewRequest::List { collection, entry } => {
-            Ok(Reply::Shown(listing(service.knowledge(), collection.as_deref(), entry.as_deref())))
-        }
+        ReviewRequest::List {
+            collection,
+            entry,
+            viewer,
+        } => listing(service.knowledge(), collection.as_deref(), entry.as_deref(), viewer)
+            .map(Reply::Shown),
         ReviewRequest::Decide(params) => {
-            let result = decide(service.knowledge(), params);
-            service.taught(&params.as_lesson(), result)
+            let result = service.knowledge().review(params);
+            service.taught(&as_lesson(params), result)
         }
     }
 }
@@ -209,14 +205,14 @@ pub(super) async fn answer_async(
     };
     let knowledge = service.knowledge().clone();
     let deciding = params.clone();
-    let result = tokio::task::spawn_blocking(move || decide(&knowledge, &deciding))
+    let result = tokio::task::spawn_blocking(move || knowledge.review(&deciding))
         .await
         .unwrap_or_else(|error| {
             Err(TeachError::Store(crate::knowledge::StoreError::OutcomeUnknown(
                 format!("the decision did not finish: {error}").into(),
             )))
         });
-    let lesson = params.as_lesson();
+    let lesson = as_lesson(&params);
     let outcome = service.taught(&lesson, result);
     #[cfg(feature = "a2a-server")]
     if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, service.resumer()) {
@@ -225,35 +221,62 @@ pub(super) async fn answer_async(
     outcome
 }
 
-impl ReviewParams {
-    /// The decision as a lesson without a value, for the log and the
-    /// resumer, which read its collection, entry and teacher.
-    fn as_lesson(&self) -> Lesson {
-        let mut lesson = Lesson::new(
-            self.collection.clone(),
-            self.entry.clone(),
-            crate::wire::LessonValue::default(),
-            self.reviewed_by.clone(),
-        );
-        lesson.reason = self.reason.clone();
-        lesson
-    }
-}
-
-/// The knowledge's decision on a proposal.
-fn decide(knowledge: &Knowledge, params: &ReviewParams) -> Result<LessonResult, TeachError> {
-    let _ = (knowledge, params);
-    Err(TeachError::UnknownEntry {
-        collection: params.collection.clone(),
-        entry: params.entry.clone(),
-    })
+/// A decision as a lesson without a value, for the log and the resumer,
+/// which read its collection, entry and teacher.
+fn as_lesson(review: &Review) -> Lesson {
+    let mut lesson = Lesson::new(
+        review.collection.clone(),
+        review.entry.clone(),
+        crate::wire::LessonValue::default(),
+        review.reviewed_by.clone(),
+    );
+    lesson.reason = review.reason.clone();
+    lesson
 }
 
 /// The open proposals, of one collection or entry when named, as the
-/// method lists them.
-fn listing(knowledge: &Knowledge, collection: Option<&str>, entry: Option<&str>) -> Value {
-    let _ = (knowledge, collection, entry);
-    serde_json::json!({"proposals": []})
+/// method lists them for `viewer`: `{"proposals": [OpenProposal]}`.
+fn listing(
+    knowledge: &Knowledge,
+    collection: Option<&str>,
+    entry: Option<&str>,
+    viewer: &str,
+) -> Result<Value, RpcError> {
+    let open = knowledge
+        .open_proposals()
+        .map_err(|error| listing_failed(&error))?;
+    let proposals: Vec<OpenProposal> = open
+        .iter()
+        .filter(|proposal| collection.is_none_or(|collection| proposal.collection == collection))
+        .filter(|proposal| entry.is_none_or(|entry| proposal.entry == entry))
+        .map(|proposal| OpenProposal::of(knowledge, proposal, Some(viewer)))
+        .collect();
+    Ok(serde_json::json!({ "proposals": proposals }))
+}
+
+/// The open proposals of one entry, as show-back lists them.
+pub(super) fn open_of_entry(
+    knowledge: &Knowledge,
+    collection: &str,
+    entry: &str,
+) -> Result<Vec<OpenProposal>, RpcError> {
+    let all = knowledge
+        .proposals(collection, entry)
+        .map_err(|error| listing_failed(&error))?;
+    Ok(all
+        .iter()
+        .filter(|proposal| is_open(proposal))
+        .map(|proposal| OpenProposal::of(knowledge, proposal, None))
+        .collect())
+}
+
+/// The refusal of a listing the store failed, logged in full.
+fn listing_failed(error: &crate::knowledge::StoreError) -> RpcError {
+    tracing::error!(
+        error = %crate::untrusted::Untrusted::new(&error.to_string()),
+        "the knowledge store failed while listing the proposals"
+    );
+    store_error(error)
 }
 
 /// The refusal of a decision missing `field`, which names `what`.
@@ -269,7 +292,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn decision(params: Value) -> Result<ReviewParams, RpcError> {
+    fn decision(params: Value) -> Result<Review, RpcError> {
         read(params).map(|request| match request {
             ReviewRequest::Decide(params) => params,
             other => panic!("not a decision: {other:?}"),
@@ -318,14 +341,16 @@ mod tests {
             read(Value::Null).unwrap(),
             ReviewRequest::List {
                 collection: None,
-                entry: None
+                entry: None,
+                viewer: String::new()
             }
         );
         assert_eq!(
             read(json!({"collection": "clearance_limits"})).unwrap(),
             ReviewRequest::List {
                 collection: Some("clearance_limits".into()),
-                entry: None
+                entry: None,
+                viewer: String::new()
             }
         );
         let error = read(json!({"decision": "approve"})).unwrap_err();

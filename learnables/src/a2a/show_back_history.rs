@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::json_rpc::{RpcError, codes};
 use crate::knowledge::Knowledge;
-use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
+use crate::knowledge::{FieldChange, ProposalStatus, Snapshot, VersionRecord, field_changes};
 use crate::timestamp::rfc3339;
 use crate::wire::LessonField;
 
@@ -108,6 +108,10 @@ pub struct HistoryVersion {
     pub lesson_fields: Option<Vec<LessonField>>,
     /// What it changed from the entry's version before, field by field.
     pub changes: Vec<FieldChange>,
+    /// The teachers whose approvals made it, for a version of a reviewed
+    /// learnable (`taughtBy` proposed it); empty for one learned at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approved_by: Vec<String>,
 }
 
 /// The page of the history of `entry` of `collection` in `snapshot` that
@@ -151,6 +155,21 @@ pub(super) fn history_page(
         .map(|record| fields_of(knowledge, record))
         .collect();
     let shown_count = page.len().min(limit as usize);
+    // Who approved each version a review made: one read of the entry's
+    // proposals for the page.
+    let approved = knowledge
+        .proposals(collection, entry)
+        .map_err(|error| super::service_params::store_error(&error))?;
+    let approvers = |version_id: &str| -> Vec<String> {
+        approved
+            .iter()
+            .find(|proposal| {
+                matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
+                    if made == version_id)
+            })
+            .map(|proposal| proposal.approvals.iter().map(|a| a.by.clone()).collect())
+            .unwrap_or_default()
+    };
     let versions = (0..shown_count)
         .map(|at| {
             let record = &page[at];
@@ -166,6 +185,7 @@ pub(super) fn history_page(
                 retracted: record.retracted,
                 changes: field_changes(before.as_deref(), fields[at].as_deref()),
                 lesson_fields: fields[at].clone(),
+                approved_by: approvers(&record.version_id),
             }
         })
         .collect();
