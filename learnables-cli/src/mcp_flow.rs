@@ -26,10 +26,10 @@ use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::history::fetch_page;
-use crate::mcp_text::{done, failed, failure, line};
-use crate::outcome::{Format, Outcome};
+use crate::mcp_text::{done, failed, failure, line, outcome_result};
+use crate::outcome::Format;
 use crate::render::{paragraph, the_entry};
-use crate::style::{Style, scrub};
+use crate::style::Style;
 use crate::teach::{find_descriptor, prefill, render_result, teach_block_of, teacher};
 
 /// How many times a form is asked again after the agent refused its answer.
@@ -350,7 +350,11 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
                 "The task that asked is answered: {}\n",
                 paragraph(answer)
             )),
-            None => text.push_str("The task that asked still waits for an answer.\n"),
+            None => text.push_str(if result.proposal_id.is_some() {
+                "The task that asked waits until another teacher approves the answer.\n"
+            } else {
+                "The task that asked still waits for an answer.\n"
+            }),
         }
         data["task"] = json!({"id": task, "answered": answer.is_some(), "answer": answer});
     }
@@ -535,15 +539,6 @@ fn confirm_step(
         )?,
     };
     Ok(Step::Done(outcome_result(outcome)))
-}
-
-/// A command's outcome as a tool's result.
-pub(crate) fn outcome_result(outcome: Outcome) -> CallToolResult {
-    let text = scrub(&outcome.stdout);
-    match &outcome.failure {
-        Some(error) => failed(&format!("{text}\n{error}"), &outcome.json),
-        None => done(&text, &outcome.json),
-    }
 }
 
 /// `list_learnables`: the card's learnables, for a person and as data.

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 
 use crate::cli::ReviewArgs;
 use crate::error::CliError;
-use crate::mcp_flow::{Agent, Step, outcome_result};
-use crate::mcp_text::{done, failure, line};
+use crate::mcp_flow::{Agent, Step};
+use crate::mcp_text::{done, failed, failure, line, outcome_result};
 use crate::outcome::Format;
 use crate::render::entry_noun;
 use crate::review::{Listed, list, render_one};
@@ -41,6 +41,14 @@ pub fn step(
             &json!({"decided": false}),
         )));
     };
+    // Never offered on the person's own proposal, nor one they approved.
+    if open.may_decide == Some(false) {
+        let why = open.cannot_decide.as_deref().unwrap_or("it is not theirs to decide");
+        return Ok(Step::Done(failed(
+            &format!("Nothing decided: {}.", line(why)),
+            &json!({"decided": false}),
+        )));
+    }
     let shown = scrub(&render_one(
         open,
         entry_noun(&params, &open.collection),

@@ -242,6 +242,15 @@ fn bounded(text: &str) -> String {
         .to_string()
 }
 
+/// A command's outcome as a tool's result.
+pub(crate) fn outcome_result(outcome: crate::outcome::Outcome) -> CallToolResult {
+    let text = crate::style::scrub(&outcome.stdout);
+    match &outcome.failure {
+        Some(error) => failed(&format!("{text}\n{error}"), &outcome.json),
+        None => done(&text, &outcome.json),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
