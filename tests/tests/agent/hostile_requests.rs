@@ -1324,15 +1324,24 @@ fn taught_agent(dir: &std::path::Path) -> (Agent, String) {
     let agent = Agent::start(dir);
     let taught = agent.call(TEACH, known_lesson());
     let version_id = taught.result()["versionId"].as_str().unwrap().to_owned();
-    agent
-        .call(
-            TEACH,
-            json!({
-                "collection": "clearance_limits", "entry": "broker-17",
-                "value": {"amountEur": 25000}, "taughtBy": "alice@example.com"
-            }),
-        )
-        .result();
+    let proposed = agent.call(
+        TEACH,
+        json!({
+            "collection": "clearance_limits", "entry": "broker-17",
+            "value": {"amountEur": 25000}, "taughtBy": "alice@example.com"
+        }),
+    );
+    // Clearance limits are reviewed: bob's approval makes the version.
+    let approved = agent.call_with(
+        learnables::REVIEW_METHOD,
+        json!({
+            "collection": "clearance_limits", "entry": "broker-17",
+            "proposalId": proposed.result()["proposalId"], "decision": "approve",
+            "reviewedBy": "bob@example.com"
+        }),
+        &[ACTIVATED, agent_harness::AS_BOB],
+    );
+    assert_eq!(approved.result()["learned"], true);
     (agent, version_id)
 }
 
