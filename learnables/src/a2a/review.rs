@@ -407,6 +407,143 @@ mod tests {
         assert!(unknown.to_string().contains("LEARNABLE_UNKNOWN"), "{unknown}");
     }
 
+    /// The question's task: waiting while the answer is a proposal,
+    /// resumed by the approval that makes the version.
+    #[cfg(all(feature = "derive", feature = "a2a-server"))]
+    #[test]
+    fn the_task_resumes_when_the_approval_makes_the_version_not_before() {
+        use std::sync::Arc;
+
+        use a2a::{
+            A2AError, Message, Part, Role, SendMessageRequest, SendMessageResponse,
+            StreamResponse, TaskState, TaskStatus,
+        };
+        use a2a_server::{
+            AgentExecutor, DefaultRequestHandler, ExecutorContext, InMemoryTaskStore,
+            RequestHandler,
+        };
+        use futures::stream::{self, BoxStream};
+
+        use crate::a2a::{Activation, Principal, TaskResumer, TeachBlock, Tokens};
+        use crate::{Declaration, Learnable, REVIEW_METHOD, TEACH_METHOD};
+
+        #[derive(Learnable, Clone, Debug, PartialEq)]
+        #[learnable(
+            collection = "clearance_limits",
+            entry = "broker",
+            teaches = "How much a broker may clear alone",
+            how = "A fixed amount per broker, set by the compliance team",
+            decided_by = "rules",
+            describes = "{entry}: {limit}",
+            review
+        )]
+        struct Limit {
+            /// Limit in euros
+            limit: u32,
+        }
+
+        /// Asks for broker-17's limit, then completes on the next turn.
+        struct Asker;
+        impl AgentExecutor for Asker {
+            fn execute(
+                &self,
+                context: ExecutorContext,
+            ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+                let Some(mut task) = context.stored_task.clone() else {
+                    return Box::pin(stream::empty());
+                };
+                let asked = task.status.state == TaskState::InputRequired;
+                let mut question = Message::new(Role::Agent, vec![Part::text("What limit?")]);
+                TeachBlock::new("clearance_limits", ["broker-17"])
+                    .attach_to_message(&mut question)
+                    .unwrap();
+                task.status = TaskStatus {
+                    state: if asked {
+                        TaskState::Completed
+                    } else {
+                        TaskState::InputRequired
+                    },
+                    message: Some(question),
+                    timestamp: None,
+                };
+                Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
+            }
+            fn cancel(&self, _: ExecutorContext) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+                Box::pin(stream::empty())
+            }
+        }
+
+        let handler: Arc<dyn RequestHandler> =
+            Arc::new(DefaultRequestHandler::new(Asker, InMemoryTaskStore::new()));
+        let declaration = Declaration::new()
+            .learnable::<Limit>()
+            .teach_method(TEACH_METHOD)
+            .review_method(REVIEW_METHOD);
+        let tokens = Tokens::new()
+            .with("a11ce", Principal::human("alice@example.com"))
+            .with("b0b", Principal::human("bob@example.com"));
+        let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens)
+            .resuming(TaskResumer::new(handler.clone()));
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let request = SendMessageRequest {
+                message: Message::new(Role::User, vec![Part::text("clear it")]),
+                configuration: None,
+                metadata: None,
+                tenant: None,
+            };
+            let Ok(SendMessageResponse::Task(task)) =
+                handler.send_message(&Default::default(), request).await
+            else {
+                panic!("no task");
+            };
+            let state = || async {
+                let request = a2a::GetTaskRequest {
+                    id: task.id.clone(),
+                    history_length: None,
+                    tenant: None,
+                };
+                let got = handler.get_task(&Default::default(), request).await;
+                got.unwrap().status.state
+            };
+            let call = |method: &str, params: Value, token: &'static str| {
+                let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+                let request = super::super::json_rpc::read_request(
+                    body.to_string().as_bytes(),
+                    Default::default(),
+                )
+                .unwrap();
+                let service = service.clone();
+                async move {
+                    let activation = Activation::from_header_values([crate::EXTENSION_URI]);
+                    service.call_async(request, &activation, Some(token)).await.unwrap()
+                }
+            };
+            let proposed = call(
+                TEACH_METHOD,
+                json!({"collection": "clearance_limits", "entry": "broker-17",
+                       "value": {"limit": "9000"}, "taughtBy": "alice@example.com"}),
+                "a11ce",
+            )
+            .await;
+            assert_eq!(proposed["result"]["learned"], false, "{proposed}");
+            assert_eq!(state().await, TaskState::InputRequired, "a proposal resumes nothing");
+            let approved = call(
+                REVIEW_METHOD,
+                json!({"collection": "clearance_limits", "entry": "broker-17",
+                       "proposalId": proposed["result"]["proposalId"], "decision": "approve",
+                       "reviewedBy": "bob@example.com"}),
+                "b0b",
+            )
+            .await;
+            assert_eq!(approved["result"]["learned"], true, "{approved}");
+            assert_eq!(state().await, TaskState::Completed, "the approval resumes the task");
+        });
+    }
+
     #[test]
     fn a_field_of_the_wrong_kind_or_length_is_named() {
         let mut params = approval();
