@@ -58,7 +58,7 @@ pub(crate) struct Change {
 }
 
 /// Runs `review`: the list, or a decision with `--approve` or `--reject`.
-/// With `--json` a decision asks nothing (`--yes` is required) and prints
+/// With `--json` an approval asks nothing (`--yes` is required); a decision prints
 /// `{"result": the agent's LessonResult, "warnings": [...]}`; the list
 /// prints `{"proposals": [...], "warnings": [...]}`.
 pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
@@ -82,9 +82,10 @@ pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Ou
             return Ok(Outcome::ok(text, json));
         }
     };
-    if format.is_json() && !args.yes {
+    // An approval asks first; a rejection, with its reason, does not.
+    if approve && format.is_json() && !args.yes {
         return Err(CliError::usage(
-            "--json asks nothing: pass --yes to decide",
+            "--json asks nothing: pass --yes to approve",
         ));
     }
     let proposal = proposals
