@@ -1435,8 +1435,10 @@ fn the_notification_check_sees_a_notification_that_teaches() {
     assert_eq!(shown["lessonFields"][1]["default"], "general");
     assert_eq!(shown["collectionVersion"], 3, "two routing lessons learned");
     assert_eq!(show(&agent, "routing_rules", "86")["entry"], "86");
+    // Clearance limits are reviewed: the new limit waits as a proposal.
     let limit = show(&agent, "clearance_limits", "broker-17");
-    assert_eq!(limit["collectionVersion"], 2);
+    assert_eq!(limit["collectionVersion"], 1);
+    assert_eq!(limit["proposals"].as_array().map(Vec::len), Some(1), "{limit}");
 }
 
 #[test]
