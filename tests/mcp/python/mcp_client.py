@@ -234,8 +234,12 @@ async def case_refused(args: argparse.Namespace) -> None:
     expect("lots" in again.message, "and the value refused", again.message)
     kept = schema_of(again)["properties"]["amountEur"].get("default")
     expect(kept == "lots", "the answer is kept in the form asked again", kept)
-    shown = show_back(args, "clearance_limits", "broker-7")
-    expect(field_value(shown, "amountEur") == "5000", "the agent learned the corrected value", shown)
+    # Clearance limits are reviewed: the corrected value waits for another teacher.
+    expect("Waiting for review" in result_text(result), "the person is told it waits", result_text(result))
+    listed = rpc(args.url, args.token, "rsaxb.learnables.Review", {"collection": "clearance_limits", "entry": "broker-7"})
+    proposals = listed.get("result", {}).get("proposals", [])
+    after = proposals[0]["changes"][0].get("after") if len(proposals) == 1 and proposals[0]["changes"] else None
+    expect(after == "5000", "the corrected value is the one proposed", listed)
 
 
 async def case_retract(args: argparse.Namespace) -> None:
