@@ -49,6 +49,7 @@ mod man;
 mod mcp;
 mod mcp_flow;
 mod mcp_review;
+mod mcp_step;
 mod mcp_text;
 mod outcome;
 mod render;
@@ -108,7 +109,9 @@ fn execute(cli: &Cli) -> Result<Outcome, CliError> {
             &AgentClient::new(&args.target.url, &connection)?,
             format,
         ),
-        Command::Review(args) => review::run(args, &AgentClient::new(&args.url, &connection)?, format),
+        Command::Review(args) => {
+            review::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
     }
 }
 

@@ -16,16 +16,16 @@ use std::time::Duration;
 
 use learnables::a2a::{ShowBack, ShowBackParams, TeachBlock};
 use learnables::{LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD, mcp};
-use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction, ElicitationSchema};
+use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
 use crate::card::render_card;
 use crate::check::params_for_teaching;
 use crate::cli::{EntryArgs, HistoryArgs, RetractArgs, RevertArgs, ShowArgs};
-use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::history::fetch_page;
+pub use crate::mcp_step::{Agent, Step};
 use crate::mcp_text::{done, failed, failure, line, outcome_result};
 use crate::outcome::Format;
 use crate::render::{paragraph, the_entry};
@@ -39,17 +39,6 @@ const MAX_ROUNDS: u32 = 5;
 /// for the agent to take it up, and how long between reads.
 const ANSWER_READS: u32 = 10;
 const ANSWER_PAUSE: Duration = Duration::from_millis(200);
-
-/// The agent, and the teacher's token (never said to the host).
-#[derive(Debug)]
-pub struct Agent {
-    /// The command's client for the agent.
-    pub client: AgentClient,
-    /// The agent's URL as given.
-    pub url: String,
-    /// The teacher's bearer token.
-    pub token: String,
-}
 
 /// A tool call that may need the person.
 #[derive(Debug, Clone)]
@@ -72,20 +61,6 @@ pub enum Call {
     Retract { collection: String, entry: String },
     /// `review` with a proposal.
     Review { proposal: String },
-}
-
-/// What a step does next.
-#[derive(Debug)]
-pub enum Step {
-    /// Ask the person this form; the answer goes to the next step with
-    /// `round`.
-    Ask {
-        message: String,
-        schema: ElicitationSchema,
-        round: u32,
-    },
-    /// The tool's result.
-    Done(CallToolResult),
 }
 
 /// The lesson a teach form fills: its learnable (with the question's own

@@ -5,11 +5,11 @@
 //! `learnables review`'s own run.
 
 use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::cli::ReviewArgs;
 use crate::error::CliError;
-use crate::mcp_flow::{Agent, Step};
+use crate::mcp_step::{Agent, Step};
 use crate::mcp_text::{done, failed, failure, line, outcome_result};
 use crate::outcome::Format;
 use crate::render::entry_noun;
@@ -43,7 +43,10 @@ pub fn step(
     };
     // Never offered on the person's own proposal, nor one they approved.
     if open.may_decide == Some(false) {
-        let why = open.cannot_decide.as_deref().unwrap_or("it is not theirs to decide");
+        let why = open
+            .cannot_decide
+            .as_deref()
+            .unwrap_or("it is not theirs to decide");
         return Ok(Step::Done(failed(
             &format!("Nothing decided: {}.", line(why)),
             &json!({"decided": false}),
@@ -114,10 +117,4 @@ fn args(
         reason,
         yes: true,
     }
-}
-
-/// The tool's arguments: `proposal`, optional.
-pub fn properties() -> Value {
-    json!({"proposal": {"type": "string", "description":
-        "The id of the proposal to decide (the list names them); without it, the list."}})
 }

@@ -108,7 +108,8 @@ pub fn tools() -> Vec<Tool> {
             "review",
             "The lessons waiting for review (another teacher approves them before the agent \
              learns them); with a proposal's id, the person approves or rejects it in a form.",
-            crate::mcp_review::properties(),
+            json!({"proposal": {"type": "string", "description":
+                "The id of the proposal to decide (the list names them); without it, the list."}}),
             &[],
         ),
     ]

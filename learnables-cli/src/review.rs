@@ -127,7 +127,11 @@ pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Ou
         &method,
         decision,
         &args.token,
-        if approve { "the approval" } else { "the rejection" },
+        if approve {
+            "the approval"
+        } else {
+            "the rejection"
+        },
         "deciding",
     )?;
     let result: LessonResult = serde_json::from_value(result).map_err(|error| {
@@ -139,7 +143,10 @@ pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Ou
     let text = if approve {
         render_result(&result, Style::for_stdout())
     } else {
-        format!("Rejected: nothing was learned.\n{}\n", paragraph(&result.describes))
+        format!(
+            "Rejected: nothing was learned.\n{}\n",
+            paragraph(&result.describes)
+        )
     };
     let json = json!({
         "result": serde_json::to_value(&result).unwrap_or_default(),
@@ -173,8 +180,8 @@ pub(crate) fn list(client: &AgentClient, token: &str) -> Result<Listed, CliError
         "the list of proposals",
         "asking for the proposals waiting for review",
     )?;
-    let proposals: Vec<Proposal> = serde_json::from_value(listed["proposals"].clone())
-        .map_err(|error| {
+    let proposals: Vec<Proposal> =
+        serde_json::from_value(listed["proposals"].clone()).map_err(|error| {
             CliError::not_understood(format!(
                 "the agent's list of proposals does not read: {}",
                 line(&error.to_string())
@@ -194,7 +201,10 @@ fn render_list(proposals: &[Proposal], noun: impl Fn(&str) -> String, style: Sty
     if proposals.is_empty() {
         return "No lesson is waiting for review.\n".to_owned();
     }
-    let mut text = format!("{} waiting for review:\n\n", count(proposals.len(), "lesson"));
+    let mut text = format!(
+        "{} waiting for review:\n\n",
+        count(proposals.len(), "lesson")
+    );
     for proposal in proposals {
         text.push_str(&render_one(proposal, &noun(&proposal.collection), style));
         text.push('\n');
@@ -216,7 +226,11 @@ pub(crate) fn render_one(proposal: &Proposal, noun: &str, style: Style) -> Strin
         if proposal.proposed_at.is_empty() {
             line(&proposal.proposed_by)
         } else {
-            format!("{}, {}", line(&proposal.proposed_by), line(&proposal.proposed_at))
+            format!(
+                "{}, {}",
+                line(&proposal.proposed_by),
+                line(&proposal.proposed_at)
+            )
         },
     )];
     if let Some(reason) = &proposal.reason {
@@ -226,7 +240,8 @@ pub(crate) fn render_one(proposal: &Proposal, noun: &str, style: Style) -> Strin
         rows.push(("Would mean".to_owned(), paragraph(&proposal.describes)));
     }
     for change in &proposal.changes {
-        let shown = |value: &Option<String>| value.as_deref().map_or_else(|| "(none)".to_owned(), line);
+        let shown =
+            |value: &Option<String>| value.as_deref().map_or_else(|| "(none)".to_owned(), line);
         rows.push((
             line(&change.label),
             format!("{} → {}", shown(&change.before), shown(&change.after)),
@@ -284,7 +299,10 @@ mod tests {
         assert!(text.contains("Clearance limit \"FR\\u{1b}[31m\""), "{text}");
         assert!(!text.contains('\u{1b}'), "{text}");
         assert!(text.contains("Limit (euros)  1000 → 1500"), "{text}");
-        assert!(text.contains("new\nletter") || text.contains("new"), "{text}");
+        assert!(
+            text.contains("new\nletter") || text.contains("new"),
+            "{text}"
+        );
         assert!(text.contains("0 of 1 needed"), "{text}");
         assert!(text.contains("you proposed it"), "{text}");
     }

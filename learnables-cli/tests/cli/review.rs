@@ -56,12 +56,18 @@ fn a_lesson_waits_for_another_teachers_approval() {
 
     // Bob's list shows who proposed it, why, and what it would change.
     let listed = review(&agent, BOB_TOKEN, &[]).ok();
-    assert!(listed.starts_with("1 lesson waiting for review:"), "{listed}");
+    assert!(
+        listed.starts_with("1 lesson waiting for review:"),
+        "{listed}"
+    );
     assert!(listed.contains("Broker \"broker-17\""), "{listed}");
     assert!(listed.contains(&format!("(proposal {id})")), "{listed}");
     assert!(listed.contains("alice@example.com"), "{listed}");
     assert!(listed.contains("the ministry's letter"), "{listed}");
-    assert!(listed.contains("Limit in euros  (none) → 25000"), "{listed}");
+    assert!(
+        listed.contains("Limit in euros  (none) → 25000"),
+        "{listed}"
+    );
     // Alice is told she cannot decide her own, and the agent refuses it.
     let own = review(&agent, ALICE_TOKEN, &[]).ok();
     assert!(own.contains("you proposed it"), "{own}");
@@ -71,7 +77,12 @@ fn a_lesson_waits_for_another_teachers_approval() {
     // Without a yes nothing is approved; with it bob's approval teaches it.
     let cancelled = review(&agent, BOB_TOKEN, &["--approve", &id]).failed_with(130);
     assert!(cancelled.contains("not confirmed"), "{cancelled}");
-    let approved = review(&agent, BOB_TOKEN, &["--approve", &id, "--yes", "-r", "checked"]).ok();
+    let approved = review(
+        &agent,
+        BOB_TOKEN,
+        &["--approve", &id, "--yes", "-r", "checked"],
+    )
+    .ok();
     assert!(
         approved.starts_with("Learned: broker-17 may now clear up to EUR 25000 alone"),
         "{approved}"

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 
 use super::LearnablesService;
 use super::json_rpc::{RpcError, codes};
-use super::service::Reply;
 use super::review_view::{OpenProposal, is_open};
+use super::service::Reply;
 use super::service_params::{hidden_characters, shown, store_error};
 use super::teachers::Principal;
 use crate::knowledge::Knowledge;
@@ -98,7 +98,8 @@ pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
             viewer: String::new(),
         });
     };
-    let collection = collection.ok_or_else(|| missing("collection", "the proposal's collection"))?;
+    let collection =
+        collection.ok_or_else(|| missing("collection", "the proposal's collection"))?;
     let entry = entry.ok_or_else(|| missing("entry", "the proposal's entry"))?;
     let decision = match decision {
         Some(Value::String(text)) if text == "approve" => Decision::Approve,
@@ -160,7 +161,9 @@ pub(super) fn admit(
             shown(&params.reviewed_by),
             principal.id()
         );
-        return Err(RpcError::new(codes::FORBIDDEN, message.clone()).at_field("reviewedBy", message));
+        return Err(
+            RpcError::new(codes::FORBIDDEN, message.clone()).at_field("reviewedBy", message)
+        );
     }
     params.reviewed_by = principal.id().to_owned();
     // The collection the declaration lists, and the policy on who may
@@ -176,14 +179,22 @@ pub(super) fn admit(
 
 /// Answers an admitted review request (blocking while a decision is made
 /// durable).
-pub(super) fn answer(service: &LearnablesService, request: &ReviewRequest) -> Result<Reply, RpcError> {
+pub(super) fn answer(
+    service: &LearnablesService,
+    request: &ReviewRequest,
+) -> Result<Reply, RpcError> {
     match request {
         ReviewRequest::List {
             collection,
             entry,
             viewer,
-        } => listing(service.knowledge(), collection.as_deref(), entry.as_deref(), viewer)
-            .map(Reply::Shown),
+        } => listing(
+            service.knowledge(),
+            collection.as_deref(),
+            entry.as_deref(),
+            viewer,
+        )
+        .map(Reply::Shown),
         ReviewRequest::Decide(params) => {
             let result = service.knowledge().review(params);
             service.taught(&as_lesson(params), result)
@@ -208,9 +219,11 @@ pub(super) async fn answer_async(
     let result = tokio::task::spawn_blocking(move || knowledge.review(&deciding))
         .await
         .unwrap_or_else(|error| {
-            Err(TeachError::Store(crate::knowledge::StoreError::OutcomeUnknown(
-                format!("the decision did not finish: {error}").into(),
-            )))
+            Err(TeachError::Store(
+                crate::knowledge::StoreError::OutcomeUnknown(
+                    format!("the decision did not finish: {error}").into(),
+                ),
+            ))
         });
     let lesson = as_lesson(&params);
     let outcome = service.taught(&lesson, result);
@@ -313,7 +326,10 @@ mod tests {
         let mut with_reason = approval();
         with_reason["reason"] = json!("matches the ministry's letter");
         let params = decision(with_reason).unwrap();
-        assert_eq!(params.reason.as_deref(), Some("matches the ministry's letter"));
+        assert_eq!(
+            params.reason.as_deref(),
+            Some("matches the ministry's letter")
+        );
     }
 
     #[test]
@@ -332,7 +348,11 @@ mod tests {
         params["decision"] = json!("Approve\u{202E}");
         let error = decision(params).unwrap_err();
         assert_eq!(error.violations()[0].field, "decision");
-        assert!(error.message.contains("`Approve\\u{202e}`"), "{}", error.message);
+        assert!(
+            error.message.contains("`Approve\\u{202e}`"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]
@@ -384,7 +404,8 @@ mod tests {
         let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
         assert!(service.handles(REVIEW_METHOD));
         let call = |params: Value| {
-            let body = json!({"jsonrpc": "2.0", "id": 1, "method": REVIEW_METHOD, "params": params});
+            let body =
+                json!({"jsonrpc": "2.0", "id": 1, "method": REVIEW_METHOD, "params": params});
             let request = super::super::json_rpc::read_request(
                 body.to_string().as_bytes(),
                 Default::default(),
@@ -404,7 +425,10 @@ mod tests {
         params["reviewedBy"] = json!("bob@example.com");
         let unknown = call(params);
         assert_eq!(unknown["error"]["code"], codes::INVALID_PARAMS, "{unknown}");
-        assert!(unknown.to_string().contains("LEARNABLE_UNKNOWN"), "{unknown}");
+        assert!(
+            unknown.to_string().contains("LEARNABLE_UNKNOWN"),
+            "{unknown}"
+        );
     }
 
     /// The question's task: waiting while the answer is a proposal,
@@ -415,8 +439,8 @@ mod tests {
         use std::sync::Arc;
 
         use a2a::{
-            A2AError, Message, Part, Role, SendMessageRequest, SendMessageResponse,
-            StreamResponse, TaskState, TaskStatus,
+            A2AError, Message, Part, Role, SendMessageRequest, SendMessageResponse, StreamResponse,
+            TaskState, TaskStatus,
         };
         use a2a_server::{
             AgentExecutor, DefaultRequestHandler, ExecutorContext, InMemoryTaskStore,
@@ -468,7 +492,10 @@ mod tests {
                 };
                 Box::pin(stream::once(async move { Ok(StreamResponse::Task(task)) }))
             }
-            fn cancel(&self, _: ExecutorContext) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
+            fn cancel(
+                &self,
+                _: ExecutorContext,
+            ) -> BoxStream<'static, Result<StreamResponse, A2AError>> {
                 Box::pin(stream::empty())
             }
         }
@@ -519,7 +546,10 @@ mod tests {
                 let service = service.clone();
                 async move {
                     let activation = Activation::from_header_values([crate::EXTENSION_URI]);
-                    service.call_async(request, &activation, Some(token)).await.unwrap()
+                    service
+                        .call_async(request, &activation, Some(token))
+                        .await
+                        .unwrap()
                 }
             };
             let proposed = call(
@@ -530,7 +560,11 @@ mod tests {
             )
             .await;
             assert_eq!(proposed["result"]["learned"], false, "{proposed}");
-            assert_eq!(state().await, TaskState::InputRequired, "a proposal resumes nothing");
+            assert_eq!(
+                state().await,
+                TaskState::InputRequired,
+                "a proposal resumes nothing"
+            );
             let approved = call(
                 REVIEW_METHOD,
                 json!({"collection": "clearance_limits", "entry": "broker-17",
@@ -540,7 +574,11 @@ mod tests {
             )
             .await;
             assert_eq!(approved["result"]["learned"], true, "{approved}");
-            assert_eq!(state().await, TaskState::Completed, "the approval resumes the task");
+            assert_eq!(
+                state().await,
+                TaskState::Completed,
+                "the approval resumes the task"
+            );
         });
     }
 
@@ -548,10 +586,16 @@ mod tests {
     fn a_field_of_the_wrong_kind_or_length_is_named() {
         let mut params = approval();
         params["reviewedBy"] = json!(7);
-        assert_eq!(decision(params).unwrap_err().violations()[0].field, "reviewedBy");
+        assert_eq!(
+            decision(params).unwrap_err().violations()[0].field,
+            "reviewedBy"
+        );
         let mut params = approval();
         params["proposalId"] = json!("p".repeat(MAX_PROPOSAL_ID + 1));
-        assert_eq!(decision(params).unwrap_err().violations()[0].field, "proposalId");
+        assert_eq!(
+            decision(params).unwrap_err().violations()[0].field,
+            "proposalId"
+        );
         assert!(read(json!([1])).is_err());
     }
 }

@@ -75,7 +75,11 @@ pub struct OpenProposal {
 impl OpenProposal {
     /// `proposal` as shown, its changes from the entry's value now; for
     /// `viewer`, whether they may decide it.
-    pub(crate) fn of(knowledge: &Knowledge, proposal: &Proposal, viewer: Option<&str>) -> OpenProposal {
+    pub(crate) fn of(
+        knowledge: &Knowledge,
+        proposal: &Proposal,
+        viewer: Option<&str>,
+    ) -> OpenProposal {
         // A value that no longer reads shows no changes rather than none
         // of the proposal: its sentence and author still say what it is.
         let changes = knowledge

@@ -530,7 +530,11 @@ impl LearnablesService {
 /// is logged and never turns the lesson's answer into a failure (the
 /// lesson is learned), and a teacher who hangs up does not cut it short.
 #[cfg(feature = "a2a-server")]
-pub(super) async fn resume_apart(resumer: &super::TaskResumer, lesson: &Lesson, result: &LessonResult) {
+pub(super) async fn resume_apart(
+    resumer: &super::TaskResumer,
+    lesson: &Lesson,
+    result: &LessonResult,
+) {
     let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
     let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
     if let Err(error) = resuming.await {

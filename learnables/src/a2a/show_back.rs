@@ -241,11 +241,8 @@ impl LearnablesService {
             )?);
         }
         if params.version_id.is_none() {
-            shown_back.proposals = super::review::open_of_entry(
-                self.knowledge(),
-                &params.collection,
-                &params.entry,
-            )?;
+            shown_back.proposals =
+                super::review::open_of_entry(self.knowledge(), &params.collection, &params.entry)?;
         }
         serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))

@@ -115,7 +115,11 @@ fn entries_with_hidden_characters_are_refused_over_http_at_every_method() {
     // An ordinary entry, in any script, is taken (clearance limits are
     // reviewed: as a proposal).
     let taught = agent.call(TEACH, limit("Größe-中-17"));
-    assert!(taught.result()["proposalId"].is_string(), "{}", taught.message());
+    assert!(
+        taught.result()["proposalId"].is_string(),
+        "{}",
+        taught.message()
+    );
 }
 
 /// Asserts `refused` is the refusal of `name` as a `field` holding a

@@ -1438,7 +1438,11 @@ fn the_notification_check_sees_a_notification_that_teaches() {
     // Clearance limits are reviewed: the new limit waits as a proposal.
     let limit = show(&agent, "clearance_limits", "broker-17");
     assert_eq!(limit["collectionVersion"], 1);
-    assert_eq!(limit["proposals"].as_array().map(Vec::len), Some(1), "{limit}");
+    assert_eq!(
+        limit["proposals"].as_array().map(Vec::len),
+        Some(1),
+        "{limit}"
+    );
 }
 
 #[test]

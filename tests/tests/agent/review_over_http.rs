@@ -112,7 +112,12 @@ fn a_reviewed_lesson_is_learned_on_another_teachers_approval_after_a_restart() {
     assert_eq!(newest["approvedBy"], json!(["bob@example.com"]), "{newest}");
     // A second approval of a learned proposal is refused.
     let again = decide(&agent, &id, "approve", AS_BOB, "bob@example.com");
-    assert_eq!(again.reason(), Some("PROPOSAL_CLOSED"), "{}", again.message());
+    assert_eq!(
+        again.reason(),
+        Some("PROPOSAL_CLOSED"),
+        "{}",
+        again.message()
+    );
 }
 
 #[test]
@@ -129,7 +134,12 @@ fn a_stale_proposal_and_a_rejected_one_teach_nothing() {
     let learned = decide(&agent, &newer, "approve", AS_ALICE, "alice@example.com");
     assert_eq!(learned.result()["learned"], true, "{}", learned.result());
     let stale = decide(&agent, &older, "approve", AS_BOB, "bob@example.com");
-    assert_eq!(stale.reason(), Some("PROPOSAL_STALE"), "{}", stale.message());
+    assert_eq!(
+        stale.reason(),
+        Some("PROPOSAL_STALE"),
+        "{}",
+        stale.message()
+    );
     assert!(stale.message().contains("stale"), "{}", stale.message());
     assert_eq!(
         show_back(&agent)["describes"],
@@ -147,7 +157,12 @@ fn a_stale_proposal_and_a_rejected_one_teach_nothing() {
     );
     assert!(shown.get("proposals").is_none(), "{shown}");
     let after = decide(&agent, &rejected, "approve", AS_BOB, "bob@example.com");
-    assert_eq!(after.reason(), Some("PROPOSAL_CLOSED"), "{}", after.message());
+    assert_eq!(
+        after.reason(),
+        Some("PROPOSAL_CLOSED"),
+        "{}",
+        after.message()
+    );
     // A rejection says why; a decision names the token's teacher.
     let open = proposal_id(&propose(&agent, 60_000, AS_ALICE, "alice@example.com"));
     let params = json!({"collection": "clearance_limits", "entry": BROKER, "proposalId": open,
