@@ -235,9 +235,7 @@ impl Knowledge {
         match &proposal.status {
             ProposalStatus::Open => {}
             ProposalStatus::Learned { version_id } => {
-                return Err(closed(format!(
-                    "it was approved and learned as {version_id}"
-                )));
+                return Err(closed(format!("it was approved and learned as {version_id}")));
             }
             ProposalStatus::Rejected { by, reason, .. } => {
                 return Err(closed(match reason {
