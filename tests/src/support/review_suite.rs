@@ -329,3 +329,45 @@ pub fn assert_proposals_survive_reopening(open: impl Fn() -> Knowledge) {
     assert_eq!(decided.proposal_id, waiting);
     assert_eq!(decided.approvals.len(), 2);
 }
+
+/// Exports a knowledge with a proposal waiting for its second approval,
+/// a rejected one and one learned, imports it into `into` (empty), and
+/// checks that they moved: the waiting one still waits, and its next
+/// approval learns it there.
+pub fn assert_proposals_move_with_an_export(into: Knowledge) {
+    let from = with_limits(Knowledge::in_memory());
+    let learned = propose(&from, "Bremen", 1_000);
+    for by in ["bob@example.com", "carol@example.com"] {
+        from.review(&decision("Bremen", &learned, Decision::Approve, by))
+            .unwrap();
+    }
+    let waiting = propose(&from, "Bremen", 2_000);
+    from.review(&decision("Bremen", &waiting, Decision::Approve, "bob@example.com"))
+        .unwrap();
+    let rejected = propose(&from, "Kiel", 3_000);
+    from.review(&decision("Kiel", &rejected, Decision::Reject, "bob@example.com"))
+        .unwrap();
+    let mut file = Vec::new();
+    from.export(&mut file).unwrap();
+    let text = String::from_utf8(file.clone()).unwrap();
+    assert!(text.trim_end().ends_with(r#""versions":1,"reviews":7}"#), "{text}");
+
+    let into = with_limits(into);
+    assert_eq!(into.import(&file[..]).unwrap(), 1);
+    let all = |port: &str| into.proposals("release_limits", port).unwrap();
+    assert_eq!(all("Bremen"), from.proposals("release_limits", "Bremen").unwrap());
+    assert_eq!(all("Kiel"), from.proposals("release_limits", "Kiel").unwrap());
+    let decided = into
+        .review(&decision("Bremen", &waiting, Decision::Approve, "carol@example.com"))
+        .unwrap();
+    assert!(decided.learned);
+    assert_eq!(into.pin().get::<ReleaseLimit>("Bremen").unwrap().euros, 2_000);
+
+    // A record edited after the export fails its checksum.
+    let edited = text.replacen("bob@example.com checked it", "bob@example.com checked iT", 1);
+    let refused = with_limits(Knowledge::in_memory())
+        .import(edited.as_bytes())
+        .unwrap_err()
+        .to_string();
+    assert!(refused.contains("fails its checksum"), "{refused}");
+}
