@@ -39,6 +39,7 @@ mod knowledge;
 mod latest;
 mod off_runtime;
 mod proposal;
+mod proposal_lines;
 mod published;
 mod registry;
 mod revert;

@@ -126,6 +126,14 @@ pub enum ProposalStatus {
         /// The version its last approval made.
         version_id: String,
     },
+    /// Approved by every teacher needed, its version `version_id` not
+    /// made yet: being made, or cut short by a crash (the next approval
+    /// call makes it). It can no longer be rejected.
+    #[serde(rename_all = "camelCase")]
+    Approved {
+        /// The version its last approval makes.
+        version_id: String,
+    },
     /// Rejected: nothing was learned.
     #[serde(rename_all = "camelCase")]
     Rejected {
@@ -338,10 +346,12 @@ impl Folded {
         let now = state
             .latest(&proposal.collection, &proposal.entry)
             .map(|version| version.version_id.to_string());
-        proposal.status = if now == proposal.based_on {
-            ProposalStatus::Open
-        } else {
-            ProposalStatus::Stale { now }
+        proposal.status = match &self.makes_version {
+            _ if now != proposal.based_on => ProposalStatus::Stale { now },
+            Some(made) => ProposalStatus::Approved {
+                version_id: made.clone(),
+            },
+            None => ProposalStatus::Open,
         };
     }
 }

@@ -45,8 +45,16 @@ impl Approved {
     /// (`latest`, a retraction included) is not the one the proposal was
     /// based on.
     pub(crate) fn still_based_on(&self, latest: Option<&Version>) -> Result<(), TeachError> {
-        if latest.map(|version| &*version.version_id) == self.based_on.as_deref() {
+        let now = latest.map(|version| &*version.version_id);
+        if now == self.based_on.as_deref() {
             return Ok(());
+        }
+        if now == Some(self.version_id.as_str()) {
+            // Another replica finished it first.
+            return Err(TeachError::ProposalClosed {
+                proposal_id: self.proposal_id.clone(),
+                how: format!("it was approved and learned as {}", self.version_id),
+            });
         }
         Err(TeachError::StaleProposal {
             proposal_id: self.proposal_id.clone(),
@@ -234,6 +242,13 @@ impl Knowledge {
         };
         match &proposal.status {
             ProposalStatus::Open => {}
+            ProposalStatus::Approved { .. } if review.decision == Decision::Reject => {
+                return Err(closed(
+                    "every approval it needs was given, so it can no longer be rejected"
+                        .to_owned(),
+                ));
+            }
+            ProposalStatus::Approved { .. } => {}
             ProposalStatus::Learned { version_id } => {
                 return Err(closed(format!("it was approved and learned as {version_id}")));
             }
