@@ -110,6 +110,20 @@ pub fn change_text(change: &FieldChange) -> String {
     )
 }
 
+/// Who made a version: its teacher, and for a reviewed learnable who
+/// approved it.
+fn who(version: &HistoryVersion) -> String {
+    if version.approved_by.is_empty() {
+        return line(&version.taught_by);
+    }
+    let approvers: Vec<String> = version.approved_by.iter().map(|by| line(by)).collect();
+    format!(
+        "{}, approved by {}",
+        line(&version.taught_by),
+        approvers.join(", ")
+    )
+}
+
 /// The history as a table: one row per version, newest first, headed by
 /// the entry in the card's `noun` for it.
 pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style) -> String {
@@ -129,7 +143,7 @@ pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style)
                 version.entry_version.to_string(),
                 line(&version.version_id),
                 line(&version.taught_at),
-                line(&version.taught_by),
+                who(version),
                 version.reason.as_deref().map_or_else(String::new, line),
                 changes_text(version),
             ]

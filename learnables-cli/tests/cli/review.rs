@@ -90,6 +90,30 @@ fn a_lesson_waits_for_another_teachers_approval() {
     assert!(show(&agent, "clearance_limits", "broker-17").contains("25000"));
     let empty = review(&agent, BOB_TOKEN, &[]).ok();
     assert_eq!(empty, "No lesson is waiting for review.\n");
+
+    // The history names the approver; show lists what waits beside the value.
+    let history = run(&[
+        "history",
+        &agent.url,
+        "-c",
+        "clearance_limits",
+        "-e",
+        "broker-17",
+        "--token",
+        ALICE_TOKEN,
+    ])
+    .ok();
+    assert!(
+        history.contains("alice@example.com, approved by bob@example.com"),
+        "{history}"
+    );
+    propose(&agent, "30000");
+    let shown = show(&agent, "clearance_limits", "broker-17");
+    assert!(
+        shown.contains("Waiting for review: proposed by alice@example.com"),
+        "{shown}"
+    );
+    assert!(shown.contains("Limit in euros: 25000 → 30000"), "{shown}");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use learnables_tests::support::agent as agent_harness;
 use learnables_tests::support::browser as browser_harness;
 
 use agent_harness::{ACTIVATED, AS_ALICE, Agent};
-use browser_harness::{Browser, browser_available, error_of, runtime, type_into};
+use browser_harness::{Browser, browser_available, control, error_of, runtime, submit, type_into};
 use learnables_tests::support::webdriver::Locator;
 use serde_json::{Value, json};
 
@@ -143,6 +143,20 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
                 "the new proposal is listed",
             )
             .await;
+        // Show-back lists it beside the value, and the history names who
+        // approved the value.
+        browser.click_button("Show a broker back").await;
+        type_into(&control(&browser, "show-back-form", "Entry").await, "broker-17").await;
+        submit(&browser, "show-back-form").await;
+        browser
+            .until("!document.getElementById('show-back-result').hidden", "broker-17 is shown back")
+            .await;
+        let details = browser.text("#show-back-details").await;
+        assert!(details.contains("Waiting for review"), "{details}");
+        assert!(details.contains("Limit in euros: 25000 → 90000"), "{details}");
+        let history = browser.text("#show-back-history").await;
+        assert!(history.contains("Approved by bob@example.com"), "{history}");
+
         in_proposal(&browser, &second, "Reject").await;
         let reason = browser
             .client

@@ -341,6 +341,16 @@ async function showBack(collection, entry, byKey) {
   ]) {
     details.append(el("dt", term), el("dd", textOr(value, "—")));
   }
+  // Lessons for this entry waiting for review: who, why, what they'd change.
+  for (const proposal of Array.isArray(current.proposals) ? current.proposals : []) {
+    if (!proposal || typeof proposal !== "object") continue;
+    const changed = changeLines(proposal.changes).join("; ") || textOr(proposal.describes, "");
+    const why = textOr(proposal.reason, "") ? ` (${proposal.reason})` : "";
+    details.append(
+      el("dt", "Waiting for review"),
+      el("dd", `${changed}: proposed by ${textOr(proposal.proposedBy, "?")}, ${when(proposal.proposedAt)}${why}`),
+    );
+  }
   renderHistory(learnable, collection, entry, current.history, byKey);
   $("show-back-result").hidden = false;
   // Announced (the result is a live region) and where focus goes next.
@@ -390,6 +400,8 @@ function renderHistory(learnable, collection, entry, page, byKey) {
     const who = `${versionText(version, thing) || "A version"}, ${version.retracted ? "retracted" : "taught"} by ${textOr(version.taughtBy, "?")}, ${when(version.taughtAt)}`;
     item.append(el("p", who, "meta"));
     if (textOr(version.reason, "")) item.append(el("p", `Why: ${version.reason}`, "meta"));
+    const approvers = Array.isArray(version.approvedBy) ? version.approvedBy.filter((a) => typeof a === "string") : [];
+    if (approvers.length) item.append(el("p", `Approved by ${approvers.join(", ")}`, "meta"));
     const changed = changeLines(version.changes);
     if (changed.length) {
       const changes = el("ul", null, "changes");
