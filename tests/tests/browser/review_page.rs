@@ -117,7 +117,7 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
         let item = browser.text(&format!("li[data-proposal='{first}']")).await;
         assert!(item.contains("Limit in euros"), "{item}");
         assert!(item.contains("25000"), "{item}");
-        browser.screenshot("12-review").await;
+        browser.screenshot("13-review").await;
         in_proposal(&browser, &first, "Approve").await;
         browser
             .until(
