@@ -229,7 +229,7 @@ pub(super) async fn answer_async(
     let outcome = service.taught(&lesson, result);
     #[cfg(feature = "a2a-server")]
     if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, service.resumer()) {
-        super::service::resume_apart(resumer, &lesson, taught).await;
+        super::task_resumer::resume_apart(resumer, &lesson, taught).await;
     }
     outcome
 }

@@ -329,7 +329,7 @@ impl LearnablesService {
                 #[cfg(feature = "a2a-server")]
                 if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, &self.inner.resumer)
                 {
-                    resume_apart(resumer, &lesson, taught).await;
+                    super::task_resumer::resume_apart(resumer, &lesson, taught).await;
                 }
                 outcome
             }
@@ -523,25 +523,6 @@ impl LearnablesService {
                     &known,
                 )
             })
-    }
-}
-
-/// Resumes the tasks `lesson` answers on a task of its own: a panic there
-/// is logged and never turns the lesson's answer into a failure (the
-/// lesson is learned), and a teacher who hangs up does not cut it short.
-#[cfg(feature = "a2a-server")]
-pub(super) async fn resume_apart(
-    resumer: &super::TaskResumer,
-    lesson: &Lesson,
-    result: &LessonResult,
-) {
-    let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
-    let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
-    if let Err(error) = resuming.await {
-        tracing::error!(
-            error = %Untrusted::new(&error.to_string()),
-            "resuming the tasks a lesson answers failed; the lesson is learned"
-        );
     }
 }
 
