@@ -262,7 +262,8 @@ mod tests {
             let properties = tool.input_schema["properties"].as_object().unwrap();
             for name in properties.keys() {
                 assert!(
-                    ["collection", "entry", "reason", "link", "to"].contains(&name.as_str()),
+                    ["collection", "entry", "reason", "link", "to", "proposal"]
+                        .contains(&name.as_str()),
                     "{} takes {name}",
                     tool.name
                 );
