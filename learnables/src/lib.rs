@@ -236,8 +236,8 @@ pub use learnable::Learnable;
 pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
 pub use validation::{Violation, Violations};
 pub use wire::{
-    DeclarationParams, Decision, FieldKind, LearnableDescriptor, Lesson, LessonField,
-    LessonResult, LessonValue, NotAnObject, Rendering, Review, ReviewRule,
+    Decision, DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
+    LessonValue, NotAnObject, Rendering, Review, ReviewRule,
 };
 
 #[cfg(feature = "derive")]

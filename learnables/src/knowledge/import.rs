@@ -9,10 +9,10 @@ use serde::Deserialize;
 use super::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
 use super::imported_version::{Unfitting, check};
 use super::off_runtime::off_runtime;
-use super::registry::Registry;
-use super::state::State;
 use super::proposal::ReviewRecord;
 use super::proposal_lines::{REVIEW_LINE, read_line};
+use super::registry::Registry;
+use super::state::State;
 use super::{ImportError, Knowledge, UnreadableReport, VersionRecord};
 
 /// The first line.

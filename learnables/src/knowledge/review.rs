@@ -244,13 +244,14 @@ impl Knowledge {
             ProposalStatus::Open => {}
             ProposalStatus::Approved { .. } if review.decision == Decision::Reject => {
                 return Err(closed(
-                    "every approval it needs was given, so it can no longer be rejected"
-                        .to_owned(),
+                    "every approval it needs was given, so it can no longer be rejected".to_owned(),
                 ));
             }
             ProposalStatus::Approved { .. } => {}
             ProposalStatus::Learned { version_id } => {
-                return Err(closed(format!("it was approved and learned as {version_id}")));
+                return Err(closed(format!(
+                    "it was approved and learned as {version_id}"
+                )));
             }
             ProposalStatus::Rejected { by, reason, .. } => {
                 return Err(closed(match reason {

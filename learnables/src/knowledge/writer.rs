@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::latest::Latest;
 use super::registry::Absorbed;
+use super::review::Approved;
 use super::state::State;
 use super::version_record::{RecordView, ValueRef};
-use super::review::Approved;
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
 use crate::wire::LessonResult;
 

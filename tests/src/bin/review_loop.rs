@@ -45,7 +45,12 @@ fn main() {
             .unwrap();
         println!("approved {id}");
         let learned = knowledge
-            .review(&decision(&port, &id, Decision::Approve, "carol@example.com"))
+            .review(&decision(
+                &port,
+                &id,
+                Decision::Approve,
+                "carol@example.com",
+            ))
             .unwrap();
         println!("learned {id} {}", learned.version_id.unwrap());
     }

@@ -102,7 +102,10 @@ pub fn a_reviewed_lesson_waits_until_two_others_approve(knowledge: &Knowledge) {
         "1 more approval needed: Rotterdam releases up to 10000 euros"
     );
     let twice = approve("bob@example.com").unwrap_err();
-    assert!(matches!(twice, TeachError::AlreadyApproved { .. }), "{twice:?}");
+    assert!(
+        matches!(twice, TeachError::AlreadyApproved { .. }),
+        "{twice:?}"
+    );
     assert_eq!(knowledge.pin().get::<ReleaseLimit>("Rotterdam"), None);
 
     let learned = approve("carol@example.com").unwrap();
@@ -116,7 +119,10 @@ pub fn a_reviewed_lesson_waits_until_two_others_approve(knowledge: &Knowledge) {
     let history = knowledge.history("release_limits");
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].taught_by, "alice@example.com");
-    assert_eq!(history[0].reason.as_deref(), Some("alice@example.com says so"));
+    assert_eq!(
+        history[0].reason.as_deref(),
+        Some("alice@example.com says so")
+    );
     assert_eq!(learned.version_id.as_ref(), Some(&history[0].version_id));
     let decided = knowledge
         .version_proposal(&history[0].version_id)
@@ -136,7 +142,10 @@ pub fn a_reviewed_lesson_waits_until_two_others_approve(knowledge: &Knowledge) {
     );
     assert!(knowledge.open_proposals().unwrap().is_empty());
     let again = approve("dave@example.com").unwrap_err();
-    assert!(matches!(again, TeachError::ProposalClosed { .. }), "{again:?}");
+    assert!(
+        matches!(again, TeachError::ProposalClosed { .. }),
+        "{again:?}"
+    );
 
     // The same value again learns nothing and proposes nothing.
     let same = knowledge
@@ -144,7 +153,13 @@ pub fn a_reviewed_lesson_waits_until_two_others_approve(knowledge: &Knowledge) {
         .unwrap();
     assert!(!same.learned);
     assert_eq!(same.proposal_id, None);
-    assert_eq!(knowledge.proposals("release_limits", "Rotterdam").unwrap().len(), 1);
+    assert_eq!(
+        knowledge
+            .proposals("release_limits", "Rotterdam")
+            .unwrap()
+            .len(),
+        1
+    );
 }
 
 /// A proposal whose entry changed since is refused as stale, saying what
@@ -159,13 +174,21 @@ pub fn a_stale_or_rejected_proposal_teaches_nothing(knowledge: &Knowledge) {
             .unwrap();
     }
     let stale = knowledge
-        .review(&decision("Hamburg", &second, Decision::Approve, "bob@example.com"))
+        .review(&decision(
+            "Hamburg",
+            &second,
+            Decision::Approve,
+            "bob@example.com",
+        ))
         .unwrap_err();
     let TeachError::StaleProposal { changed, .. } = &stale else {
         panic!("{stale:?}")
     };
     assert!(changed.contains("version 1"), "{changed}");
-    assert!(changed.contains("Hamburg releases up to 5000 euros"), "{changed}");
+    assert!(
+        changed.contains("Hamburg releases up to 5000 euros"),
+        "{changed}"
+    );
     assert_eq!(stale.review_reason(), Some("PROPOSAL_STALE"));
     let proposals = knowledge.proposals("release_limits", "Hamburg").unwrap();
     assert!(matches!(proposals[1].status, ProposalStatus::Stale { .. }));
@@ -178,14 +201,27 @@ pub fn a_stale_or_rejected_proposal_teaches_nothing(knowledge: &Knowledge) {
         Err(TeachError::NoRejectionReason)
     ));
     let rejected = knowledge
-        .review(&decision("Hamburg", &third, Decision::Reject, "bob@example.com"))
+        .review(&decision(
+            "Hamburg",
+            &third,
+            Decision::Reject,
+            "bob@example.com",
+        ))
         .unwrap();
     assert!(!rejected.learned);
     assert_eq!(rejected.definition_version, 1);
     let closed = knowledge
-        .review(&decision("Hamburg", &third, Decision::Approve, "carol@example.com"))
+        .review(&decision(
+            "Hamburg",
+            &third,
+            Decision::Approve,
+            "carol@example.com",
+        ))
         .unwrap_err();
-    assert!(matches!(closed, TeachError::ProposalClosed { .. }), "{closed:?}");
+    assert!(
+        matches!(closed, TeachError::ProposalClosed { .. }),
+        "{closed:?}"
+    );
     let status = &knowledge.proposals("release_limits", "Hamburg").unwrap()[2].status;
     assert_eq!(
         status,
@@ -198,14 +234,34 @@ pub fn a_stale_or_rejected_proposal_teaches_nothing(knowledge: &Knowledge) {
             },
         }
     );
-    assert_eq!(knowledge.pin().get::<ReleaseLimit>("Hamburg").unwrap().euros, 5_000);
+    assert_eq!(
+        knowledge
+            .pin()
+            .get::<ReleaseLimit>("Hamburg")
+            .unwrap()
+            .euros,
+        5_000
+    );
     let unknown = knowledge
-        .review(&decision("Hamburg", "no-such-proposal", Decision::Approve, "bob@example.com"))
+        .review(&decision(
+            "Hamburg",
+            "no-such-proposal",
+            Decision::Approve,
+            "bob@example.com",
+        ))
         .unwrap_err();
-    assert!(matches!(unknown, TeachError::UnknownProposal { .. }), "{unknown:?}");
+    assert!(
+        matches!(unknown, TeachError::UnknownProposal { .. }),
+        "{unknown:?}"
+    );
 
     let retract = knowledge
-        .retract("release_limits", "Hamburg", "alice@example.com", Some("port closed"))
+        .retract(
+            "release_limits",
+            "Hamburg",
+            "alice@example.com",
+            Some("port closed"),
+        )
         .unwrap();
     assert!(!retract.learned);
     let id = retract.proposal_id.unwrap();
@@ -262,14 +318,20 @@ pub fn reviewers_racing_on_one_proposal_decide_it_once(knowledge: &Knowledge) {
             .iter()
             .filter(|(kind, outcome)| *kind == Decision::Reject && outcome.is_ok())
             .count();
-        let proposal = knowledge.proposals("release_limits", &port).unwrap().remove(0);
+        let proposal = knowledge
+            .proposals("release_limits", &port)
+            .unwrap()
+            .remove(0);
         let versions = knowledge
             .history("release_limits")
             .iter()
             .filter(|record| record.entry == port)
             .count();
         assert_eq!(learned + rejected, 1, "decided exactly once: {outcomes:?}");
-        assert_eq!(versions, learned, "one version for the one approval that made it");
+        assert_eq!(
+            versions, learned,
+            "one version for the one approval that made it"
+        );
         match &proposal.status {
             ProposalStatus::Learned { .. } => {
                 assert_eq!(proposal.approvals.len(), 2);
@@ -285,7 +347,11 @@ pub fn reviewers_racing_on_one_proposal_decide_it_once(knowledge: &Knowledge) {
             .iter()
             .filter(|(kind, outcome)| *kind == Decision::Approve && outcome.is_ok())
             .count();
-        assert_eq!(approvals_ok, proposal.approvals.len(), "every approval answered is kept");
+        assert_eq!(
+            approvals_ok,
+            proposal.approvals.len(),
+            "every approval answered is kept"
+        );
     }
 }
 
@@ -297,11 +363,21 @@ pub fn assert_proposals_survive_reopening(open: impl Fn() -> Knowledge) {
         let knowledge = with_limits(open());
         let waiting = propose(&knowledge, "Genoa", 3_000);
         knowledge
-            .review(&decision("Genoa", &waiting, Decision::Approve, "bob@example.com"))
+            .review(&decision(
+                "Genoa",
+                &waiting,
+                Decision::Approve,
+                "bob@example.com",
+            ))
             .unwrap();
         let rejected = propose(&knowledge, "Genoa", 4_000);
         knowledge
-            .review(&decision("Genoa", &rejected, Decision::Reject, "bob@example.com"))
+            .review(&decision(
+                "Genoa",
+                &rejected,
+                Decision::Reject,
+                "bob@example.com",
+            ))
             .unwrap();
         (waiting, rejected)
     };
@@ -312,20 +388,42 @@ pub fn assert_proposals_survive_reopening(open: impl Fn() -> Knowledge) {
     assert_eq!(proposals[0].status, ProposalStatus::Open);
     assert_eq!(proposals[0].approvals[0].by, "bob@example.com");
     assert_eq!(proposals[1].proposal_id, rejected);
-    assert!(matches!(proposals[1].status, ProposalStatus::Rejected { .. }));
+    assert!(matches!(
+        proposals[1].status,
+        ProposalStatus::Rejected { .. }
+    ));
     let twice = knowledge
-        .review(&decision("Genoa", &waiting, Decision::Approve, "bob@example.com"))
+        .review(&decision(
+            "Genoa",
+            &waiting,
+            Decision::Approve,
+            "bob@example.com",
+        ))
         .unwrap_err();
-    assert!(matches!(twice, TeachError::AlreadyApproved { .. }), "{twice:?}");
+    assert!(
+        matches!(twice, TeachError::AlreadyApproved { .. }),
+        "{twice:?}"
+    );
     let learned = knowledge
-        .review(&decision("Genoa", &waiting, Decision::Approve, "carol@example.com"))
+        .review(&decision(
+            "Genoa",
+            &waiting,
+            Decision::Approve,
+            "carol@example.com",
+        ))
         .unwrap();
     assert!(learned.learned);
     drop(knowledge);
     let reopened = with_limits(open());
-    assert_eq!(reopened.pin().get::<ReleaseLimit>("Genoa").unwrap().euros, 3_000);
+    assert_eq!(
+        reopened.pin().get::<ReleaseLimit>("Genoa").unwrap().euros,
+        3_000
+    );
     let version = &reopened.history("release_limits")[0];
-    let decided = reopened.version_proposal(&version.version_id).unwrap().unwrap();
+    let decided = reopened
+        .version_proposal(&version.version_id)
+        .unwrap()
+        .unwrap();
     assert_eq!(decided.proposal_id, waiting);
     assert_eq!(decided.approvals.len(), 2);
 }
@@ -342,29 +440,60 @@ pub fn assert_proposals_move_with_an_export(into: Knowledge) {
             .unwrap();
     }
     let waiting = propose(&from, "Bremen", 2_000);
-    from.review(&decision("Bremen", &waiting, Decision::Approve, "bob@example.com"))
-        .unwrap();
+    from.review(&decision(
+        "Bremen",
+        &waiting,
+        Decision::Approve,
+        "bob@example.com",
+    ))
+    .unwrap();
     let rejected = propose(&from, "Kiel", 3_000);
-    from.review(&decision("Kiel", &rejected, Decision::Reject, "bob@example.com"))
-        .unwrap();
+    from.review(&decision(
+        "Kiel",
+        &rejected,
+        Decision::Reject,
+        "bob@example.com",
+    ))
+    .unwrap();
     let mut file = Vec::new();
     from.export(&mut file).unwrap();
     let text = String::from_utf8(file.clone()).unwrap();
-    assert!(text.trim_end().ends_with(r#""versions":1,"reviews":7}"#), "{text}");
+    assert!(
+        text.trim_end().ends_with(r#""versions":1,"reviews":7}"#),
+        "{text}"
+    );
 
     let into = with_limits(into);
     assert_eq!(into.import(&file[..]).unwrap(), 1);
     let all = |port: &str| into.proposals("release_limits", port).unwrap();
-    assert_eq!(all("Bremen"), from.proposals("release_limits", "Bremen").unwrap());
-    assert_eq!(all("Kiel"), from.proposals("release_limits", "Kiel").unwrap());
+    assert_eq!(
+        all("Bremen"),
+        from.proposals("release_limits", "Bremen").unwrap()
+    );
+    assert_eq!(
+        all("Kiel"),
+        from.proposals("release_limits", "Kiel").unwrap()
+    );
     let decided = into
-        .review(&decision("Bremen", &waiting, Decision::Approve, "carol@example.com"))
+        .review(&decision(
+            "Bremen",
+            &waiting,
+            Decision::Approve,
+            "carol@example.com",
+        ))
         .unwrap();
     assert!(decided.learned);
-    assert_eq!(into.pin().get::<ReleaseLimit>("Bremen").unwrap().euros, 2_000);
+    assert_eq!(
+        into.pin().get::<ReleaseLimit>("Bremen").unwrap().euros,
+        2_000
+    );
 
     // A record edited after the export fails its checksum.
-    let edited = text.replacen("bob@example.com checked it", "bob@example.com checked iT", 1);
+    let edited = text.replacen(
+        "bob@example.com checked it",
+        "bob@example.com checked iT",
+        1,
+    );
     let refused = with_limits(Knowledge::in_memory())
         .import(edited.as_bytes())
         .unwrap_err()

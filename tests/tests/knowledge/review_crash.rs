@@ -88,16 +88,19 @@ fn every_acknowledged_proposal_and_decision_survives_sigkill() {
             }
         }
 
-        let knowledge = with_limits(
-            Knowledge::open(dir.path())
-                .unwrap_or_else(|error| panic!("round {round}: the store does not reopen: {error}")),
-        );
+        let knowledge =
+            with_limits(Knowledge::open(dir.path()).unwrap_or_else(|error| {
+                panic!("round {round}: the store does not reopen: {error}")
+            }));
         let history = knowledge.history("release_limits");
         let mut made: HashMap<&str, usize> = HashMap::new();
         for record in &history {
             *made.entry(record.entry.as_str()).or_default() += 1;
         }
-        assert!(made.values().all(|count| *count == 1), "round {round}: a proposal learned twice");
+        assert!(
+            made.values().all(|count| *count == 1),
+            "round {round}: a proposal learned twice"
+        );
         let mut every = knowledge.open_proposals().unwrap();
         for port in acknowledged.values().map(|known| known.port.clone()) {
             every.extend(knowledge.proposals("release_limits", &port).unwrap());
@@ -112,17 +115,25 @@ fn every_acknowledged_proposal_and_decision_survives_sigkill() {
                 .unwrap_or_else(|| panic!("round {round}: proposal {id} was lost"));
             assert_eq!(proposal.entry, known.port);
             if known.approved {
-                assert_eq!(proposal.approvals.first().map(|a| a.by.as_str()), Some("bob@example.com"));
+                assert_eq!(
+                    proposal.approvals.first().map(|a| a.by.as_str()),
+                    Some("bob@example.com")
+                );
             }
             if let Some(version_id) = &known.learned {
                 assert_eq!(
                     proposal.status,
-                    ProposalStatus::Learned { version_id: version_id.clone() },
+                    ProposalStatus::Learned {
+                        version_id: version_id.clone()
+                    },
                     "round {round}: learned {id} lost"
                 );
             }
             if known.rejected {
-                assert!(matches!(proposal.status, ProposalStatus::Rejected { .. }), "round {round}");
+                assert!(
+                    matches!(proposal.status, ProposalStatus::Rejected { .. }),
+                    "round {round}"
+                );
             }
         }
     }

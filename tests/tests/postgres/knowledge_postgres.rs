@@ -126,7 +126,10 @@ fn reviewers_on_two_replicas_racing_on_one_proposal_decide_it_once() {
                 .filter(|record| record.entry == port)
                 .count();
             assert_eq!(versions, learned);
-            let proposal = replica.proposals("release_limits", &port).unwrap().remove(0);
+            let proposal = replica
+                .proposals("release_limits", &port)
+                .unwrap()
+                .remove(0);
             let expected_learned = matches!(proposal.status, ProposalStatus::Learned { .. });
             assert_eq!(expected_learned, learned == 1, "{:?}", proposal.status);
         }

@@ -11,10 +11,10 @@ use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
 use super::{Storage, StoreError, check_follows_on, check_review_follows_on};
 use crate::knowledge::StoreReason;
-use crate::knowledge::{ReviewRecord, VersionRecord};
 use crate::knowledge::state::State;
 use crate::knowledge::stored_record::StoredRecord;
 use crate::knowledge::version_record::now_ms;
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// The name of the store file inside the knowledge directory.
 pub(crate) const FILE_NAME: &str = "knowledge.log";
@@ -169,12 +169,10 @@ impl LogStorage {
             ))
         })?;
         let mut reviews = Vec::new();
-        let scanned = log_frame::scan_all(
-            &bytes,
-            &path.display().to_string(),
-            read_group,
-            |record| reviews.push(record),
-        )?;
+        let scanned =
+            log_frame::scan_all(&bytes, &path.display().to_string(), read_group, |record| {
+                reviews.push(record)
+            })?;
         let mut tail = OpenLog {
             file,
             end: scanned.end,

@@ -27,8 +27,8 @@ use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
 use super::{Redecide, Storage, StoreError, Wake};
 use crate::knowledge::StoreReason;
-use crate::knowledge::{ReviewRecord, VersionRecord};
 use crate::knowledge::off_runtime::off_runtime;
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// The PostgreSQL back end, for knowledge shared by every replica of an
 /// agent. Usually reached through

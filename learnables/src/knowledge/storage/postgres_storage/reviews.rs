@@ -100,7 +100,10 @@ pub(super) fn load(connection: &Connection) -> Result<Vec<ReviewRecord>, StoreEr
         .map(|row| {
             let json: String = row.try_get(0).map_err(|error| {
                 StoreError::Damaged(StoreReason::with_source(
-                    format!("a proposal's record in {location} cannot be read: {}", explain(&error)),
+                    format!(
+                        "a proposal's record in {location} cannot be read: {}",
+                        explain(&error)
+                    ),
                     error,
                 ))
             })?;
@@ -115,16 +118,16 @@ pub(super) fn load(connection: &Connection) -> Result<Vec<ReviewRecord>, StoreEr
 
 fn failed(connection: &Connection, what: &str, failure: Failure) -> StoreError {
     match failure {
-        Failure::Lost(error) | Failure::Refused(error) => StoreError::Failed(
-            StoreReason::with_source(
+        Failure::Lost(error) | Failure::Refused(error) => {
+            StoreError::Failed(StoreReason::with_source(
                 format!(
                     "{what} in {} failed: {}",
                     connection.location,
                     explain(&error)
                 ),
                 error,
-            ),
-        ),
+            ))
+        }
         Failure::Unknown(why, error) => StoreError::OutcomeUnknown(StoreReason::with_source(
             format!(
                 "{what} in {}: the connection was lost and whether it was stored is unknown \
