@@ -1,7 +1,8 @@
 //! The review method (`rsaxb.learnables.Review`, the declaration's
-//! `reviewMethod`): its params read once into [`ReviewParams`], checked
-//! against the authenticated teacher, and the knowledge's refusals of a
-//! decision as JSON-RPC errors with their own reasons.
+//! `reviewMethod`): its params read once into the knowledge's [`Review`]
+//! (or a listing), checked against the authenticated teacher, then decided
+//! by [`Knowledge::review`], whose refusals are JSON-RPC errors with their
+//! own reasons.
 //!
 //! Our reading (the spec has no review): a learnable declared with
 //! `review: {approvals: N}` learns a lesson only once N teachers other than
