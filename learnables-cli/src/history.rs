@@ -11,7 +11,7 @@ use crate::cli::HistoryArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{entry_noun, line, the_entry};
+use crate::render::{entry_noun, line, paragraph, the_entry};
 use crate::style::Style;
 
 /// Runs `history`. With `--json`: `{"collection", "entry", "history": the
@@ -180,6 +180,22 @@ pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style)
     }
     if page.versions.is_empty() {
         text.push_str("  (no versions)\n");
+    }
+    // Rejected proposals made no version; who proposed and who said no.
+    for rejected in &page.rejected {
+        text.push_str(&format!(
+            "\n{} proposed by {} at {}: {}\n  rejected by {} at {}{}\n",
+            style.yellow("Rejected:"),
+            line(&rejected.proposed_by),
+            line(&rejected.proposed_at),
+            paragraph(&rejected.describes),
+            line(&rejected.rejected_by),
+            line(&rejected.rejected_at),
+            rejected
+                .rejection
+                .as_deref()
+                .map_or_else(String::new, |why| format!(" (\"{}\")", line(why)))
+        ));
     }
     if let Some(next) = &page.next {
         text.push_str(&format!("\nOlder versions: add --from {}\n", line(next)));

@@ -119,6 +119,8 @@ fn a_lesson_waits_for_another_teachers_approval() {
 #[test]
 fn a_rejection_says_why_and_json_lists_and_decides() {
     let agent = Agent::start();
+    let first = proposal_id(&propose(&agent, "25000"));
+    review(&agent, BOB_TOKEN, &["--approve", &first, "--yes"]).ok();
     let id = proposal_id(&propose(&agent, "30000"));
     let listed = review(&agent, BOB_TOKEN, &["--json"]).json(0);
     assert_eq!(listed["proposals"][0]["proposalId"], id.as_str());
@@ -135,6 +137,24 @@ fn a_rejection_says_why_and_json_lists_and_decides() {
     assert_eq!(decided["result"]["learned"], false, "{decided}");
     let listed = review(&agent, BOB_TOKEN, &["--json"]).json(0);
     assert_eq!(listed["proposals"], serde_json::json!([]), "{listed}");
+    // Nothing was learned; the history says who said no and why.
+    let history = run(&[
+        "history",
+        &agent.url,
+        "-c",
+        "clearance_limits",
+        "-e",
+        "broker-17",
+        "--token",
+        ALICE_TOKEN,
+    ])
+    .ok();
+    assert!(
+        history.contains("Rejected: proposed by alice@example.com"),
+        "{history}"
+    );
+    assert!(history.contains("rejected by bob@example.com"), "{history}");
+    assert!(history.contains("(\"not signed\")"), "{history}");
     // An id the agent does not list is refused before anything is sent.
     let unknown = review(&agent, BOB_TOKEN, &["--approve", &id, "--yes"]).failed();
     assert!(unknown.contains("lists no open proposal"), "{unknown}");

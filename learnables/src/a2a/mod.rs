@@ -101,7 +101,7 @@ pub use activation::Activation;
 pub(crate) use card::card_json;
 pub use card::{CardDeclaration, CardError};
 pub use message_error::MessageError;
-pub use review_view::OpenProposal;
+pub use review_view::{OpenProposal, RejectedProposal};
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]

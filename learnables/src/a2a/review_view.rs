@@ -116,6 +116,63 @@ impl OpenProposal {
     }
 }
 
+/// A lesson a reviewer rejected: nothing was learned; the entry's history
+/// lists it beside the versions, with who proposed it and who rejected it.
+///
+/// ```
+/// use learnables::a2a::RejectedProposal;
+/// let rejected: RejectedProposal = serde_json::from_value(serde_json::json!({
+///     "proposalId": "p-2", "proposedBy": "alice@example.com",
+///     "proposedAt": "2026-12-05T10:00:00.000Z",
+///     "describes": "broker-17 may now clear up to EUR 90000 alone",
+///     "rejectedBy": "bob@example.com", "rejectedAt": "2026-12-05T11:00:00.000Z",
+///     "rejection": "the contract is not signed"
+/// })).unwrap();
+/// assert_eq!(rejected.rejected_by, "bob@example.com");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct RejectedProposal {
+    /// The proposal's id.
+    pub proposal_id: String,
+    /// Who proposed it.
+    pub proposed_by: String,
+    /// When, as an RFC 3339 UTC timestamp.
+    pub proposed_at: String,
+    /// Why they proposed it, if they said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What the entry would have meant, phrased by the learnable.
+    pub describes: String,
+    /// Who rejected it.
+    pub rejected_by: String,
+    /// When, as an RFC 3339 UTC timestamp.
+    pub rejected_at: String,
+    /// Why they rejected it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejection: Option<String>,
+}
+
+impl RejectedProposal {
+    /// `proposal` as the history lists it, when it was rejected.
+    pub(crate) fn of(proposal: &Proposal) -> Option<RejectedProposal> {
+        let ProposalStatus::Rejected { by, reason, at_ms } = &proposal.status else {
+            return None;
+        };
+        Some(RejectedProposal {
+            proposal_id: proposal.proposal_id.clone(),
+            proposed_by: proposal.proposed_by.clone(),
+            proposed_at: rfc3339(proposal.proposed_at_ms),
+            reason: proposal.reason.clone(),
+            describes: escaped(&proposal.describes).into_owned(),
+            rejected_by: by.clone(),
+            rejected_at: rfc3339(*at_ms),
+            rejection: reason.clone(),
+        })
+    }
+}
+
 /// Whether `proposal` is still waiting for a decision.
 pub(crate) fn is_open(proposal: &Proposal) -> bool {
     matches!(proposal.status, ProposalStatus::Open)

@@ -74,6 +74,10 @@ pub struct HistoryPage {
     /// Where the next page starts (its `from`); absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// The entry's proposals a reviewer rejected, oldest first (on the
+    /// first page only): no version, but who proposed what and who said no.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejected: Vec<super::RejectedProposal>,
 }
 
 /// One version of an entry in a history page.
@@ -155,13 +159,13 @@ pub(super) fn history_page(
         .map(|record| fields_of(knowledge, record))
         .collect();
     let shown_count = page.len().min(limit as usize);
-    // Who approved each version a review made: one read of the entry's
-    // proposals for the page.
-    let approved = knowledge
+    // Who approved each version a review made, and what was rejected: one
+    // read of the entry's proposals for the page.
+    let proposals = knowledge
         .proposals(collection, entry)
         .map_err(|error| super::service_params::store_error(&error))?;
     let approvers = |version_id: &str| -> Vec<String> {
-        approved
+        proposals
             .iter()
             .find(|proposal| {
                 matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
@@ -189,11 +193,19 @@ pub(super) fn history_page(
             }
         })
         .collect();
+    let rejected = match params.from {
+        Some(_) => Vec::new(),
+        None => proposals
+            .iter()
+            .filter_map(super::RejectedProposal::of)
+            .collect(),
+    };
     Ok(HistoryPage {
         versions,
         next: page
             .get(limit as usize)
             .map(|record| record.version_id.clone()),
+        rejected,
     })
 }
 

@@ -156,6 +156,12 @@ fn a_stale_proposal_and_a_rejected_one_teach_nothing() {
         "broker-17 may now clear up to EUR 35000 alone"
     );
     assert!(shown.get("proposals").is_none(), "{shown}");
+    // The history lists it with who proposed it and who rejected it, why.
+    let listed = &shown["history"]["rejected"][0];
+    assert_eq!(listed["proposalId"], rejected.as_str(), "{shown}");
+    assert_eq!(listed["proposedBy"], "alice@example.com");
+    assert_eq!(listed["rejectedBy"], "bob@example.com");
+    assert_eq!(listed["rejection"], "bob@example.com checked it");
     let after = decide(&agent, &rejected, "approve", AS_BOB, "bob@example.com");
     assert_eq!(
         after.reason(),

@@ -183,6 +183,17 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
             describes_now(&agent),
             "broker-17 may now clear up to EUR 25000 alone"
         );
+        // The history lists the rejection: who proposed, who said no, why.
+        submit(&browser, "show-back-form").await;
+        browser
+            .until(
+                "document.getElementById('show-back-history').innerText.includes('Why not')",
+                "the rejection is in the history",
+            )
+            .await;
+        let history = browser.text("#show-back-history").await;
+        assert!(history.contains("rejected by bob@example.com"), "{history}");
+        assert!(history.contains("Why not: The contract is not signed"), "{history}");
         browser.close().await;
     });
 }

@@ -415,6 +415,15 @@ function renderHistory(learnable, collection, entry, page, byKey) {
     }
     list.append(item);
   }
+  // Rejected proposals made no version: who proposed what, who said no.
+  for (const rejected of Array.isArray(page?.rejected) ? page.rejected : []) {
+    if (!rejected || typeof rejected !== "object") continue;
+    const item = el("li", null, "rejected");
+    item.append(el("p", `Rejected: ${textOr(rejected.describes, "—")}`, "describes"));
+    item.append(el("p", `Proposed by ${textOr(rejected.proposedBy, "?")}, ${when(rejected.proposedAt)}; rejected by ${textOr(rejected.rejectedBy, "?")}, ${when(rejected.rejectedAt)}`, "meta"));
+    if (textOr(rejected.rejection, "")) item.append(el("p", `Why not: ${rejected.rejection}`, "meta"));
+    list.append(item);
+  }
   setText($("show-back-history-note"), page?.next ? `Only the latest ${versions.length} versions are shown.` : "");
 }
 
