@@ -87,6 +87,129 @@ fn same_teacher(one: &str, other: &str) -> bool {
 }
 
 impl Knowledge {
+    /// Approves or rejects a proposal (a lesson of a learnable declared
+    /// with review). An approval by a teacher other than its author, who
+    /// has not approved it yet, counts; the last one needed makes the
+    /// proposal's value the entry's new version, taught by its author, and
+    /// the answer is that version's result (with the proposal's id; its
+    /// approvers are read with [`Knowledge::version_proposal`]). Before
+    /// the last, the answer says how many approvals are still needed.
+    ///
+    /// Refused: the author's own approval ([`TeachError::SelfApproval`]), a
+    /// second approval by one teacher ([`TeachError::AlreadyApproved`]), an
+    /// approval of a proposal whose entry changed since it was proposed
+    /// ([`TeachError::StaleProposal`], saying what changed), a rejection
+    /// without a reason, and a proposal unknown or decided already. A
+    /// rejection learns nothing and closes the proposal.
+    ///
+    /// ```
+    /// use learnables::{Decision, Knowledge, Learnable, Lesson, LessonValue, Review, TeachError};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
+    /// #     teaches = "The highest value cleared without a second look",
+    /// #     how = "A table keyed on the country", decided_by = "rules",
+    /// #     describes = "{entry} clears up to {euros} euros", review = 2)]
+    /// # struct ClearanceLimit { #[learnable(label = "Euros")] euros: u32 }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<ClearanceLimit>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"euros": 1000}))?;
+    /// let proposed = knowledge.teach(&Lesson::new("clearance_limits", "DE", value, "alice@example.com"))?;
+    /// assert_eq!(proposed.describes, "Waiting for review: DE clears up to 1000 euros");
+    /// let approve = |by: &str| knowledge.review(&Review {
+    ///     collection: "clearance_limits".into(),
+    ///     entry: "DE".into(),
+    ///     proposal_id: proposed.proposal_id.clone().unwrap(),
+    ///     decision: Decision::Approve,
+    ///     reviewed_by: by.into(),
+    ///     reason: None,
+    /// });
+    /// assert!(matches!(approve("alice@example.com"), Err(TeachError::SelfApproval { .. })));
+    /// assert_eq!(approve("bob@example.com")?.describes, "1 more approval needed: DE clears up to 1000 euros");
+    /// assert!(matches!(approve("bob@example.com"), Err(TeachError::AlreadyApproved { .. })));
+    /// let learned = approve("carol@example.com")?;
+    /// assert!(learned.learned);
+    /// assert_eq!(learned.definition_version, 1);
+    /// assert_eq!(knowledge.history("clearance_limits")[0].taught_by, "alice@example.com");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn review(&self, review: &crate::wire::Review) -> Result<LessonResult, TeachError> {
+        self.decide(review)
+    }
+
+    /// Every proposal of the entry `entry` of `collection`, open and
+    /// decided, oldest first, each with its status as the knowledge is now
+    /// (see [`Proposal`] for an example).
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert!(knowledge.proposals("clearance_limits", "DE")?.is_empty());
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn proposals(&self, collection: &str, entry: &str) -> Result<Vec<Proposal>, StoreError> {
+        let mut all = self.all_proposals()?;
+        all.retain(|proposal| proposal.collection == collection && proposal.entry == entry);
+        Ok(all)
+    }
+
+    /// Every proposal still waiting for review, of every entry, oldest
+    /// first.
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert!(knowledge.open_proposals()?.is_empty());
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
+        let mut all = self.all_proposals()?;
+        all.retain(|proposal| proposal.status == ProposalStatus::Open);
+        Ok(all)
+    }
+
+    /// The proposal whose last approval made the version `version_id`:
+    /// who proposed it and why, and who approved it and why. `None` for a
+    /// version taught without review.
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert_eq!(knowledge.version_proposal("0193-no-such-version")?, None);
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn version_proposal(&self, version_id: &str) -> Result<Option<Proposal>, StoreError> {
+        Ok(self.all_proposals()?.into_iter().find(|proposal| {
+            matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
+                if made == version_id)
+        }))
+    }
+
+    /// What `proposal` would change of its entry as the entry is now,
+    /// field by field, each field as the lesson form shows it (`None` when
+    /// no learnable is registered for its collection; an error when a
+    /// value no longer reads as the learnable).
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
+    /// #     teaches = "The highest value cleared without a second look",
+    /// #     how = "A table keyed on the country", decided_by = "rules",
+    /// #     describes = "{entry} clears up to {euros} euros", review)]
+    /// # struct ClearanceLimit { #[learnable(label = "Euros")] euros: u32 }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<ClearanceLimit>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"euros": 1000}))?;
+    /// knowledge.teach(&Lesson::new("clearance_limits", "DE", value, "alice@example.com"))?;
+    /// let proposal = knowledge.open_proposals()?.remove(0);
+    /// let changes = knowledge.proposal_changes(&proposal).unwrap()?;
+    /// assert_eq!((changes[0].before.as_deref(), changes[0].after.as_deref()), (None, Some("1000")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proposal_changes(
+        &self,
+        proposal: &Proposal,
+    ) -> Option<Result<Vec<FieldChange>, crate::LessonError>> {
+        self.changes_of(proposal)
+    }
+
     /// Commits a change, or, for a learnable declared with review,
     /// proposes it: what teaching, reverting and retracting end in.
     pub(super) fn commit_or_propose(
