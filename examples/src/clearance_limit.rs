@@ -1,5 +1,6 @@
 //! The clearance limit: how much a broker may clear without a second
-//! signature, a learnable with a number, a date and a note.
+//! signature, a learnable with a number, a date and a note, reviewed: a
+//! lesson for it is learned once a teacher other than its author approves.
 
 use chrono::NaiveDate;
 use learnables::{FieldErrors, Learnable};
@@ -28,7 +29,9 @@ use learnables::{FieldErrors, Learnable};
     decided_by = "rules",
     skills("clear-declaration", "route-declaration"),
     describes_with = describe_limit,
-    validate = review_needed
+    validate = review_needed,
+    // Money: one person's lesson waits until another teacher approves it.
+    review
 )]
 pub struct ClearanceLimit {
     /// Limit in euros

@@ -54,4 +54,5 @@ pub fn customs_declaration() -> learnables::Declaration {
         .learnable::<ClearanceLimit>()
         .teach_method(learnables::TEACH_METHOD)
         .retract_method(learnables::RETRACT_METHOD)
+        .review_method(learnables::REVIEW_METHOD)
 }

@@ -72,6 +72,10 @@ pub enum Command {
     Revert(RevertArgs),
     /// Retract an entry: new tasks no longer know it (asks first).
     Retract(RetractArgs),
+    /// List the lessons waiting for your review, or approve or reject one
+    /// (an approval asks first).
+    #[command(after_help = EXIT_STATUS_HELP)]
+    Review(ReviewArgs),
     /// Serve an MCP server over stdio for the agent: its learnables as
     /// tools for an AI assistant, each lesson from a form the person fills.
     #[command(after_help = MCP_HELP)]
@@ -273,6 +277,28 @@ pub struct RetractArgs {
     #[arg(long, short)]
     pub reason: Option<String>,
     /// Retract without asking (for scripts).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+}
+
+/// `learnables review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The agent's URL (http://host:port or https://host:port).
+    pub url: String,
+    /// The teacher's bearer token; prefer the environment variable.
+    #[arg(long, env = "LEARNABLES_TOKEN", hide_env_values = true)]
+    pub token: String,
+    /// Approve the proposal with this id (see the list).
+    #[arg(long, value_name = "ID", conflicts_with = "reject")]
+    pub approve: Option<String>,
+    /// Reject the proposal with this id; needs --reason.
+    #[arg(long, value_name = "ID", requires = "reason")]
+    pub reject: Option<String>,
+    /// Why, in your words; kept with the decision.
+    #[arg(long, short)]
+    pub reason: Option<String>,
+    /// Approve without asking (for scripts).
     #[arg(long, short = 'y')]
     pub yes: bool,
 }

@@ -11,7 +11,7 @@ use crate::cli::HistoryArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{entry_noun, line, the_entry};
+use crate::render::{entry_noun, line, paragraph, the_entry};
 use crate::style::Style;
 
 /// Runs `history`. With `--json`: `{"collection", "entry", "history": the
@@ -110,6 +110,20 @@ pub fn change_text(change: &FieldChange) -> String {
     )
 }
 
+/// Who made a version: its teacher, and for a reviewed learnable who
+/// approved it.
+fn who(version: &HistoryVersion) -> String {
+    if version.approved_by.is_empty() {
+        return line(&version.taught_by);
+    }
+    let approvers: Vec<String> = version.approved_by.iter().map(|by| line(by)).collect();
+    format!(
+        "{}, approved by {}",
+        line(&version.taught_by),
+        approvers.join(", ")
+    )
+}
+
 /// The history as a table: one row per version, newest first, headed by
 /// the entry in the card's `noun` for it.
 pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style) -> String {
@@ -129,7 +143,7 @@ pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style)
                 version.entry_version.to_string(),
                 line(&version.version_id),
                 line(&version.taught_at),
-                line(&version.taught_by),
+                who(version),
                 version.reason.as_deref().map_or_else(String::new, line),
                 changes_text(version),
             ]
@@ -166,6 +180,22 @@ pub fn render_history(noun: &str, entry: &str, page: &HistoryPage, style: Style)
     }
     if page.versions.is_empty() {
         text.push_str("  (no versions)\n");
+    }
+    // Rejected proposals made no version; who proposed and who said no.
+    for rejected in &page.rejected {
+        text.push_str(&format!(
+            "\n{} proposed by {} at {}: {}\n  rejected by {} at {}{}\n",
+            style.yellow("Rejected:"),
+            line(&rejected.proposed_by),
+            line(&rejected.proposed_at),
+            paragraph(&rejected.describes),
+            line(&rejected.rejected_by),
+            line(&rejected.rejected_at),
+            rejected
+                .rejection
+                .as_deref()
+                .map_or_else(String::new, |why| format!(" (\"{}\")", line(why)))
+        ));
     }
     if let Some(next) = &page.next {
         text.push_str(&format!("\nOlder versions: add --from {}\n", line(next)));

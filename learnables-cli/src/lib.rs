@@ -48,11 +48,14 @@ mod history;
 mod man;
 mod mcp;
 mod mcp_flow;
+mod mcp_review;
+mod mcp_step;
 mod mcp_text;
 mod outcome;
 mod render;
 mod retract;
 mod revert;
+mod review;
 mod show;
 mod spinner;
 mod style;
@@ -106,6 +109,9 @@ fn execute(cli: &Cli) -> Result<Outcome, CliError> {
             &AgentClient::new(&args.target.url, &connection)?,
             format,
         ),
+        Command::Review(args) => {
+            review::run(args, &AgentClient::new(&args.url, &connection)?, format)
+        }
     }
 }
 

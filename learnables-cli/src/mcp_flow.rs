@@ -16,20 +16,20 @@ use std::time::Duration;
 
 use learnables::a2a::{ShowBack, ShowBackParams, TeachBlock};
 use learnables::{LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD, mcp};
-use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction, ElicitationSchema};
+use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
 use crate::card::render_card;
 use crate::check::params_for_teaching;
 use crate::cli::{EntryArgs, HistoryArgs, RetractArgs, RevertArgs, ShowArgs};
-use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::history::fetch_page;
-use crate::mcp_text::{done, failed, failure, line};
-use crate::outcome::{Format, Outcome};
+pub use crate::mcp_step::{Agent, Step};
+use crate::mcp_text::{done, failed, failure, line, outcome_result};
+use crate::outcome::Format;
 use crate::render::{paragraph, the_entry};
-use crate::style::{Style, scrub};
+use crate::style::Style;
 use crate::teach::{find_descriptor, prefill, render_result, teach_block_of, teacher};
 
 /// How many times a form is asked again after the agent refused its answer.
@@ -39,17 +39,6 @@ const MAX_ROUNDS: u32 = 5;
 /// for the agent to take it up, and how long between reads.
 const ANSWER_READS: u32 = 10;
 const ANSWER_PAUSE: Duration = Duration::from_millis(200);
-
-/// The agent, and the teacher's token (never said to the host).
-#[derive(Debug)]
-pub struct Agent {
-    /// The command's client for the agent.
-    pub client: AgentClient,
-    /// The agent's URL as given.
-    pub url: String,
-    /// The teacher's bearer token.
-    pub token: String,
-}
 
 /// A tool call that may need the person.
 #[derive(Debug, Clone)]
@@ -70,20 +59,8 @@ pub enum Call {
     },
     /// `retract`.
     Retract { collection: String, entry: String },
-}
-
-/// What a step does next.
-#[derive(Debug)]
-pub enum Step {
-    /// Ask the person this form; the answer goes to the next step with
-    /// `round`.
-    Ask {
-        message: String,
-        schema: ElicitationSchema,
-        round: u32,
-    },
-    /// The tool's result.
-    Done(CallToolResult),
+    /// `review` with a proposal.
+    Review { proposal: String },
 }
 
 /// The lesson a teach form fills: its learnable (with the question's own
@@ -117,6 +94,7 @@ pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> 
             to,
         } => confirm_step(agent, collection, entry, Some(to), answer),
         Call::Retract { collection, entry } => confirm_step(agent, collection, entry, None, answer),
+        Call::Review { proposal } => crate::mcp_review::step(agent, proposal, answer),
     };
     outcome.unwrap_or_else(|error| Step::Done(failure(&error)))
 }
@@ -347,7 +325,11 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
                 "The task that asked is answered: {}\n",
                 paragraph(answer)
             )),
-            None => text.push_str("The task that asked still waits for an answer.\n"),
+            None => text.push_str(if result.proposal_id.is_some() {
+                "The task that asked waits until another teacher approves the answer.\n"
+            } else {
+                "The task that asked still waits for an answer.\n"
+            }),
         }
         data["task"] = json!({"id": task, "answered": answer.is_some(), "answer": answer});
     }
@@ -532,15 +514,6 @@ fn confirm_step(
         )?,
     };
     Ok(Step::Done(outcome_result(outcome)))
-}
-
-/// A command's outcome as a tool's result.
-fn outcome_result(outcome: Outcome) -> CallToolResult {
-    let text = scrub(&outcome.stdout);
-    match &outcome.failure {
-        Some(error) => failed(&format!("{text}\n{error}"), &outcome.json),
-        None => done(&text, &outcome.json),
-    }
 }
 
 /// `list_learnables`: the card's learnables, for a person and as data.

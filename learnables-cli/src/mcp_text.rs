@@ -104,6 +104,14 @@ pub fn tools() -> Vec<Tool> {
             entry("to retract"),
             &["collection", "entry"],
         ),
+        tool(
+            "review",
+            "The lessons waiting for review (another teacher approves them before the agent \
+             learns them); with a proposal's id, the person approves or rejects it in a form.",
+            json!({"proposal": {"type": "string", "description":
+                "The id of the proposal to decide (the list names them); without it, the list."}}),
+            &[],
+        ),
     ]
 }
 
@@ -235,6 +243,15 @@ fn bounded(text: &str) -> String {
         .to_string()
 }
 
+/// A command's outcome as a tool's result.
+pub(crate) fn outcome_result(outcome: crate::outcome::Outcome) -> CallToolResult {
+    let text = crate::style::scrub(&outcome.stdout);
+    match &outcome.failure {
+        Some(error) => failed(&format!("{text}\n{error}"), &outcome.json),
+        None => done(&text, &outcome.json),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -245,7 +262,8 @@ mod tests {
             let properties = tool.input_schema["properties"].as_object().unwrap();
             for name in properties.keys() {
                 assert!(
-                    ["collection", "entry", "reason", "link", "to"].contains(&name.as_str()),
+                    ["collection", "entry", "reason", "link", "to", "proposal"]
+                        .contains(&name.as_str()),
                     "{} takes {name}",
                     tool.name
                 );

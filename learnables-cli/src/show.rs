@@ -105,6 +105,30 @@ pub fn render_show_back(shown: &ShowBack, noun: &str, style: Style) -> String {
         about.push(("Reason".to_owned(), paragraph(reason)));
     }
     text.push_str(&table(&about, "  ", style));
+    // What waits for review beside it: the person reads it before anyone
+    // approves it (`learnables review` decides).
+    for proposal in &shown.proposals {
+        let changes: Vec<String> = proposal
+            .changes
+            .iter()
+            .map(crate::history::change_text)
+            .collect();
+        text.push_str(&format!(
+            "\n{} proposed by {} at {}{}\n  {}\n",
+            style.yellow("Waiting for review:"),
+            line(&proposal.proposed_by),
+            line(&proposal.proposed_at),
+            proposal
+                .reason
+                .as_deref()
+                .map_or_else(String::new, |reason| format!(" (\"{}\")", line(reason))),
+            if changes.is_empty() {
+                paragraph(&proposal.describes)
+            } else {
+                changes.join("; ")
+            }
+        ));
+    }
     text
 }
 

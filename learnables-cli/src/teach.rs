@@ -224,6 +224,8 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             "The agent's question is answered: {}\n",
             paragraph(answer)
         ));
+    } else if asking_task.is_some() && result.proposal_id.is_some() {
+        text.push_str("The agent's question stays open until the answer is approved.\n");
     }
     let json = json!({
         "lesson": params,
@@ -535,7 +537,15 @@ pub fn lesson_value(values: &BTreeMap<String, Option<String>>) -> LessonValue {
 /// What the agent says it learned.
 pub fn render_result(result: &LessonResult, style: Style) -> String {
     let describes = paragraph(&result.describes);
-    let mut text = if result.learned {
+    let mut text = if let (false, Some(id)) = (result.learned, &result.proposal_id) {
+        // A reviewed learnable: nothing changes until another teacher
+        // approves it (`learnables review`).
+        format!(
+            "{} another teacher must approve it before the agent uses it (proposal {}).\n{describes}\n",
+            style.yellow("Waiting for review:"),
+            line(id)
+        )
+    } else if result.learned {
         format!("{} {describes}\n", style.green("Learned:"))
     } else {
         format!(

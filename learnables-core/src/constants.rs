@@ -15,6 +15,15 @@ pub const TEACH_METHOD: &str = "rsaxb.learnables.Teach";
 /// declaration names it as its `retractMethod` (our addition to the spec).
 pub const RETRACT_METHOD: &str = "rsaxb.learnables.Retract";
 
+/// The JSON-RPC method through which a teacher approves or rejects a
+/// proposed lesson of a reviewed learnable, when the declaration names it
+/// as its `reviewMethod` (our addition to the spec).
+///
+/// ```
+/// assert_eq!(learnables::REVIEW_METHOD, "rsaxb.learnables.Review");
+/// ```
+pub const REVIEW_METHOD: &str = "rsaxb.learnables.Review";
+
 /// The JSON-RPC method through which an agent shows back what it learned.
 pub const SHOW_BACK_METHOD: &str = "rsaxb.learnables.ShowBack";
 

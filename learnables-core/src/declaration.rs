@@ -88,6 +88,20 @@ impl Declaration {
         self
     }
 
+    /// Names the RPC method that approves or rejects a proposed lesson of a
+    /// reviewed learnable (usually [`REVIEW_METHOD`](crate::REVIEW_METHOD)),
+    /// served beside the teach method under the same activation and token.
+    ///
+    /// ```
+    /// use learnables::{Declaration, REVIEW_METHOD, TEACH_METHOD};
+    /// let declaration = Declaration::new().teach_method(TEACH_METHOD).review_method(REVIEW_METHOD);
+    /// assert_eq!(declaration.params().review_method.as_deref(), Some("rsaxb.learnables.Review"));
+    /// ```
+    pub fn review_method(mut self, method: impl Into<String>) -> Declaration {
+        self.params.review_method = Some(method.into());
+        self
+    }
+
     /// How each type declared with [`Declaration::learnable`] is
     /// registered, in the order declared.
     #[doc(hidden)]

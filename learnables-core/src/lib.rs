@@ -55,8 +55,8 @@ mod wire;
 pub use card::{CardDeclaration, CardError};
 pub use choice::{Choice, ChoiceError};
 pub use constants::{
-    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, SHOW_BACK_METHOD, TEACH_METHOD,
-    TEACHER_METHOD,
+    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, REVIEW_METHOD, SHOW_BACK_METHOD,
+    TEACH_METHOD, TEACHER_METHOD,
 };
 pub use declaration::{AgentExtension, Declaration};
 pub use field_ref::FieldRef;
@@ -64,8 +64,8 @@ pub use learnable::Learnable;
 pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
 pub use validation::{Violation, Violations};
 pub use wire::{
-    DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
-    LessonValue, NotAnObject, Rendering,
+    Decision, DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
+    LessonValue, NotAnObject, Rendering, Review, ReviewRule,
 };
 
 #[cfg(feature = "derive")]

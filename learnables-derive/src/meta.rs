@@ -155,3 +155,39 @@ pub fn flag(item: &Meta) -> darling::Result<Flag> {
         }
     }
 }
+
+/// `key` alone (1) or `key = N` with N a whole number of 1 or more: how
+/// many approvals `review` asks for.
+pub fn count(item: &Meta) -> darling::Result<Option<u32>> {
+    let key = key(item);
+    let form = format!("write `{key}` alone for one, or `{key} = 2` for two");
+    match item {
+        Meta::Path(_) => Ok(Some(1)),
+        Meta::NameValue(pair) => match value(&pair.value) {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(number),
+                ..
+            }) => match number.base10_parse::<u32>() {
+                Ok(0) => Err(darling::Error::custom(format!(
+                    "`{key} = 0` asks for no approval: leave `{key}` out for lessons learned as \
+                     taught, or {form}"
+                ))
+                .with_span(number)),
+                Ok(count) => Ok(Some(count)),
+                Err(_) => Err(darling::Error::custom(format!(
+                    "`{key}` takes a whole number of approvals from 1 to {}: {form}",
+                    u32::MAX
+                ))
+                .with_span(number)),
+            },
+            other => Err(darling::Error::custom(format!(
+                "`{key}` takes a whole number of approvals: {form}"
+            ))
+            .with_span(other)),
+        },
+        Meta::List(list) => Err(darling::Error::custom(format!(
+            "`{key}` takes a number, not a list: {form}"
+        ))
+        .with_span(&list.path)),
+    }
+}

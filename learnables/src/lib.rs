@@ -216,11 +216,11 @@ use learnables_core::__shared as shared;
 pub use a2a::TeachBlock;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};
 pub use learnables_core::{
-    ACTIVATION_HEADER, AgentExtension, Choice, ChoiceError, Declaration, DeclarationParams,
-    EXTENSION_URI, FieldErrors, FieldKind, FieldRef, Learnable, LearnableDescriptor, Lesson,
-    LessonError, LessonField, LessonProblem, LessonResult, LessonValue, NotAnObject,
-    RETRACT_METHOD, Rendering, SHOW_BACK_METHOD, TEACH_METHOD, TEACHER_METHOD, Violation,
-    Violations,
+    ACTIVATION_HEADER, AgentExtension, Choice, ChoiceError, Decision, Declaration,
+    DeclarationParams, EXTENSION_URI, FieldErrors, FieldKind, FieldRef, Learnable,
+    LearnableDescriptor, Lesson, LessonError, LessonField, LessonProblem, LessonResult,
+    LessonValue, NotAnObject, RETRACT_METHOD, REVIEW_METHOD, Rendering, Review, ReviewRule,
+    SHOW_BACK_METHOD, TEACH_METHOD, TEACHER_METHOD, Violation, Violations,
 };
 // Named at the crate's root, the compiler's notes on a field type the
 // derive refuses read `LessonFieldOf<..>` and `DefaultIsAChoice<..>`, not

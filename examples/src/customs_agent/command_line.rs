@@ -116,6 +116,13 @@ async fn run(args: Args) {
         println!("demo teacher: {} token: {}", demo.email, demo.token);
         teachers.push(demo);
     }
+    if teachers.len() < 2 {
+        // Clearance limits are reviewed: their author never approves them.
+        println!(
+            "clearance limits wait for another teacher's approval: give a second --teacher \
+             to approve them"
+        );
+    }
     let location = DataLocation::parse(&args.data);
     let knowledge = match tokio::task::spawn_blocking(move || location.open()).await {
         Ok(Ok(knowledge)) => knowledge,

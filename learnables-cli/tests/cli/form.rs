@@ -179,9 +179,14 @@ fn an_unknown_kind_is_a_text_input() {
     );
     answer(&mut session, "Reason", TEXT_READY, ENTER);
     answer(&mut session, "Send this lesson?", REVIEW_READY, ENTER);
+    // Clearance limits are reviewed: the lesson waits for another teacher.
     expect(
         &mut session,
-        "Learned: broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
+        "Waiting for review: another teacher must approve it",
+    );
+    expect(
+        &mut session,
+        "broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
     );
     assert_eq!(finish(session), 0);
 }
@@ -428,9 +433,14 @@ fn a_refused_value_is_asked_again_keeping_the_other_answers() {
     assert!(review.contains("Review date: 2027-01-31"), "{review:?}");
     assert!(review.contains("Limit in euros: 25000"), "{review:?}");
     press(&mut session, ENTER);
+    // Clearance limits are reviewed: the lesson waits for another teacher.
     expect(
         &mut session,
-        "Learned: broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
+        "Waiting for review: another teacher must approve it",
+    );
+    expect(
+        &mut session,
+        "broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31",
     );
     assert_eq!(finish(session), 0);
 }

@@ -13,4 +13,5 @@ mod hostile;
 mod json;
 mod modules;
 mod network;
+mod review;
 mod teacher_words;

@@ -28,6 +28,8 @@ pub struct DescriptorSpec {
     pub skills: Option<&'static [&'static str]>,
     /// The lesson fields, in declaration order.
     pub fields: &'static [FieldSpec],
+    /// `review` (1) or `review = N`: approvals each lesson needs; 0 for none.
+    pub review: u32,
 }
 
 /// One lesson field as the derive saw it.
@@ -147,6 +149,7 @@ fn build_descriptor(spec: &DescriptorSpec) -> LearnableDescriptor {
         how: spec.how.to_owned(),
         decided_by: spec.decided_by.to_owned(),
         lesson_fields: spec.fields.iter().map(FieldSpec::lesson_field).collect(),
+        review: crate::wire::ReviewRule::new(spec.review),
     }
 }
 

@@ -37,6 +37,13 @@ pub struct DeclarationParams {
     /// which clients that do not know it ignore.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retract_method: Option<String>,
+    /// The RPC method that approves or rejects a proposed lesson of a
+    /// reviewed learnable (`{collection, entry, proposalId, decision,
+    /// reviewedBy, reason}`), served beside `teachMethod` under the same
+    /// activation and token; our addition to the spec, which clients that
+    /// do not know it ignore.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review_method: Option<String>,
 }
 
 impl DeclarationParams {
@@ -54,6 +61,7 @@ impl DeclarationParams {
             learnables,
             teach_method: None,
             retract_method: None,
+            review_method: None,
         }
     }
 
@@ -80,6 +88,19 @@ impl DeclarationParams {
     /// ```
     pub fn with_retract_method(mut self, method: impl Into<String>) -> DeclarationParams {
         self.retract_method = Some(method.into());
+        self
+    }
+
+    /// The same, with the RPC method that approves or rejects a proposed
+    /// lesson.
+    ///
+    /// ```
+    /// use learnables::{DeclarationParams, REVIEW_METHOD};
+    /// let params = DeclarationParams::new(vec![]).with_review_method(REVIEW_METHOD);
+    /// assert_eq!(params.review_method.as_deref(), Some(REVIEW_METHOD));
+    /// ```
+    pub fn with_review_method(mut self, method: impl Into<String>) -> DeclarationParams {
+        self.review_method = Some(method.into());
         self
     }
 
@@ -127,6 +148,19 @@ impl DeclarationParams {
                     );
                 }
             }
+            if let Some(method) = &self.review_method {
+                if let Some(problem) = learnables_rules::teach_method_problem(method) {
+                    report.at("reviewMethod", problem.to_string());
+                } else if [&self.teach_method, &self.retract_method]
+                    .into_iter()
+                    .any(|other| other.as_ref() == Some(method))
+                {
+                    report.at(
+                        "reviewMethod",
+                        "it must not be the `teachMethod` or the `retractMethod`".to_owned(),
+                    );
+                }
+            }
         })
     }
 
@@ -159,5 +193,36 @@ impl DeclarationParams {
             }
         }
         Violations::from_vec(list)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RETRACT_METHOD, REVIEW_METHOD, TEACH_METHOD};
+
+    #[test]
+    fn the_review_method_is_declared_beside_the_others_and_never_one_of_them() {
+        let params = DeclarationParams::new(vec![])
+            .with_teach_method(TEACH_METHOD)
+            .with_retract_method(RETRACT_METHOD)
+            .with_review_method(REVIEW_METHOD);
+        assert!(params.validate().is_ok());
+        assert_eq!(
+            serde_json::to_value(&params).unwrap()["reviewMethod"],
+            "rsaxb.learnables.Review"
+        );
+        let same = params.clone().with_review_method(RETRACT_METHOD);
+        assert_eq!(
+            same.validate().unwrap_err().to_string(),
+            "reviewMethod: it must not be the `teachMethod` or the `retractMethod`"
+        );
+        let core = params.with_review_method("SendMessage");
+        assert!(
+            core.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("reviewMethod: ")
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::LessonField;
+use super::{LessonField, ReviewRule};
 use crate::validation::{Report, Violations};
 use std::collections::HashSet;
 
@@ -50,6 +50,11 @@ pub struct LearnableDescriptor {
     pub decided_by: String,
     /// The inputs of a lesson.
     pub lesson_fields: Vec<LessonField>,
+    /// Whether each lesson needs approval before it is learned, and how
+    /// many (our extension beside the spec's keys: `"review":
+    /// {"approvals": N}`); absent when lessons are learned as taught.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewRule>,
 }
 
 impl LearnableDescriptor {
@@ -69,6 +74,7 @@ impl LearnableDescriptor {
             how: how.into(),
             decided_by: decided_by.into(),
             lesson_fields: Vec::new(),
+            review: None,
         }
     }
 
@@ -85,6 +91,21 @@ impl LearnableDescriptor {
         S: Into<String>,
     {
         self.skills = Some(skills.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Requires each lesson to be approved by `approvals` teachers other
+    /// than its author before it is learned (none for 0).
+    ///
+    /// ```
+    /// use learnables::LearnableDescriptor;
+    /// let descriptor = LearnableDescriptor::new("limits", "limit", "The limit", "A table", "rules")
+    ///     .with_review(2);
+    /// let json = serde_json::to_value(&descriptor).unwrap();
+    /// assert_eq!(json["review"], serde_json::json!({"approvals": 2}));
+    /// ```
+    pub fn with_review(mut self, approvals: u32) -> LearnableDescriptor {
+        self.review = ReviewRule::new(approvals);
         self
     }
 

@@ -37,6 +37,11 @@ pub struct LessonResult {
     /// The id of the version it replaced; absent for the first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous_version_id: Option<String>,
+    /// The proposal the lesson made, waiting for review (our extension:
+    /// `proposalId`, only for a learnable declared with review), or the
+    /// proposal an approval decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proposal_id: Option<String>,
 }
 
 impl LessonResult {
@@ -62,6 +67,7 @@ impl LessonResult {
             definition_version,
             version_id: None,
             previous_version_id: None,
+            proposal_id: None,
         }
     }
 
@@ -88,6 +94,19 @@ impl LessonResult {
     /// ```
     pub fn with_previous_version_id(mut self, previous: impl Into<String>) -> LessonResult {
         self.previous_version_id = Some(previous.into());
+        self
+    }
+
+    /// The same, naming the proposal it made or decided.
+    ///
+    /// ```
+    /// let result = learnables::LessonResult::new(false, "Waiting for review", 3)
+    ///     .with_proposal_id("p1");
+    /// let json = serde_json::to_value(&result).unwrap();
+    /// assert_eq!(json["proposalId"], "p1");
+    /// ```
+    pub fn with_proposal_id(mut self, proposal_id: impl Into<String>) -> LessonResult {
+        self.proposal_id = Some(proposal_id.into());
         self
     }
 }

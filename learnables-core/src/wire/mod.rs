@@ -9,6 +9,7 @@ mod lesson;
 mod lesson_field;
 mod lesson_result;
 pub(crate) mod lesson_value;
+mod review;
 
 pub use declaration_params::DeclarationParams;
 pub use field_kind::{FieldKind, Rendering};
@@ -17,3 +18,4 @@ pub use lesson::Lesson;
 pub use lesson_field::LessonField;
 pub use lesson_result::LessonResult;
 pub use lesson_value::{LessonValue, NotAnObject};
+pub use review::{Decision, Review, ReviewRule};

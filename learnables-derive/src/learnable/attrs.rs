@@ -32,6 +32,8 @@ pub struct StructAttrs {
     pub migrate: Option<Path>,
     #[darling(default, with = crate::meta::text)]
     pub rename_all: Option<LitStr>,
+    #[darling(default, with = crate::meta::count)]
+    pub review: Option<u32>,
     #[darling(rename = "crate", default, with = crate::meta::path)]
     pub krate: Option<Path>,
 }

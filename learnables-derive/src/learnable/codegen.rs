@@ -208,6 +208,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
         decided_by,
         ..
     } = learnable;
+    let review = learnable.review;
     let skills = match &learnable.skills {
         Some(skills) => quote!(::core::option::Option::Some(&[#(#skills),*])),
         None => quote!(::core::option::Option::None),
@@ -265,6 +266,7 @@ fn spec(learnable: &Learnable) -> TokenStream {
             decided_by: #decided_by,
             skills: #skills,
             fields: &[#(#fields),*],
+            review: #review,
         }
     }
 }

@@ -34,6 +34,7 @@ const KEYS: Keys = Keys {
         "validate",
         "migrate",
         "rename_all",
+        "review",
         "crate",
     ],
     member: &[
@@ -66,6 +67,8 @@ pub struct Learnable {
     /// into one it does.
     pub migrate: Option<Path>,
     pub fields: Vec<Field>,
+    /// `review` / `review = N`: approvals each lesson needs (0: none).
+    pub review: u32,
 }
 
 impl Learnable {
@@ -234,6 +237,7 @@ impl Learnable {
                 validate: attrs.validate,
                 migrate: attrs.migrate,
                 fields,
+                review: attrs.review.unwrap_or(0),
             }),
             _ => {
                 Err(darling::Error::custom("incomplete #[learnable(...)]").with_span(&attrs.ident))

@@ -62,6 +62,7 @@ mod layer;
 mod method_scan;
 #[cfg(feature = "server")]
 mod replay;
+mod review_view;
 #[cfg(feature = "server")]
 mod scrub;
 #[cfg(feature = "server")]
@@ -101,6 +102,7 @@ pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
 pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
 pub use methods::show_back::{ShowBack, ShowBackParams};
+pub use review_view::{OpenProposal, RejectedProposal};
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]

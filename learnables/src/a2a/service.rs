@@ -10,7 +10,7 @@ use super::Activation;
 use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
 use super::methods::refusals::shown;
 use super::methods::teacher::TeacherIdentity;
-use super::methods::{Call, Method, Reply};
+use super::methods::{Call, Method, Reply, ReviewRequest};
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
 use crate::Declaration;
 use crate::Lesson;
@@ -227,8 +227,14 @@ impl LearnablesService {
         self.inner.declaration.params().retract_method.as_deref()
     }
 
+    /// The review method the declaration names, if it names one.
+    pub fn review_method(&self) -> Option<&str> {
+        self.inner.declaration.params().review_method.as_deref()
+    }
+
     /// Whether `method` is one of the learnables methods this agent serves:
-    /// the declaration's `teachMethod` and `retractMethod`, show-back, and
+    /// the declaration's `teachMethod`, `retractMethod` and `reviewMethod`,
+    /// show-back, and
     /// the teacher's identity ([`TEACHER_METHOD`](crate::TEACHER_METHOD)).
     pub fn handles(&self, method: &str) -> bool {
         Method::named(self, method).is_some()
@@ -262,6 +268,7 @@ impl LearnablesService {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.teach(&lesson),
             Next::Retract(lesson) => self.retract(&lesson),
+            Next::Review(request) => self.review(&request),
         };
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -311,6 +318,7 @@ impl LearnablesService {
         admitted.respond(match next {
             Next::Teach(lesson) => self.teach_async(&lesson).await,
             Next::Retract(lesson) => self.retract_async(&lesson).await,
+            Next::Review(request) => self.review_async(request).await,
             Next::Answered(outcome) => outcome,
         })
     }
@@ -371,6 +379,10 @@ impl LearnablesService {
                 Ok(lesson) => Next::Retract(lesson),
                 Err(error) => Next::Answered(Err(error)),
             },
+            Call::Review(request) => match self.review_allowed(request, &principal) {
+                Ok(request) => Next::Review(Box::new(request)),
+                Err(error) => Next::Answered(Err(error)),
+            },
         }
     }
 
@@ -402,6 +414,8 @@ enum Next {
     Teach(Lesson),
     /// An entry to retract: the lesson names it, its teacher and reason.
     Retract(Lesson),
+    /// A proposal to decide, or the open ones to list.
+    Review(Box<ReviewRequest>),
 }
 
 impl Admitted {

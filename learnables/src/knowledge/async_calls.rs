@@ -45,7 +45,13 @@ impl Knowledge {
         &self,
         lesson: &Lesson,
     ) -> Result<LessonResult, TeachError> {
-        match self.dispatch(self.absorb(lesson)?) {
+        let pending = self.absorb(lesson)?;
+        if self.review_rule(&lesson.collection).is_some() {
+            // A proposal is one record: stored on this thread, as a
+            // back end that does not wait stores a lesson.
+            return self.commit_or_propose(pending);
+        }
+        match self.dispatch(pending) {
             Dispatch::Done(result) => result,
             Dispatch::Queued(thread, pending, timeout) => {
                 thread.submit_async(pending, timeout).await

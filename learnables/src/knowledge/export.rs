@@ -15,11 +15,14 @@
 //! `retracted`, as the embedded store writes them) preceded by `crc32`, the
 //! CRC-32 of the line's bytes after the `,` that ends it; the last line
 //! says the file ends, and how many versions it holds. A file cut short
-//! has no last line; a line edited fails its checksum.
+//! has no last line; a line edited fails its checksum. The records of
+//! proposals follow the versions, each on a line of its own, and the last
+//! line counts them (`proposal_lines.rs`).
 
 use std::io::Write;
 
 use super::Knowledge;
+use super::off_runtime::off_runtime;
 use super::version::Version;
 
 /// The format's name, in the first and last lines.
@@ -78,11 +81,23 @@ impl Knowledge {
             out.write_all(&line)?;
             out.write_all(b"\n")?;
         }
-        writeln!(
-            out,
-            "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
-            state.position()
-        )?;
+        let reviews = off_runtime(|| self.shared.writer.storage().load_reviews())
+            .map_err(std::io::Error::other)?;
+        super::proposal_lines::write_lines(&reviews, &mut out)?;
+        if reviews.is_empty() {
+            writeln!(
+                out,
+                "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
+                state.position()
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{{\"end\":\"{FORMAT}\",\"versions\":{},\"reviews\":{}}}",
+                state.position(),
+                reviews.len()
+            )?;
+        }
         out.flush()?;
         Ok(state.position())
     }

@@ -9,6 +9,8 @@ use serde::Deserialize;
 use super::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
 use super::imported_version::{Unfitting, check};
 use super::off_runtime::off_runtime;
+use super::proposal::ReviewRecord;
+use super::proposal_lines::{REVIEW_LINE, read_line};
 use super::registry::Registry;
 use super::state::State;
 use super::{ImportError, Knowledge, UnreadableReport, VersionRecord};
@@ -27,6 +29,8 @@ struct Header {
 struct End {
     end: String,
     versions: u64,
+    #[serde(default)]
+    reviews: u64,
 }
 
 impl Knowledge {
@@ -67,11 +71,16 @@ impl Knowledge {
         }
         let registry = self.registry();
         let input = std::io::BufReader::with_capacity(1 << 16, input);
-        let (state, records) = read(input, &registry)?;
+        let (state, records, reviews) = read(input, &registry)?;
         let count = records.len() as u64;
         let writer = &self.shared.writer;
         match off_runtime(|| writer.import(state, &records))? {
-            true => Ok(count),
+            true => {
+                for review in &reviews {
+                    off_runtime(|| writer.storage().append_review(review))?;
+                }
+                Ok(count)
+            }
             false => Err(ImportError::NotEmpty {
                 versions: self.current().position(),
             }),
@@ -84,7 +93,7 @@ impl Knowledge {
 fn read(
     mut input: impl BufRead,
     registry: &Registry,
-) -> Result<(State, Vec<VersionRecord>), ImportError> {
+) -> Result<(State, Vec<VersionRecord>, Vec<ReviewRecord>), ImportError> {
     let refused = |line: u64, reason: String| ImportError::Refused { line, reason };
     let mut line = Vec::with_capacity(1024);
     let mut number = 0;
@@ -128,6 +137,7 @@ fn read(
     }
     let mut state = State::default();
     let mut records = Vec::new();
+    let mut reviews = Vec::new();
     let mut unreadable = UnreadableReport::default();
     let mut first_unreadable = None;
     loop {
@@ -140,6 +150,17 @@ fn read(
                 ),
             ));
         }
+        if line.starts_with(REVIEW_LINE) {
+            let review = read_line(&line, &reviews).map_err(|reason| refused(number, reason))?;
+            reviews.push(review);
+            continue;
+        }
+        if !reviews.is_empty() && line.starts_with(VERSION_LINE) {
+            return Err(refused(
+                number,
+                "a version follows the records of proposals, which come last".to_owned(),
+            ));
+        }
         if !line.starts_with(VERSION_LINE) {
             let end: End = serde_json::from_slice(&line).map_err(|_| {
                 refused(
@@ -147,6 +168,16 @@ fn read(
                     "it is neither a version nor the last line".to_owned(),
                 )
             })?;
+            if end.reviews != reviews.len() as u64 {
+                return Err(refused(
+                    number,
+                    format!(
+                        "the last line says {} records of proposals, the file holds {}",
+                        end.reviews,
+                        reviews.len()
+                    ),
+                ));
+            }
             if end.end != FORMAT || end.versions != records.len() as u64 {
                 return Err(refused(
                     number,
@@ -188,7 +219,7 @@ fn read(
             report: unreadable,
         });
     }
-    Ok((state, records))
+    Ok((state, records, reviews))
 }
 
 /// The version a version line holds, its checksum checked.

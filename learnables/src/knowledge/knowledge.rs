@@ -77,6 +77,8 @@ pub(crate) struct Shared {
     registering: Mutex<()>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
+    /// Taken by each review decision: reviewers of one process take turns.
+    pub(super) reviewing: Mutex<()>,
 }
 
 impl Knowledge {
@@ -138,6 +140,7 @@ impl Knowledge {
                 registry: Latest::new(Registry::new()),
                 registering: Mutex::new(()),
                 commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
+                reviewing: Mutex::new(()),
             }),
         }
     }
@@ -468,8 +471,14 @@ impl Knowledge {
     /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
+    ///
+    /// A lesson of a learnable declared with review is checked the same
+    /// way, then kept as a proposal based on the entry's current version:
+    /// `learned: false`, `describes` saying it waits for review and what it
+    /// would teach, the version unchanged, and its `proposal_id`. Nothing a
+    /// task reads changes until [`Knowledge::review`] approves it.
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
-        self.commit(self.absorb(lesson)?)
+        self.commit_or_propose(self.absorb(lesson)?)
     }
 
     /// Commits a lesson absorbed, waiting on this thread (see

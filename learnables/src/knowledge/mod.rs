@@ -38,9 +38,12 @@ mod imported_version;
 mod knowledge;
 mod latest;
 mod off_runtime;
+mod proposal;
+mod proposal_lines;
 mod published;
 mod registry;
 mod revert;
+mod review;
 mod snapshot;
 mod state;
 mod storage;
@@ -53,8 +56,11 @@ mod writer;
 
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
-pub use error::{Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError};
+pub use error::{
+    Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError, review_reasons,
+};
 pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
+pub use proposal::{Approval, Proposal, ProposalStatus, ReviewEvent, ReviewRecord};
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;

@@ -79,7 +79,7 @@ impl Knowledge {
             ),
             ..absorbed
         };
-        self.commit(Pending::borrowed(
+        self.commit_or_propose(Pending::borrowed(
             collection, entry, taught_by, reason, absorbed, retract,
         ))
     }
@@ -122,7 +122,7 @@ impl Knowledge {
         Pending::check_names(collection, entry, taught_by)?;
         let registration = self.registration(collection)?;
         let absorbed = retraction(&(registration.descriptor)().entry, entry);
-        self.commit(Pending::borrowed(
+        self.commit_or_propose(Pending::borrowed(
             collection, entry, taught_by, reason, absorbed, true,
         ))
     }
@@ -130,7 +130,7 @@ impl Knowledge {
 
 /// What a retraction of `entry` (an entry of the kind `noun`) stores: no
 /// value, and a description saying so.
-fn retraction(noun: &str, entry: &str) -> Absorbed {
+pub(super) fn retraction(noun: &str, entry: &str) -> Absorbed {
     let value = LessonValue::default();
     Absorbed {
         json: value_json(&value),

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::latest::Latest;
 use super::registry::Absorbed;
+use super::review::Approved;
 use super::state::State;
 use super::version_record::{RecordView, ValueRef};
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
@@ -33,6 +34,9 @@ pub(crate) struct Pending<'l> {
     /// Whether the lesson retracts the entry (its `absorbed` value is
     /// empty): the new version makes the entry absent.
     pub(crate) retract: bool,
+    /// For a proposal's last approval: the version it makes, and the
+    /// entry's version it must still be based on.
+    pub(crate) approved: Option<Arc<Approved>>,
 }
 
 impl<'l> Pending<'l> {
@@ -71,6 +75,7 @@ impl<'l> Pending<'l> {
             reason: reason.map(Cow::Borrowed),
             absorbed,
             retract,
+            approved: None,
         }
     }
 }
@@ -85,6 +90,7 @@ impl Pending<'_> {
             reason: self.reason.map(|reason| Cow::Owned(reason.into_owned())),
             absorbed: self.absorbed,
             retract: self.retract,
+            approved: self.approved,
         }
     }
 }
@@ -236,6 +242,12 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
         // A retraction of an entry already absent reports the version
         // that made it absent.
         let latest = seen.latest(&pending.collection, &pending.entry);
+        if let Some(approved) = &pending.approved
+            && let Err(stale) = approved.still_based_on(latest)
+        {
+            results.push(Err(stale));
+            continue;
+        }
         let unchanged = if pending.retract {
             match latest {
                 None => {
@@ -270,7 +282,10 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             ),
             None => (1, None),
         };
-        let version_id = new_version_id();
+        let version_id = match &pending.approved {
+            Some(approved) => approved.version_id.clone(),
+            None => new_version_id(),
+        };
         let record = RecordView {
             position: seen.position() + 1,
             collection: &pending.collection,
@@ -293,12 +308,16 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             LessonResult::new(true, pending.absorbed.describes.clone(), definition_version)
                 .with_version_id(version_id);
         result.previous_version_id = previous_version_id;
+        result.proposal_id = pending
+            .approved
+            .as_ref()
+            .map(|approved| approved.proposal_id.clone());
         results.push(Ok(result));
     }
     (working, records, results)
 }
 
 /// A new unique version id: a UUID v7, so ids also sort by time.
-fn new_version_id() -> String {
+pub(crate) fn new_version_id() -> String {
     uuid::Uuid::now_v7().hyphenated().to_string()
 }

@@ -32,8 +32,8 @@ from mcp import Client, StdioServerParameters
 from mcp import types
 
 URI = "https://rsaxb.com/a2a/learnables/v1"
-TOOLS = {"list_learnables", "show", "history", "teach", "answer_question", "revert", "retract"}
-ARGUMENTS = {"collection", "entry", "reason", "link", "to"}
+TOOLS = {"list_learnables", "show", "history", "teach", "answer_question", "revert", "retract", "review"}
+ARGUMENTS = {"collection", "entry", "reason", "link", "to", "proposal"}
 DESKS = {
     "general": "Everything without a specialist desk.",
     "dangerous-goods": "Hazardous materials.",
@@ -124,7 +124,7 @@ async def case_tools(args: argparse.Namespace) -> None:
     async with client(args, Person()) as mcp:
         listed = await mcp.list_tools()
         names = {tool.name for tool in listed.tools}
-        expect(names == TOOLS, "the tools are the seven the API names", sorted(names))
+        expect(names == TOOLS, "the tools are the eight the API names", sorted(names))
         for tool in listed.tools:
             properties = set(tool.input_schema.get("properties", {}))
             expect(properties <= ARGUMENTS, f"{tool.name} takes no lesson value", sorted(properties))
@@ -234,8 +234,12 @@ async def case_refused(args: argparse.Namespace) -> None:
     expect("lots" in again.message, "and the value refused", again.message)
     kept = schema_of(again)["properties"]["amountEur"].get("default")
     expect(kept == "lots", "the answer is kept in the form asked again", kept)
-    shown = show_back(args, "clearance_limits", "broker-7")
-    expect(field_value(shown, "amountEur") == "5000", "the agent learned the corrected value", shown)
+    # Clearance limits are reviewed: the corrected value waits for another teacher.
+    expect("Waiting for review" in result_text(result), "the person is told it waits", result_text(result))
+    listed = rpc(args.url, args.token, "rsaxb.learnables.Review", {"collection": "clearance_limits", "entry": "broker-7"})
+    proposals = listed.get("result", {}).get("proposals", [])
+    after = proposals[0]["changes"][0].get("after") if len(proposals) == 1 and proposals[0]["changes"] else None
+    expect(after == "5000", "the corrected value is the one proposed", listed)
 
 
 async def case_retract(args: argparse.Namespace) -> None:
@@ -285,7 +289,43 @@ async def case_revert(args: argparse.Namespace) -> None:
     expect(shown["result"].get("reason") == "Back to general", "with the person's reason", shown)
 
 
+async def case_review(args: argparse.Namespace) -> None:
+    # The test proposed bob's limit before this ran; alice proposes her own.
+    own = rpc(
+        args.url,
+        args.token,
+        "rsaxb.learnables.Teach",
+        {"collection": "clearance_limits", "entry": "broker-9", "value": {"amountEur": "7000"},
+         "taughtBy": args.taught_by},
+    )
+    own_id = own.get("result", {}).get("proposalId")
+    expect(own_id is not None and own["result"]["learned"] is False, "alice's lesson waits for review", own)
+    person = Person("decline", {"decision": "approve", "reason": "Matches the contract"})
+    async with client(args, person) as mcp:
+        listed = await mcp.call_tool("review", {})
+        proposals = (listed.structured_content or {}).get("proposals", [])
+        bobs = [p for p in proposals if p["proposedBy"] == "bob@example.com"]
+        expect(len(bobs) == 1 and bobs[0]["mayDecide"] is True, "the review tool lists bob's proposal", proposals)
+        mine = [p for p in proposals if p["proposalId"] == own_id]
+        expect(len(mine) == 1 and mine[0]["mayDecide"] is False, "and alice's own, not hers to decide", proposals)
+        declined = await mcp.call_tool("review", {"proposal": bobs[0]["proposalId"]})
+        expect("Nothing decided" in result_text(declined), "a declined form decides nothing", result_text(declined))
+        approved = await mcp.call_tool("review", {"proposal": bobs[0]["proposalId"]})
+        expect(not approved.is_error, "the approval in the form is made", result_text(approved))
+        expect("Learned" in result_text(approved), "and the agent learns the limit", result_text(approved))
+        refused = await mcp.call_tool("review", {"proposal": own_id})
+        expect(len(person.asked) == 2, "alice is never asked about her own", len(person.asked))
+    expect("Limit in euros" in person.asked[0].message, "the form says what would change", person.asked[0].message)
+    schema = schema_of(person.asked[0])
+    expect(schema["properties"]["decision"]["oneOf"][0]["const"] == "approve", "the decision is a choice", schema)
+    expect(refused.is_error and "another teacher" in result_text(refused),
+           "her own is refused, saying why", result_text(refused))
+    shown = show_back(args, "clearance_limits", "broker-17")
+    expect(field_value(shown, "amountEur") == "12000", "bob's limit is learned", shown)
+
+
 CASES = {
+    "review": case_review,
     "revert": case_revert,
     "tools": case_tools,
     "teach": case_teach,

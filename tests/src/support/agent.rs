@@ -22,6 +22,11 @@ pub fn teachers() -> Vec<Teacher> {
             email: "deploy-bot@example.com".into(),
             token: "bot-token".into(),
         },
+        // A second person, who reviews what alice proposes.
+        Teacher {
+            email: "bob@example.com".into(),
+            token: "bob-token".into(),
+        },
     ]
 }
 
@@ -255,6 +260,9 @@ pub const ACTIVATED: (&str, &str) = ("A2A-Extensions", EXTENSION_URI);
 
 /// Alice's bearer token.
 pub const AS_ALICE: (&str, &str) = ("Authorization", "Bearer alice-token");
+
+/// Bob's bearer token: the second teacher, who reviews alice's lessons.
+pub const AS_BOB: (&str, &str) = ("Authorization", "Bearer bob-token");
 
 /// The bearer token of a teacher whose identity looks like a service account.
 pub const AS_BOT: (&str, &str) = ("Authorization", "Bearer bot-token");

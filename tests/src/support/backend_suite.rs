@@ -251,6 +251,24 @@ macro_rules! backend_suite {
         }
 
         #[test]
+        fn a_reviewed_lesson_waits_until_two_others_approve() {
+            let knowledge = $crate::support::review_suite::with_limits(($make)());
+            $crate::support::review_suite::a_reviewed_lesson_waits_until_two_others_approve(&knowledge);
+        }
+
+        #[test]
+        fn a_stale_or_rejected_proposal_teaches_nothing() {
+            let knowledge = $crate::support::review_suite::with_limits(($make)());
+            $crate::support::review_suite::a_stale_or_rejected_proposal_teaches_nothing(&knowledge);
+        }
+
+        #[test]
+        fn reviewers_racing_on_one_proposal_decide_it_once() {
+            let knowledge = $crate::support::review_suite::with_limits(($make)());
+            $crate::support::review_suite::reviewers_racing_on_one_proposal_decide_it_once(&knowledge);
+        }
+
+        #[test]
         fn concurrent_teachers_each_get_exactly_one_version() {
             const THREADS: usize = 8;
             const LESSONS: usize = 25;

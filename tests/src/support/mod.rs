@@ -5,6 +5,7 @@ pub mod agent;
 pub mod backend_suite;
 pub mod browser;
 pub mod postgres;
+pub mod review_suite;
 pub mod script;
 pub mod spec_schema;
 pub mod webdriver;

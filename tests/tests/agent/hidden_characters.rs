@@ -112,9 +112,14 @@ fn entries_with_hidden_characters_are_refused_over_http_at_every_method() {
         );
         assert_refused(&shown, "collection", collection, escaped);
     }
-    // An ordinary entry, in any script, is taught.
+    // An ordinary entry, in any script, is taken (clearance limits are
+    // reviewed: as a proposal).
     let taught = agent.call(TEACH, limit("Größe-中-17"));
-    assert_eq!(taught.result()["learned"], true, "{}", taught.message());
+    assert!(
+        taught.result()["proposalId"].is_string(),
+        "{}",
+        taught.message()
+    );
 }
 
 /// Asserts `refused` is the refusal of `name` as a `field` holding a
@@ -151,7 +156,18 @@ fn knowledge_itself_stores_no_such_name() {
             "alice@example.com",
         )
     };
-    let first = knowledge.teach(&lesson("broker-17")).unwrap();
+    // Clearance limits are reviewed: bob's approval makes the version.
+    let proposed = knowledge.teach(&lesson("broker-17")).unwrap();
+    let first = knowledge
+        .review(&learnables::Review {
+            collection: "clearance_limits".into(),
+            entry: "broker-17".into(),
+            proposal_id: proposed.proposal_id.unwrap(),
+            decision: learnables::Decision::Approve,
+            reviewed_by: "bob@example.com".into(),
+            reason: None,
+        })
+        .unwrap();
     let version = first.version_id.as_deref().unwrap();
     for (name, escaped) in HIDDEN {
         let taught = knowledge.teach(&lesson(name));

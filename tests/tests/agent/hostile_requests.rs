@@ -1324,15 +1324,24 @@ fn taught_agent(dir: &std::path::Path) -> (Agent, String) {
     let agent = Agent::start(dir);
     let taught = agent.call(TEACH, known_lesson());
     let version_id = taught.result()["versionId"].as_str().unwrap().to_owned();
-    agent
-        .call(
-            TEACH,
-            json!({
-                "collection": "clearance_limits", "entry": "broker-17",
-                "value": {"amountEur": 25000}, "taughtBy": "alice@example.com"
-            }),
-        )
-        .result();
+    let proposed = agent.call(
+        TEACH,
+        json!({
+            "collection": "clearance_limits", "entry": "broker-17",
+            "value": {"amountEur": 25000}, "taughtBy": "alice@example.com"
+        }),
+    );
+    // Clearance limits are reviewed: bob's approval makes the version.
+    let approved = agent.call_with(
+        learnables::REVIEW_METHOD,
+        json!({
+            "collection": "clearance_limits", "entry": "broker-17",
+            "proposalId": proposed.result()["proposalId"], "decision": "approve",
+            "reviewedBy": "bob@example.com"
+        }),
+        &[ACTIVATED, agent_harness::AS_BOB],
+    );
+    assert_eq!(approved.result()["learned"], true);
     (agent, version_id)
 }
 
@@ -1426,8 +1435,14 @@ fn the_notification_check_sees_a_notification_that_teaches() {
     assert_eq!(shown["lessonFields"][1]["default"], "general");
     assert_eq!(shown["collectionVersion"], 3, "two routing lessons learned");
     assert_eq!(show(&agent, "routing_rules", "86")["entry"], "86");
+    // Clearance limits are reviewed: the new limit waits as a proposal.
     let limit = show(&agent, "clearance_limits", "broker-17");
-    assert_eq!(limit["collectionVersion"], 2);
+    assert_eq!(limit["collectionVersion"], 1);
+    assert_eq!(
+        limit["proposals"].as_array().map(Vec::len),
+        Some(1),
+        "{limit}"
+    );
 }
 
 #[test]

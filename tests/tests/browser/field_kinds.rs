@@ -50,13 +50,30 @@ fn a_date_field_is_a_date_picker_and_an_optional_field_says_so() {
                 "the lesson is taught",
             )
             .await;
+        // Clearance limits are reviewed: the lesson waits, and says so.
         assert_eq!(
             browser.text("#teach-describes").await,
-            "broker-17 may now clear up to EUR 25000 alone, until a review on 2027-01-31"
+            "Waiting for review: broker-17 may now clear up to EUR 25000 alone, until a review \
+             on 2027-01-31"
+        );
+        assert!(
+            browser
+                .text("#teach-version")
+                .await
+                .starts_with("Waiting for review: another teacher must approve this lesson")
         );
         browser.screenshot("11-date-picker").await;
         browser.close().await;
     });
+    let listed = agent.call(learnables::REVIEW_METHOD, json!({}));
+    let approved = agent.call_with(
+        learnables::REVIEW_METHOD,
+        json!({"collection": "clearance_limits", "entry": "broker-17",
+               "proposalId": listed.result()["proposals"][0]["proposalId"],
+               "decision": "approve", "reviewedBy": "bob@example.com"}),
+        &[agent_harness::ACTIVATED, agent_harness::AS_BOB],
+    );
+    assert_eq!(approved.result()["learned"], true);
     let shown = agent.call(
         learnables::SHOW_BACK_METHOD,
         json!({"collection": "clearance_limits", "entry": "broker-17"}),

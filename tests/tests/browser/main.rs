@@ -4,5 +4,6 @@ mod field_kinds;
 mod history_and_revert;
 mod leaves_nothing;
 mod question_sources;
+mod review_page;
 mod teaching_page;
 mod untrusted_text;

@@ -7,7 +7,7 @@
 use learnables_tests::backend_suite;
 use learnables_tests::support::backend_suite;
 
-use learnables::knowledge::{LogStorage, Storage, StoreError, VersionRecord, Wake};
+use learnables::knowledge::{LogStorage, ReviewRecord, Storage, StoreError, VersionRecord, Wake};
 
 /// The embedded store in a temporary directory of its own, which is
 /// removed when the knowledge lets go of the store (after the store is
@@ -33,6 +33,14 @@ impl Storage for InTempDir {
     fn watch(&self, wake: Wake) -> Result<(), StoreError> {
         self.storage.watch(wake)
     }
+
+    fn append_review(&self, record: &ReviewRecord) -> Result<(), StoreError> {
+        self.storage.append_review(record)
+    }
+
+    fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
+        self.storage.load_reviews()
+    }
 }
 
 /// `Knowledge::open` on a fresh directory, removed with the knowledge.
@@ -48,6 +56,14 @@ backend_suite!(in_a_fresh_dir);
 fn reopening_restores_every_version_with_the_same_ids() {
     let dir = tempfile::tempdir().unwrap();
     backend_suite::assert_reopening_restores_every_version(|| Knowledge::open(dir.path()).unwrap());
+}
+
+#[test]
+fn reopening_keeps_every_proposal_approval_and_rejection() {
+    let dir = tempfile::tempdir().unwrap();
+    learnables_tests::support::review_suite::assert_proposals_survive_reopening(|| {
+        Knowledge::open(dir.path()).unwrap()
+    });
 }
 
 #[test]

@@ -250,3 +250,14 @@ fn a_knowledge_that_is_not_empty_takes_no_import() {
     moved.import(&file[..]).unwrap();
     assert_eq!(export(&moved), file);
 }
+
+#[test]
+fn proposals_approvals_and_rejections_move_with_an_export() {
+    learnables_tests::support::review_suite::assert_proposals_move_with_an_export(
+        Knowledge::in_memory(),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    learnables_tests::support::review_suite::assert_proposals_move_with_an_export(
+        Knowledge::open(dir.path()).unwrap(),
+    );
+}

@@ -348,7 +348,8 @@ fn postgres_migrates_a_table_of_versions_written_before_retractions() {
         .client()
         .batch_execute(
             "ALTER TABLE learnables_versions DROP COLUMN retracted;
-             DELETE FROM learnables_schema WHERE version = 3;",
+             DROP TABLE learnables_reviews;
+             DELETE FROM learnables_schema WHERE version >= 3;",
         )
         .unwrap();
     let knowledge = registered(Knowledge::connect(database.url()).unwrap());

@@ -14,4 +14,5 @@ mod knowledge_in_memory;
 mod knowledge_shared_store;
 mod redeploys;
 mod refusals_leave_no_trace;
+mod review_crash;
 mod store_faults;

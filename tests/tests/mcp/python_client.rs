@@ -13,7 +13,7 @@
 //! unless `LEARNABLES_ALLOW_SKIP` names `mcp` (see `learnables_tests::skip`):
 //! then it prints `SKIPPED:` and passes.
 
-use learnables_tests::support::agent::{Agent, teachers};
+use learnables_tests::support::agent::{ACTIVATED, AS_BOB, Agent, teachers};
 use learnables_tests::support::script::ScriptRun;
 
 use std::path::{Path, PathBuf};
@@ -77,6 +77,11 @@ fn a_retraction_is_made_only_once_confirmed() {
     run_case("retract", "auto");
 }
 
+#[test]
+fn a_proposal_is_approved_by_another_teacher_in_a_form_never_by_its_author() {
+    run_case("review", "auto");
+}
+
 fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("mcp")
@@ -97,6 +102,16 @@ fn run_case(case: &str, mode: &str) {
     }
     let data = tempfile::tempdir().expect("a temporary directory");
     let agent = Agent::start(data.path());
+    if case == "review" {
+        // A lesson of bob's for alice, who runs the case, to review.
+        let proposed = agent.call_with(
+            learnables::TEACH_METHOD,
+            serde_json::json!({"collection": "clearance_limits", "entry": "broker-17",
+                "value": {"amountEur": "12000"}, "taughtBy": "bob@example.com"}),
+            &[ACTIVATED, AS_BOB],
+        );
+        assert_eq!(proposed.result()["learned"], false);
+    }
     let teacher = teachers().remove(0);
     let mut script = Command::new(venv.join("bin").join("python"));
     script

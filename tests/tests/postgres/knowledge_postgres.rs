@@ -52,6 +52,91 @@ fn reconnecting_restores_every_version_with_the_same_ids() {
 }
 
 #[test]
+fn reopening_keeps_every_proposal_approval_and_rejection() {
+    let Some(database) = fresh_database() else {
+        return;
+    };
+    learnables_tests::support::review_suite::assert_proposals_survive_reopening(|| {
+        Knowledge::connect(database.url()).unwrap()
+    });
+}
+
+/// Reviewers on two replicas (each its own connection, neither waiting
+/// for the other's turn) race on each proposal: the records' numbers
+/// alone keep each proposal decided once, with one version at most.
+#[test]
+fn reviewers_on_two_replicas_racing_on_one_proposal_decide_it_once() {
+    use learnables::knowledge::ProposalStatus;
+    use learnables::{Decision, TeachError};
+    use learnables_tests::support::review_suite::{decision, limit, with_limits};
+    let Some(database) = fresh_database() else {
+        return;
+    };
+    let replicas = [
+        with_limits(Knowledge::connect(database.url()).unwrap()),
+        with_limits(Knowledge::connect(database.url()).unwrap()),
+    ];
+    const REVIEWERS: usize = 6;
+    for round in 0..4 {
+        let port = format!("Le Havre {round}");
+        let proposed = replicas[round % 2]
+            .teach(&limit(&port, 2_000 + round as u32, "alice@example.com"))
+            .unwrap();
+        let id = proposed.proposal_id.unwrap();
+        let start = Arc::new(Barrier::new(REVIEWERS));
+        let handles: Vec<_> = (0..REVIEWERS)
+            .map(|reviewer| {
+                let knowledge = replicas[reviewer % 2].clone();
+                let (port, id, start) = (port.clone(), id.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let kind = if reviewer == round {
+                        Decision::Reject
+                    } else {
+                        Decision::Approve
+                    };
+                    let by = format!("reviewer{reviewer}@example.com");
+                    start.wait();
+                    (kind, knowledge.review(&decision(&port, &id, kind, &by)))
+                })
+            })
+            .collect();
+        let outcomes: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        for (_, outcome) in &outcomes {
+            if let Err(error) = outcome {
+                assert!(
+                    matches!(error, TeachError::ProposalClosed { .. }),
+                    "only a closed proposal is refused: {error:?}"
+                );
+            }
+        }
+        let learned = outcomes
+            .iter()
+            .filter(|(_, outcome)| matches!(outcome, Ok(result) if result.learned))
+            .count();
+        let rejected = outcomes
+            .iter()
+            .filter(|(kind, outcome)| *kind == Decision::Reject && outcome.is_ok())
+            .count();
+        assert_eq!(learned + rejected, 1, "decided exactly once: {outcomes:?}");
+        for replica in &replicas {
+            replica.catch_up().unwrap();
+            let versions = replica
+                .history("release_limits")
+                .iter()
+                .filter(|record| record.entry == port)
+                .count();
+            assert_eq!(versions, learned);
+            let proposal = replica
+                .proposals("release_limits", &port)
+                .unwrap()
+                .remove(0);
+            let expected_learned = matches!(proposal.status, ProposalStatus::Learned { .. });
+            assert_eq!(expected_learned, learned == 1, "{:?}", proposal.status);
+        }
+    }
+}
+
+#[test]
 fn a_lesson_taught_to_one_replica_reaches_the_other_and_pins_never_change() {
     let Some(database) = fresh_database() else {
         return;

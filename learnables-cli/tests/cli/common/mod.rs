@@ -19,6 +19,11 @@ pub const BOT_TOKEN: &str = "bot-token-9Zk";
 /// That identity.
 pub const BOT: &str = "deploy-bot@example.com";
 
+/// Bob's token: a second person, who reviews alice's lessons.
+pub const BOB_TOKEN: &str = "bob-token-4Rm";
+/// Bob.
+pub const BOB: &str = "bob@example.com";
+
 /// The path of the built binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_learnables");
 
@@ -46,6 +51,10 @@ impl Agent {
             Teacher {
                 email: BOT.into(),
                 token: BOT_TOKEN.into(),
+            },
+            Teacher {
+                email: BOB.into(),
+                token: BOB_TOKEN.into(),
             },
         ];
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

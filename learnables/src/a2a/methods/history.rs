@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::LessonField;
 use crate::a2a::json_rpc::{RpcError, codes};
 use crate::knowledge::Knowledge;
-use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
+use crate::knowledge::{FieldChange, ProposalStatus, Snapshot, VersionRecord, field_changes};
 use crate::shared::rfc3339;
 
 /// How many versions a page holds when `limit` is not given.
@@ -74,6 +74,10 @@ pub struct HistoryPage {
     /// Where the next page starts (its `from`); absent on the last page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// The entry's proposals a reviewer rejected, oldest first (on the
+    /// first page only): no version, but who proposed what and who said no.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejected: Vec<crate::a2a::RejectedProposal>,
 }
 
 /// One version of an entry in a history page.
@@ -108,6 +112,10 @@ pub struct HistoryVersion {
     pub lesson_fields: Option<Vec<LessonField>>,
     /// What it changed from the entry's version before, field by field.
     pub changes: Vec<FieldChange>,
+    /// The teachers whose approvals made it, for a version of a reviewed
+    /// learnable (`taughtBy` proposed it); empty for one learned at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approved_by: Vec<String>,
 }
 
 /// The page of the history of `entry` of `collection` in `snapshot` that
@@ -151,6 +159,21 @@ pub(super) fn history_page(
         .map(|record| fields_of(knowledge, record))
         .collect();
     let shown_count = page.len().min(limit as usize);
+    // Who approved each version a review made, and what was rejected: one
+    // read of the entry's proposals for the page.
+    let proposals = knowledge
+        .proposals(collection, entry)
+        .map_err(|error| super::refusals::store_error(&error))?;
+    let approvers = |version_id: &str| -> Vec<String> {
+        proposals
+            .iter()
+            .find(|proposal| {
+                matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
+                    if made == version_id)
+            })
+            .map(|proposal| proposal.approvals.iter().map(|a| a.by.clone()).collect())
+            .unwrap_or_default()
+    };
     let versions = (0..shown_count)
         .map(|at| {
             let record = &page[at];
@@ -166,14 +189,23 @@ pub(super) fn history_page(
                 retracted: record.retracted,
                 changes: field_changes(before.as_deref(), fields[at].as_deref()),
                 lesson_fields: fields[at].clone(),
+                approved_by: approvers(&record.version_id),
             }
         })
         .collect();
+    let rejected = match params.from {
+        Some(_) => Vec::new(),
+        None => proposals
+            .iter()
+            .filter_map(crate::a2a::RejectedProposal::of)
+            .collect(),
+    };
     Ok(HistoryPage {
         versions,
         next: page
             .get(limit as usize)
             .map(|record| record.version_id.clone()),
+        rejected,
     })
 }
 

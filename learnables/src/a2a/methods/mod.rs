@@ -12,6 +12,7 @@
 pub(super) mod history;
 pub(super) mod refusals;
 pub(super) mod retract;
+pub(super) mod review;
 pub(super) mod show_back;
 pub(super) mod teach;
 pub(super) mod teacher;
@@ -33,10 +34,27 @@ pub(super) enum Method {
     Teach,
     /// The declaration's `retractMethod`.
     Retract,
+    /// The declaration's `reviewMethod`.
+    Review,
     /// [`SHOW_BACK_METHOD`].
     ShowBack,
     /// [`TEACHER_METHOD`].
     Teacher,
+}
+
+/// A review request, read once: a decision, or the listing of the open
+/// proposals.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ReviewRequest {
+    /// The open proposals, of one collection or entry when named, for the
+    /// teacher who asks (`viewer`, set once authenticated).
+    List {
+        collection: Option<String>,
+        entry: Option<String>,
+        viewer: String,
+    },
+    /// A teacher's decision on one proposal.
+    Decide(crate::Review),
 }
 
 /// A request's params, read into its method's own type.
@@ -47,6 +65,8 @@ pub(super) enum Call {
     /// An entry to retract: a lesson without a value names it, its
     /// teacher and reason (see [`retract`]).
     Retract(Lesson),
+    /// A proposal to decide, or the open ones to list.
+    Review(ReviewRequest),
     /// An entry to show back.
     ShowBack(ShowBackParams),
     /// Whom the bearer token names (the params are not read).
@@ -66,6 +86,8 @@ impl Method {
             Some(Method::Teach)
         } else if service.retract_method() == Some(name) {
             Some(Method::Retract)
+        } else if service.review_method() == Some(name) {
+            Some(Method::Review)
         } else {
             None
         }
@@ -77,6 +99,7 @@ impl Method {
         match self {
             Method::Teach => teach::read(params).map(Call::Teach),
             Method::Retract => retract::read(params).map(Call::Retract),
+            Method::Review => review::read(params).map(Call::Review),
             Method::ShowBack => show_back::read(params).map(Call::ShowBack),
             Method::Teacher => Ok(Call::Teacher),
         }

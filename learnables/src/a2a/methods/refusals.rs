@@ -85,6 +85,46 @@ pub(in crate::a2a) fn teach_error(error: &TeachError) -> RpcError {
                 shown(version_id)
             ),
         ),
+        TeachError::UnknownProposal {
+            entry, proposal_id, ..
+        } => RpcError::new(
+            codes::NOT_FOUND,
+            format!(
+                "the entry `{}` has no proposal `{}`",
+                shown(entry),
+                shown(proposal_id)
+            ),
+        )
+        .because(crate::knowledge::review_reasons::PROPOSAL_NOT_FOUND),
+        TeachError::ProposalClosed { proposal_id, how } => RpcError::new(
+            codes::INVALID_PARAMS,
+            format!(
+                "the proposal `{}` is closed: {}",
+                shown(proposal_id),
+                shown(how)
+            ),
+        )
+        .because(crate::knowledge::review_reasons::PROPOSAL_CLOSED),
+        TeachError::SelfApproval { .. } => RpcError::new(
+            codes::FORBIDDEN,
+            "a proposal needs the approval of a teacher other than its author",
+        )
+        .because(crate::knowledge::review_reasons::SELF_APPROVAL),
+        TeachError::AlreadyApproved { .. } => RpcError::new(
+            codes::FORBIDDEN,
+            "you have approved this proposal already: it needs another teacher's approval",
+        )
+        .because(crate::knowledge::review_reasons::ALREADY_APPROVED),
+        TeachError::StaleProposal { changed, .. } => RpcError::new(
+            codes::INVALID_PARAMS,
+            format!(
+                "the proposal is stale and cannot be approved: {}",
+                shown(changed)
+            ),
+        )
+        .because(crate::knowledge::review_reasons::PROPOSAL_STALE),
+        TeachError::NoRejectionReason => RpcError::invalid_params("reason", error.to_string())
+            .because(crate::knowledge::review_reasons::REJECTION_REASON_MISSING),
         TeachError::Store(store) => store_error(store),
     }
 }

@@ -123,6 +123,10 @@ pub struct ShowBack {
     /// The page of the entry's history the params asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub history: Option<HistoryPage>,
+    /// The entry's lessons waiting for review, oldest first (shown with
+    /// the entry as it is now, never as of a version).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proposals: Vec<crate::a2a::OpenProposal>,
 }
 
 impl ShowBack {
@@ -152,6 +156,7 @@ impl ShowBack {
             taught_at: rfc3339(record.taught_at_ms),
             retracted: record.retracted,
             history: None,
+            proposals: Vec::new(),
         }
     }
 }
@@ -234,6 +239,10 @@ impl LearnablesService {
                 history,
                 shown,
             )?);
+        }
+        if params.version_id.is_none() {
+            shown_back.proposals =
+                super::review::open_of_entry(self.knowledge(), &params.collection, &params.entry)?;
         }
         serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))

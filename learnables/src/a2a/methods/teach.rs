@@ -145,7 +145,7 @@ impl LearnablesService {
         // sees it answered.
         #[cfg(feature = "a2a-server")]
         if let (Ok(Reply::Taught(taught)), Some(resumer)) = (&outcome, self.resumer()) {
-            resume_apart(resumer, lesson, taught).await;
+            crate::a2a::sdk::resume_apart(resumer, lesson, taught).await;
         }
         outcome
     }
@@ -188,20 +188,5 @@ impl LearnablesService {
             }
             Err(error) => Err(refused(lesson, &lesson.taught_by, teach_error(&error))),
         }
-    }
-}
-
-/// Resumes the tasks `lesson` answers on a task of its own: a panic there
-/// is logged and never turns the lesson's answer into a failure (the
-/// lesson is learned), and a teacher who hangs up does not cut it short.
-#[cfg(feature = "a2a-server")]
-async fn resume_apart(resumer: &crate::a2a::TaskResumer, lesson: &Lesson, result: &LessonResult) {
-    let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
-    let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
-    if let Err(error) = resuming.await {
-        tracing::error!(
-            error = %Untrusted::new(&error.to_string()),
-            "resuming the tasks a lesson answers failed; the lesson is learned"
-        );
     }
 }

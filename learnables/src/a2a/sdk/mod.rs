@@ -27,6 +27,8 @@ pub use push::ActivatedPushConfigs;
 #[cfg(feature = "a2a-server")]
 pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 #[cfg(feature = "a2a-server")]
+pub(in crate::a2a) use task_resumer::resume_apart;
+#[cfg(feature = "a2a-server")]
 pub use task_resumer::{
     ANSWERING_LESSON_KEY, AnsweringLesson, DEFAULT_MAX_RESUMED, DEFAULT_RESUME_TIMEOUT,
     MAX_SCANNED_TASKS, Resumed, TaskResumer,

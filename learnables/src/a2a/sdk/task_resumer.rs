@@ -428,6 +428,24 @@ fn lesson_message(task: &Task, answering: &AnsweringLesson, describes: &str) -> 
     message
 }
 
+/// Resumes the tasks `lesson` answers on a task of its own: a panic there
+/// is logged and never turns the lesson's answer into a failure (the
+/// lesson is learned), and a teacher who hangs up does not cut it short.
+pub(in crate::a2a) async fn resume_apart(
+    resumer: &super::TaskResumer,
+    lesson: &Lesson,
+    result: &LessonResult,
+) {
+    let (resumer, lesson, result) = (resumer.clone(), lesson.clone(), result.clone());
+    let resuming = tokio::spawn(async move { resumer.resume(&lesson, &result).await });
+    if let Err(error) = resuming.await {
+        tracing::error!(
+            error = %Untrusted::new(&error.to_string()),
+            "resuming the tasks a lesson answers failed; the lesson is learned"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use a2a::{A2AError, SendMessageResponse, StreamResponse, TaskStatus};

@@ -89,6 +89,7 @@ const ASSETS: &[Asset] = &[
     asset("form.js", JS, include_bytes!("assets/form.js")),
     asset("question.js", JS, include_bytes!("assets/question.js")),
     asset("shown.js", JS, include_bytes!("assets/shown.js")),
+    asset("review.js", JS, include_bytes!("assets/review.js")),
     asset("icon.svg", SVG, include_bytes!("assets/icon.svg")),
 ];
 

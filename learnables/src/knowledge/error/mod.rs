@@ -2,8 +2,10 @@
 //! ([`StoreError`], with its [`StoreReason`]), registering a learnable,
 //! teaching, and importing an export.
 
+mod review_reason;
 mod store_reason;
 
+pub use review_reason::review_reasons;
 pub use store_reason::StoreReason;
 
 use super::UnreadableReport;
@@ -136,6 +138,57 @@ pub enum TeachError {
         /// The version asked for.
         version_id: String,
     },
+    /// No proposal of that entry has the id.
+    #[error("the entry `{entry}` of `{collection}` has no proposal `{proposal_id}`")]
+    UnknownProposal {
+        /// The collection.
+        collection: String,
+        /// The entry.
+        entry: String,
+        /// The proposal asked for.
+        proposal_id: String,
+    },
+    /// The proposal was decided already (learned, rejected, or closed as
+    /// stale): `how` says which, in words.
+    #[error("the proposal `{proposal_id}` is closed: {how}")]
+    ProposalClosed {
+        /// The proposal.
+        proposal_id: String,
+        /// How it was closed.
+        how: String,
+    },
+    /// The author approving their own proposal: a proposal needs the
+    /// approval of teachers other than its author.
+    #[error(
+        "{teacher} proposed `{proposal_id}` and cannot approve it: it needs the approval of          another teacher"
+    )]
+    SelfApproval {
+        /// The proposal.
+        proposal_id: String,
+        /// Its author.
+        teacher: String,
+    },
+    /// A teacher approving a proposal they approved already: each
+    /// approval needed is another teacher's.
+    #[error("{teacher} has approved `{proposal_id}` already: it needs another teacher's approval")]
+    AlreadyApproved {
+        /// The proposal.
+        proposal_id: String,
+        /// The teacher.
+        teacher: String,
+    },
+    /// The proposal's entry changed since it was proposed: approving it
+    /// would approve what nobody was shown. `changed` says what changed.
+    #[error("the proposal `{proposal_id}` is stale and cannot be approved: {changed}")]
+    StaleProposal {
+        /// The proposal.
+        proposal_id: String,
+        /// What changed, in words.
+        changed: String,
+    },
+    /// A rejection that does not say why.
+    #[error("a rejection says why: `reason` must not be empty")]
+    NoRejectionReason,
     /// The lesson could not be made durable: it was not absorbed, except
     /// when the error is [`StoreError::OutcomeUnknown`], whose lesson may
     /// have been absorbed (its message says so; a show-back tells).

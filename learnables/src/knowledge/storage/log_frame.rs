@@ -13,7 +13,9 @@
 //! group's) follows a group once the group is synced to disk: it tells a
 //! group the disk damaged later from a group a crash cut short. A seal is
 //! written with the next group, when the store opens and when it closes,
-//! so that only a crash leaves an acknowledged group unsealed.
+//! so that only a crash leaves an acknowledged group unsealed. A *review*
+//! frame's payload is one record of a proposal (the proposal, an approval
+//! or a rejection) as JSON; it is sealed, and read back, as a group is.
 //!
 //! Reading back ([`scan_with`]) finds where the log ends, and refuses damage:
 //! - the log is the intact frames from the header on, and ends at the
@@ -38,7 +40,7 @@
 //! logged, never dropped in silence.
 
 use super::StoreError;
-use crate::knowledge::VersionRecord;
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// The first bytes of every store file: what it is, and the layout's
 /// version.
@@ -51,6 +53,8 @@ pub(super) const HEADER_LEN: usize = 16;
 const GROUP: u32 = 0x5052_4731; // "1GRP"
 /// A frame saying the group before it was synced.
 const SEAL: u32 = 0x4c41_4553; // "SEAL"
+/// A frame holding one record of a proposal.
+const REVIEW: u32 = 0x5645_5231; // "1REV"
 
 /// The bytes of a group frame holding `records`, preceded by the seal of
 /// the group before if it is not sealed yet (`unsealed`, that group's
@@ -60,18 +64,38 @@ pub(super) fn group(
     unsealed: Option<u32>,
     records: &[VersionRecord],
 ) -> Result<(Vec<u8>, u32), String> {
-    let mut bytes = Vec::with_capacity(2 * HEADER_LEN + 512 * records.len());
+    frame(GROUP, unsealed, 512 * records.len(), records)
+}
+
+/// The bytes of a review frame holding `record`, as [`group`] makes a
+/// group's.
+pub(super) fn review(
+    unsealed: Option<u32>,
+    record: &ReviewRecord,
+) -> Result<(Vec<u8>, u32), String> {
+    frame(REVIEW, unsealed, 512, record)
+}
+
+/// A frame of `kind` whose payload is `payload` as JSON, preceded by the
+/// seal of the frame before if it is not sealed yet.
+fn frame(
+    kind: u32,
+    unsealed: Option<u32>,
+    size: usize,
+    payload: &(impl serde::Serialize + ?Sized),
+) -> Result<(Vec<u8>, u32), String> {
+    let mut bytes = Vec::with_capacity(2 * HEADER_LEN + size);
     if let Some(payload_crc) = unsealed {
         bytes.extend(seal(payload_crc));
     }
     let start = bytes.len();
     bytes.extend([0; HEADER_LEN]);
-    serde_json::to_writer(&mut bytes, records).map_err(|error| error.to_string())?;
+    serde_json::to_writer(&mut bytes, payload).map_err(|error| error.to_string())?;
     let payload = &bytes[start + HEADER_LEN..];
     let length = u32::try_from(payload.len())
         .map_err(|_| "the versions of one commit exceed 4 GiB".to_owned())?;
     let payload_crc = crc32fast::hash(payload);
-    bytes[start..start + HEADER_LEN].copy_from_slice(&header(GROUP, length, payload_crc));
+    bytes[start..start + HEADER_LEN].copy_from_slice(&header(kind, length, payload_crc));
     Ok((bytes, payload_crc))
 }
 
@@ -147,7 +171,18 @@ pub(super) struct Frames {
 pub(super) fn scan_with(
     bytes: &[u8],
     name: &str,
+    read_group: impl FnMut(&[u8]) -> Result<Option<u64>, GroupError>,
+) -> Result<Frames, StoreError> {
+    scan_all(bytes, name, read_group, drop)
+}
+
+/// [`scan_with`], handing each review frame's record, in order, to
+/// `read_review`.
+pub(super) fn scan_all(
+    bytes: &[u8],
+    name: &str,
     mut read_group: impl FnMut(&[u8]) -> Result<Option<u64>, GroupError>,
+    mut read_review: impl FnMut(ReviewRecord),
 ) -> Result<Frames, StoreError> {
     let damaged =
         |offset: usize, what: &str| {
@@ -191,6 +226,20 @@ pub(super) fn scan_with(
                 unsealed = Some(payload_crc);
                 offset = end;
             }
+            Some(Frame::Review { payload_crc, end }) if unsealed.is_none() => {
+                let payload = &bytes[offset + HEADER_LEN..end];
+                match serde_json::from_slice(payload) {
+                    Ok(record) => read_review(record),
+                    Err(error) => {
+                        return Err(damaged(
+                            offset,
+                            &format!("has a record of a proposal that cannot be read ({error})"),
+                        ));
+                    }
+                }
+                unsealed = Some(payload_crc);
+                offset = end;
+            }
             Some(Frame::Seal { payload_crc }) if unsealed == Some(payload_crc) => {
                 unsealed = None;
                 offset += HEADER_LEN;
@@ -227,14 +276,19 @@ fn is_torn_seal_then_group(bytes: &[u8], offset: usize, intact: usize) -> bool {
         && bytes[offset..intact].iter().all(|byte| *byte == 0)
         && matches!(
             Frame::at(bytes, intact),
-            Some(Frame::Group { end, .. }) if intact_frame_from(bytes, end).is_none()
+            Some(Frame::Group { end, .. } | Frame::Review { end, .. })
+                if intact_frame_from(bytes, end).is_none()
         )
 }
 
 /// Where the first intact group or seal at or after `from` starts, if any.
 fn intact_frame_from(bytes: &[u8], from: usize) -> Option<usize> {
     let last = bytes.len().checked_sub(HEADER_LEN)?;
-    let kinds = [GROUP.to_le_bytes(), SEAL.to_le_bytes()];
+    let kinds = [
+        GROUP.to_le_bytes(),
+        SEAL.to_le_bytes(),
+        REVIEW.to_le_bytes(),
+    ];
     (from..=last).find(|offset| {
         kinds.contains(&[
             bytes[*offset],
@@ -243,7 +297,7 @@ fn intact_frame_from(bytes: &[u8], from: usize) -> Option<usize> {
             bytes[offset + 3],
         ]) && matches!(
             Frame::at(bytes, *offset),
-            Some(Frame::Group { .. } | Frame::Seal { .. })
+            Some(Frame::Group { .. } | Frame::Seal { .. } | Frame::Review { .. })
         )
     })
 }
@@ -281,6 +335,8 @@ enum Frame {
     Group { payload_crc: u32, end: usize },
     /// The seal of the group whose payload checksum is `payload_crc`.
     Seal { payload_crc: u32 },
+    /// A record of a proposal, whose payload ends at `end`.
+    Review { payload_crc: u32, end: usize },
     /// A frame of a kind this layout does not have.
     Other,
 }
@@ -290,15 +346,17 @@ impl Frame {
     fn at(bytes: &[u8], offset: usize) -> Option<Frame> {
         let header = Header::read(bytes.get(offset..)?)?;
         match header.kind {
-            GROUP => {
+            GROUP | REVIEW => {
                 let start = offset + HEADER_LEN;
                 let end = start
                     .checked_add(header.length as usize)
                     .filter(|end| *end <= bytes.len())?;
-                (crc32fast::hash(&bytes[start..end]) == header.payload_crc).then_some(
-                    Frame::Group {
-                        payload_crc: header.payload_crc,
-                        end,
+                let payload_crc = header.payload_crc;
+                (crc32fast::hash(&bytes[start..end]) == payload_crc).then_some(
+                    if header.kind == GROUP {
+                        Frame::Group { payload_crc, end }
+                    } else {
+                        Frame::Review { payload_crc, end }
                     },
                 )
             }

@@ -9,12 +9,12 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, SeqAccess, Visitor};
 
 use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
-use super::{Storage, StoreError, check_follows_on};
+use super::{Storage, StoreError, check_follows_on, check_review_follows_on};
 use crate::knowledge::StoreReason;
-use crate::knowledge::VersionRecord;
 use crate::knowledge::state::State;
 use crate::knowledge::stored_record::StoredRecord;
 use crate::knowledge::version_record::now_ms;
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// The name of the store file inside the knowledge directory.
 pub(crate) const FILE_NAME: &str = "knowledge.log";
@@ -80,6 +80,9 @@ struct OpenLog {
     cut_pending: bool,
     /// The versions read when the store opened, until the first load.
     opened_with: Option<Vec<VersionRecord>>,
+    /// Every record of a proposal in the log, in order: read when the
+    /// store opens, kept as they are appended.
+    reviews: Vec<ReviewRecord>,
 }
 
 impl LogStorage {
@@ -165,7 +168,11 @@ impl LogStorage {
                 error,
             ))
         })?;
-        let scanned = log_frame::scan_with(&bytes, &path.display().to_string(), read_group)?;
+        let mut reviews = Vec::new();
+        let scanned =
+            log_frame::scan_all(&bytes, &path.display().to_string(), read_group, |record| {
+                reviews.push(record)
+            })?;
         let mut tail = OpenLog {
             file,
             end: scanned.end,
@@ -174,6 +181,7 @@ impl LogStorage {
             unsealed: scanned.unsealed,
             cut_pending: false,
             opened_with: None,
+            reviews,
         };
         if tail.end == 0 {
             // New, or its creation was cut short: the header, made durable
@@ -371,6 +379,28 @@ impl Storage for LogStorage {
         tail.last_position = last.position;
         tail.unsealed = Some(payload_crc);
         Ok(())
+    }
+
+    fn append_review(&self, record: &ReviewRecord) -> Result<(), StoreError> {
+        let mut tail = self.tail();
+        check_review_follows_on(&tail.reviews, record)?;
+        if tail.cut_pending {
+            tail.cut_back().map_err(|error| self.unwritable(error))?;
+        }
+        let (frame, payload_crc) = log_frame::review(tail.unsealed, record)
+            .map_err(|error| StoreError::Failed(self.unwritable_text(&error).into()))?;
+        if let Err(error) = tail.write_frame(&frame) {
+            let _ = tail.cut_back();
+            return Err(self.unwritable(error));
+        }
+        tail.end += frame.len() as u64;
+        tail.unsealed = Some(payload_crc);
+        tail.reviews.push(record.clone());
+        Ok(())
+    }
+
+    fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
+        Ok(self.tail().reviews.clone())
     }
 }
 

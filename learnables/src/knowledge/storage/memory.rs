@@ -2,8 +2,8 @@
 
 use std::sync::Mutex;
 
-use super::{Storage, StoreError, check_follows_on};
-use crate::knowledge::VersionRecord;
+use super::{Storage, StoreError, check_follows_on, check_review_follows_on};
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// Versions kept in memory only: for tests, and agents whose knowledge may
 /// start empty on every run.
@@ -16,6 +16,7 @@ use crate::knowledge::VersionRecord;
 #[derive(Debug, Default)]
 pub struct MemoryStorage {
     records: Mutex<Vec<VersionRecord>>,
+    reviews: Mutex<Vec<ReviewRecord>>,
 }
 
 impl Storage for MemoryStorage {
@@ -35,5 +36,23 @@ impl Storage for MemoryStorage {
         check_follows_on(stored.last().map_or(0, |last| last.position), records)?;
         stored.extend_from_slice(records);
         Ok(())
+    }
+
+    fn append_review(&self, record: &ReviewRecord) -> Result<(), StoreError> {
+        let mut reviews = self
+            .reviews
+            .lock()
+            .map_err(|_| StoreError::Failed("a writer panicked".into()))?;
+        check_review_follows_on(&reviews, record)?;
+        reviews.push(record.clone());
+        Ok(())
+    }
+
+    fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
+        Ok(self
+            .reviews
+            .lock()
+            .map_err(|_| StoreError::Failed("a writer panicked".into()))?
+            .clone())
     }
 }

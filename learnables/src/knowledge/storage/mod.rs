@@ -18,7 +18,7 @@ pub use memory::MemoryStorage;
 pub use postgres_storage::PostgresStorage;
 pub(crate) use state_only::StateOnly;
 
-use super::{StoreError, VersionRecord};
+use super::{ReviewRecord, StoreError, VersionRecord};
 
 /// A back end of [`Knowledge`](crate::Knowledge): an append-only list of
 /// versions in position order.
@@ -93,6 +93,53 @@ pub trait Storage: Send + Sync + 'static {
     fn watch(&self, wake: Wake) -> Result<(), StoreError> {
         let _ = wake;
         Ok(())
+    }
+
+    /// Makes one record of a proposal durable before returning `Ok`: the
+    /// proposal itself, an approval or a rejection (see [`ReviewRecord`]).
+    /// Its `seq` must be the number of records its proposal has (0 for a
+    /// new proposal); if it is not (another reviewer's record took that
+    /// number first) the back end refuses with [`StoreError::Conflict`]
+    /// (`expected`: the record's number, `found`: how many the proposal
+    /// has) and stores nothing. That refusal is what keeps two reviewers
+    /// from both approving, or one approving what another rejected.
+    ///
+    /// The default keeps nothing and refuses: a back end that does not
+    /// keep proposals serves no learnable declared with review.
+    fn append_review(&self, record: &ReviewRecord) -> Result<(), StoreError> {
+        let _ = record;
+        Err(StoreError::Failed(
+            "this knowledge's back end keeps no proposals, so a learnable declared with review \
+             cannot be taught on it"
+                .into(),
+        ))
+    }
+
+    /// Every record of every proposal, each proposal's in number order.
+    /// The default, for a back end that keeps none, is none.
+    fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
+        Ok(Vec::new())
+    }
+}
+
+/// Refuses a proposal's record whose number is not the count of records
+/// `held` (every record a back end holds) has of its proposal.
+pub(crate) fn check_review_follows_on(
+    held: &[ReviewRecord],
+    record: &ReviewRecord,
+) -> Result<(), StoreError> {
+    let found = held
+        .iter()
+        .filter(|kept| kept.proposal_id == record.proposal_id)
+        .count();
+    let found = u64::try_from(found).unwrap_or(u64::MAX);
+    if u64::from(record.seq) == found {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict {
+            expected: u64::from(record.seq),
+            found,
+        })
     }
 }
 

@@ -155,7 +155,8 @@ export function declarationOf(card) {
   const teachMethod = text(params.teachMethod) || DEFAULT_TEACH_METHOD;
   // Served beside teachMethod only where the card names it.
   const retractMethod = text(params.retractMethod) || null;
-  return { declared: Boolean(entry), learnables, teachMethod, retractMethod };
+  const reviewMethod = text(params.reviewMethod) || null;
+  return { declared: Boolean(entry), learnables, teachMethod, retractMethod, reviewMethod };
 }
 
 // The lessonFields an untrusted document gives, keeping the well-formed ones.

@@ -8,6 +8,7 @@ import {
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
 import { answerForm, answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { renderReviews } from "./review.js";
 import { setText, shown, shownParagraph } from "./shown.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
@@ -119,6 +120,24 @@ function renderLearnables() {
   }
   show("learnables", true);
   show("no-learnables", state.declaration.learnables.length === 0);
+  reviews();
+}
+
+// The lessons waiting for review, for a card that names a reviewMethod.
+function reviews() {
+  return renderReviews({
+    rpc: state.rpc,
+    method: state.declaration.reviewMethod,
+    nounOf: (collection) => descriptorOf(collection)?.entry ?? "entry",
+    refusedSignIn: (error) => {
+      if (error.code !== CODES.unauthenticated) return false;
+      signOut();
+      renderSignIn();
+      renderLearnables();
+      pageError(`Sign in again: ${error.message}`);
+      return true;
+    },
+  });
 }
 
 // ---- teaching ----------------------------------------------------------
@@ -217,9 +236,18 @@ async function showTaught(result, learnable, entry, task) {
     }
   }
   setText($("teach-describes"), typeof result?.describes === "string" ? result.describes : "");
-  setText($("teach-version"), result?.learned
-    ? "Learned. Tasks that start from now on use it."
-    : "Nothing changed: the agent already knew this.");
+  // A reviewed learnable's lesson is a proposal: nothing a task reads
+  // changes until another teacher approves it, and a question it answers
+  // stays open until then.
+  const proposed = typeof result?.proposalId === "string" && result.proposalId !== "";
+  setText($("teach-version"), proposed
+    ? task
+      ? "Waiting for review: another teacher must approve this answer; the agent's question stays open until then."
+      : "Waiting for review: another teacher must approve this lesson before the agent uses it."
+    : result?.learned
+      ? "Learned. Tasks that start from now on use it."
+      : "Nothing changed: the agent already knew this.");
+  if (proposed) reviews();
   $("teach-show-back").onclick = () => openShowBack(learnable.collection, entry);
   box.hidden = false;
   box.focus();
@@ -313,6 +341,16 @@ async function showBack(collection, entry, byKey) {
   ]) {
     details.append(el("dt", term), el("dd", textOr(value, "—")));
   }
+  // Lessons for this entry waiting for review: who, why, what they'd change.
+  for (const proposal of Array.isArray(current.proposals) ? current.proposals : []) {
+    if (!proposal || typeof proposal !== "object") continue;
+    const changed = changeLines(proposal.changes).join("; ") || textOr(proposal.describes, "");
+    const why = textOr(proposal.reason, "") ? ` (${proposal.reason})` : "";
+    details.append(
+      el("dt", "Waiting for review"),
+      el("dd", `${changed}: proposed by ${textOr(proposal.proposedBy, "?")}, ${when(proposal.proposedAt)}${why}`),
+    );
+  }
   renderHistory(learnable, collection, entry, current.history, byKey);
   $("show-back-result").hidden = false;
   // Announced (the result is a live region) and where focus goes next.
@@ -362,6 +400,8 @@ function renderHistory(learnable, collection, entry, page, byKey) {
     const who = `${versionText(version, thing) || "A version"}, ${version.retracted ? "retracted" : "taught"} by ${textOr(version.taughtBy, "?")}, ${when(version.taughtAt)}`;
     item.append(el("p", who, "meta"));
     if (textOr(version.reason, "")) item.append(el("p", `Why: ${version.reason}`, "meta"));
+    const approvers = Array.isArray(version.approvedBy) ? version.approvedBy.filter((a) => typeof a === "string") : [];
+    if (approvers.length) item.append(el("p", `Approved by ${approvers.join(", ")}`, "meta"));
     const changed = changeLines(version.changes);
     if (changed.length) {
       const changes = el("ul", null, "changes");
@@ -373,6 +413,15 @@ function renderHistory(learnable, collection, entry, page, byKey) {
       const button = revertButton(learnable, collection, entry, versions[0], version, item, byKey);
       if (button) item.append(button);
     }
+    list.append(item);
+  }
+  // Rejected proposals made no version: who proposed what, who said no.
+  for (const rejected of Array.isArray(page?.rejected) ? page.rejected : []) {
+    if (!rejected || typeof rejected !== "object") continue;
+    const item = el("li", null, "rejected");
+    item.append(el("p", `Rejected: ${textOr(rejected.describes, "—")}`, "describes"));
+    item.append(el("p", `Proposed by ${textOr(rejected.proposedBy, "?")}, ${when(rejected.proposedAt)}; rejected by ${textOr(rejected.rejectedBy, "?")}, ${when(rejected.rejectedAt)}`, "meta"));
+    if (textOr(rejected.rejection, "")) item.append(el("p", `Why not: ${rejected.rejection}`, "meta"));
     list.append(item);
   }
   setText($("show-back-history-note"), page?.next ? `Only the latest ${versions.length} versions are shown.` : "");
@@ -549,7 +598,7 @@ async function start() {
   $("sign-out").onclick = () => {
     signOut();
     pageError("");
-    for (const id of ["teach", "show-back", "question"]) show(id, false);
+    for (const id of ["teach", "show-back", "question", "review"]) show(id, false);
     renderSignIn();
     renderLearnables();
   };

@@ -72,6 +72,24 @@ pub(super) const MIGRATIONS: &[&str] = &[
         GENERATED ALWAYS AS (coalesce((record ->> 'retracted')::boolean, false)) STORED;
     COMMENT ON COLUMN learnables_versions.retracted IS
         'Whether the version retracts its entry (copied from the record).';",
+    // 4: proposals waiting for review, and their approvals and
+    // rejections: one row per record, numbered per proposal from 0 with no
+    // gap, so that two reviewers never take the same step.
+    "CREATE TABLE learnables_reviews (
+        proposal_id text NOT NULL,
+        seq integer NOT NULL CHECK (seq >= 0),
+        collection text NOT NULL,
+        entry text NOT NULL,
+        teacher text NOT NULL,
+        at timestamptz NOT NULL,
+        record json NOT NULL,
+        PRIMARY KEY (proposal_id, seq)
+    );
+    COMMENT ON TABLE learnables_reviews IS
+        'The records of proposals of a learnables knowledge (a lesson waiting for review, \
+         each approval, a rejection), numbered per proposal. Written only by the learnables \
+         PostgreSQL back end; the record column is the record as written, the other columns \
+         copy parts of it.';",
 ];
 
 /// Why migrating failed.

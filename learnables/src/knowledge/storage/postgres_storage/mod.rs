@@ -12,6 +12,7 @@ mod connection;
 mod listener;
 mod migrations;
 mod read;
+mod reviews;
 mod tls;
 
 use std::sync::Arc;
@@ -26,8 +27,8 @@ use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
 use super::{Redecide, Storage, StoreError, Wake};
 use crate::knowledge::StoreReason;
-use crate::knowledge::VersionRecord;
 use crate::knowledge::off_runtime::off_runtime;
+use crate::knowledge::{ReviewRecord, VersionRecord};
 
 /// The PostgreSQL back end, for knowledge shared by every replica of an
 /// agent. Usually reached through
@@ -257,6 +258,14 @@ impl Storage for PostgresStorage {
 
     fn load_since(&self, position: u64) -> Result<Vec<VersionRecord>, StoreError> {
         off_runtime(|| self.read_since(position))
+    }
+
+    fn append_review(&self, record: &ReviewRecord) -> Result<(), StoreError> {
+        off_runtime(|| reviews::append(&self.connection, record))
+    }
+
+    fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
+        off_runtime(|| reviews::load(&self.connection))
     }
 
     fn watch(&self, wake: Wake) -> Result<(), StoreError> {
