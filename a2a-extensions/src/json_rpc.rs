@@ -1,6 +1,7 @@
-//! JSON-RPC 2.0 as the learnables methods speak it: the request envelope,
+//! JSON-RPC 2.0 as an extension's methods speak it: the request envelope,
 //! read with limits on size and nesting, and responses, refusals written as
-//! A2A v1.0 writes errors ([`RpcError`]).
+//! A2A v1.0 writes errors ([`RpcError`]). Used by the layer, and by a
+//! caller that reads requests itself (a transport other than HTTP).
 
 use std::cell::Cell;
 
@@ -9,11 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::key_name::KeyName;
-
-pub use super::rpc_error::{
-    BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons,
-};
+pub use crate::error::{RpcError, codes};
 
 /// Limits on a request before anything reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,12 +44,14 @@ pub struct Request {
     pub params: Value,
 }
 
-/// A response: the JSON to send.
-pub fn success(id: Id, result: Value) -> Value {
-    Answer::new(id, Ok(result)).to_value()
-}
-
 /// An error response.
+///
+/// ```
+/// use a2a_extensions::json_rpc::failure;
+/// use a2a_extensions::{RpcError, codes};
+/// let response = failure(1.into(), RpcError::new(codes::METHOD_NOT_FOUND, "no such method"));
+/// assert_eq!(response["error"]["code"], -32601);
+/// ```
 pub fn failure(id: Id, error: RpcError) -> Value {
     Answer::<Value>::new(id, Err(error)).to_value()
 }
@@ -60,20 +59,34 @@ pub fn failure(id: Id, error: RpcError) -> Value {
 /// A JSON-RPC 2.0 response before it is written: the request's id and its
 /// result or error. It serializes as the response object, so that it can be
 /// written straight into a body without building a [`Value`] first.
+///
+/// ```
+/// use a2a_extensions::json_rpc::Answer;
+/// let answer = Answer::new("a".into(), Ok(serde_json::json!({"greeting": "hello"})));
+/// assert_eq!(
+///     answer.to_value(),
+///     serde_json::json!({"jsonrpc": "2.0", "id": "a", "result": {"greeting": "hello"}})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Answer<R> {
+pub struct Answer<R> {
     id: Id,
     outcome: Result<R, RpcError>,
 }
 
 impl<R: Serialize> Answer<R> {
     /// The response to the request `id`.
-    pub(crate) fn new(id: Id, outcome: Result<R, RpcError>) -> Answer<R> {
+    pub fn new(id: Id, outcome: Result<R, RpcError>) -> Answer<R> {
         Answer { id, outcome }
     }
 
+    /// The outcome's error, if it is one.
+    pub fn error(&self) -> Option<&RpcError> {
+        self.outcome.as_ref().err()
+    }
+
     /// The response as a JSON value.
-    pub(crate) fn to_value(&self) -> Value {
+    pub fn to_value(&self) -> Value {
         // Cannot fail: every map the response holds has string keys.
         serde_json::to_value(self).unwrap_or_default()
     }
@@ -99,7 +112,7 @@ impl<R: Serialize> Serialize for Answer<R> {
 /// id when known.
 ///
 /// ```
-/// use learnables::a2a::json_rpc::{Limits, codes, read_request};
+/// use a2a_extensions::json_rpc::{Limits, codes, read_request};
 /// let request = read_request(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, Limits::default())
 ///     .unwrap();
 /// assert_eq!(request.method, "m");
@@ -141,7 +154,7 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
             codes::INVALID_REQUEST,
             format!(
                 "the request is ambiguous: the key `{}` appears twice in one object",
-                crate::lesson_error::shortened(&key)
+                crate::text::shown(&key)
             ),
         )),
         (Err(error), None) => Err(RpcError::new(
@@ -326,8 +339,8 @@ impl<'de> Visitor<'de> for TopLevel<'_> {
         // The names of members outside the envelope, to refuse one given
         // twice; requests seldom have any.
         let mut others: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key_seed(KeyName)? {
-            let member = match &*key {
+        while let Some(key) = map.next_key::<String>()? {
+            let member = match key.as_str() {
                 "jsonrpc" => Some(&mut members.jsonrpc),
                 "id" => Some(&mut members.id),
                 "method" => Some(&mut members.method),
@@ -335,13 +348,13 @@ impl<'de> Visitor<'de> for TopLevel<'_> {
                 _ => None,
             };
             match member {
-                Some(Some(_)) => return Err(self.0.refuse(Refusal::Twice(key.into_owned()))),
+                Some(Some(_)) => return Err(self.0.refuse(Refusal::Twice(key))),
                 Some(member) => *member = Some(map.next_value_seed(inner)?),
-                None if others.iter().any(|other| *other == *key) => {
-                    return Err(self.0.refuse(Refusal::Twice(key.into_owned())));
+                None if others.contains(&key) => {
+                    return Err(self.0.refuse(Refusal::Twice(key)));
                 }
                 None => {
-                    others.push(key.into_owned());
+                    others.push(key);
                     map.next_value_seed(inner)?;
                 }
             }
