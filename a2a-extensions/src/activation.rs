@@ -4,12 +4,13 @@
 //! (as extension specifications such as Learnables' activation profile ask;
 //! A2A's normative text has no echo).
 
-use axum::http::{HeaderMap, HeaderName};
+use http::{HeaderMap, HeaderName};
 
 /// The header that lists the extensions a request activates, and that a
 /// response echoes.
 pub const ACTIVATION_HEADER: HeaderName = HeaderName::from_static("a2a-extensions");
 
+#[cfg(feature = "layer")]
 tokio::task_local! {
     /// The activation of the request the host is answering, while the
     /// layer's host answers it.
@@ -71,7 +72,7 @@ impl Activation {
     ///
     /// ```
     /// use a2a_extensions::{ACTIVATION_HEADER, Activation};
-    /// let mut headers = axum::http::HeaderMap::new();
+    /// let mut headers = http::HeaderMap::new();
     /// headers.append(ACTIVATION_HEADER, "https://example.com/a2a/ext/v1".parse().unwrap());
     /// assert!(Activation::from_headers(&headers).includes("https://example.com/a2a/ext/v1"));
     /// ```
@@ -101,6 +102,10 @@ impl Activation {
         (!echoed.is_empty()).then(|| echoed.join(", "))
     }
 
+}
+
+#[cfg(feature = "layer")]
+impl Activation {
     /// The activation of the request the host behind an
     /// [`ExtensionLayer`](crate::ExtensionLayer) is answering, when called
     /// from the host's code (an SDK's handler that does not see the

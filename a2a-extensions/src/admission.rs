@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use axum::http::HeaderMap;
-use axum::http::header::AUTHORIZATION;
+use http::HeaderMap;
+use http::header::AUTHORIZATION;
 use serde_json::Value;
 
 use crate::activation::Activation;
@@ -25,7 +25,7 @@ const VERSION_HEADER: &str = "a2a-version";
 ///
 /// ```
 /// use a2a_extensions::{Admission, Extension, codes};
-/// use axum::http::HeaderMap;
+/// use http::HeaderMap;
 /// let greeting = Extension::new("https://example.com/a2a/greeting/v1")
 ///     .method("example.greeting.Greet");
 /// let admission = Admission::new(greeting);
@@ -264,7 +264,7 @@ fn bearer_token(value: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
+    use http::HeaderValue;
 
     #[test]
     fn bearer_tokens() {

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+#[cfg(feature = "layer")]
 use crate::uri_scan::Uri;
 
 /// An A2A extension an agent serves. Cheap to clone.
@@ -35,6 +36,7 @@ pub struct Extension {
 
 #[derive(Debug, Clone)]
 struct Declared {
+    #[cfg(feature = "layer")]
     uri: Arc<Uri>,
     text: String,
     name: Option<String>,
@@ -51,6 +53,7 @@ impl Extension {
         let text = uri.into();
         Extension {
             declared: Arc::new(Declared {
+                #[cfg(feature = "layer")]
                 uri: Uri::new(&text),
                 text,
                 name: None,
@@ -121,6 +124,7 @@ impl Extension {
     }
 
     /// Its URI, prepared for the scrubbers.
+    #[cfg(feature = "layer")]
     pub(crate) fn pattern(&self) -> &Arc<Uri> {
         &self.declared.uri
     }

@@ -21,7 +21,9 @@
 //!   bodies its own way (push notifications); [`NoExtensionMetadata`] marks
 //!   a host's response that needs none.
 //!
-//! The layer needs a tokio runtime with its timers enabled (the time limit
+//! Feature `layer` (on by default) builds the layer and the scrubbing;
+//! without it the crate is the declaration, activation, admission and
+//! errors, on `http`'s header types. The layer needs a tokio runtime with its timers enabled (the time limit
 //! on reading a request's body), as an axum server has.
 
 mod activation;
@@ -29,24 +31,37 @@ mod admission;
 mod error;
 mod extension;
 pub mod json_rpc;
+#[cfg(feature = "layer")]
 mod json_scrub;
+#[cfg(feature = "layer")]
 mod layer;
+#[cfg(feature = "layer")]
 mod method_scan;
+#[cfg(feature = "layer")]
 mod replay;
+#[cfg(feature = "layer")]
 mod scrub;
+#[cfg(feature = "layer")]
 mod scrub_error;
+#[cfg(feature = "layer")]
 mod scrubbed_body;
+#[cfg(feature = "layer")]
 mod scrubbed_events;
+#[cfg(feature = "layer")]
 mod scrubbed_response;
 mod text;
+#[cfg(feature = "layer")]
 mod uri_scan;
 
 pub use activation::{ACTIVATION_HEADER, Activation};
 pub use admission::{Admission, Call, Refusal};
 pub use error::{BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons};
 pub use extension::{CardShapeError, Extension};
+#[cfg(feature = "layer")]
 pub use layer::{ExtensionLayer, ExtensionService, Handler};
+#[cfg(feature = "layer")]
 pub use scrub::{NoExtensionMetadata, ResponseScrubber};
+#[cfg(feature = "layer")]
 pub use scrub_error::{MAX_EVENT, ScrubError};
 
 /// The URI of the unit tests' extension.

@@ -28,7 +28,6 @@ mod activation;
 mod card;
 pub mod json_rpc;
 mod message_error;
-mod rpc_error;
 mod service;
 mod service_accounts;
 mod service_params;
@@ -41,26 +40,10 @@ mod unknown_field;
 #[cfg(feature = "a2a-server")]
 mod declared_card;
 #[cfg(feature = "server")]
-mod json_scrub;
-#[cfg(feature = "server")]
 mod layer;
-#[cfg(feature = "server")]
-mod method_scan;
 #[cfg(feature = "a2a-server")]
 mod push;
-#[cfg(feature = "server")]
-mod replay;
 mod retraction;
-#[cfg(feature = "server")]
-mod scrub;
-#[cfg(feature = "server")]
-mod scrub_error;
-#[cfg(feature = "server")]
-mod scrubbed_body;
-#[cfg(feature = "server")]
-mod scrubbed_events;
-#[cfg(feature = "server")]
-mod scrubbed_response;
 #[cfg(feature = "a2a-types")]
 mod sdk;
 #[cfg(feature = "server")]
@@ -73,8 +56,6 @@ mod task_pin;
 mod task_resumer;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
-#[cfg(feature = "server")]
-mod uri_scan;
 
 #[cfg(feature = "a2a-server")]
 pub use declared_card::DeclaredCard;
@@ -83,9 +64,11 @@ pub use layer::{LearnablesLayer, LearnablesMiddleware};
 #[cfg(feature = "a2a-server")]
 pub use push::ActivatedPushConfigs;
 #[cfg(feature = "server")]
-pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
+pub use a2a_extensions::NoExtensionMetadata as CarriesNoTeachBlock;
 #[cfg(feature = "server")]
-pub use scrub_error::{MAX_EVENT, ScrubError};
+pub use layer::ResponseScrubber;
+#[cfg(feature = "server")]
+pub use a2a_extensions::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 #[cfg(feature = "a2a-server")]

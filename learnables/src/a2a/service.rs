@@ -9,7 +9,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Activation;
-use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
+use a2a_extensions::json_rpc::Answer;
+use a2a_extensions::{Admission, Extension, Refusal};
+
+use super::json_rpc::{Limits, Request, RpcError, codes};
 use super::retraction;
 use super::service_params::{
     hidden_characters, read_lesson, refused, shown, store_error, teach_error, unknown_learnable,
@@ -242,6 +245,30 @@ impl LearnablesService {
             || self.retract_method() == Some(method)
     }
 
+    /// The one admission path of the learnables methods, `a2a_extensions`'
+    /// (the layer's, and this service's `call`): the body's size and
+    /// nesting, `A2A-Version`, the method, the extension's activation.
+    ///
+    /// ```
+    /// use learnables::a2a::{LearnablesService, Tokens};
+    /// use learnables::{Declaration, EXTENSION_URI, Knowledge, TEACH_METHOD};
+    /// let service =
+    ///     LearnablesService::new(Knowledge::in_memory(), Declaration::new(), Tokens::new());
+    /// let admission = service.admission();
+    /// assert_eq!(admission.extension().uri(), EXTENSION_URI);
+    /// assert!(!admission.extension().serves(TEACH_METHOD));
+    /// ```
+    pub fn admission(&self) -> Admission {
+        let mut extension = Extension::new(crate::EXTENSION_URI)
+            .named("Learnables")
+            .method(SHOW_BACK_METHOD)
+            .method(crate::TEACHER_METHOD);
+        for method in [self.teach_method(), self.retract_method()].into_iter().flatten() {
+            extension = extension.method(method);
+        }
+        Admission::new(extension).with_limits(self.limits())
+    }
+
     /// Answers a request for one of the learnables methods: the JSON-RPC
     /// response, or `None` for a notification (a request without an `id`).
     /// A notification is carried out as JSON-RPC 2.0 says, under the same
@@ -254,7 +281,8 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let (admitted, next) = self.admit(request, activation, bearer_token);
+        let admitted = self.admission().admit_request(request, activation.clone().into_inner());
+        let (admitted, next) = self.admit(admitted, bearer_token);
         let outcome = match next {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.taught(&lesson, self.inner.knowledge.teach(&lesson)),
@@ -291,21 +319,28 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let answer = self.answer_async(request, activation, bearer_token).await;
-        answer.map(|answer| answer.to_value())
+        let admitted = self.admission().admit_request(request, activation.clone().into_inner());
+        let (admitted, next) = self.admit(admitted, bearer_token);
+        let outcome = self.carry_out(next).await;
+        admitted.respond(outcome).map(|answer| answer.to_value())
     }
 
-    /// [`LearnablesService::call_async`] before the response is made a
-    /// [`Value`]: for the layer, which writes it straight into the body.
-    #[cfg(feature = "tokio")]
-    pub(crate) async fn answer_async(
+    /// A request the layer admitted, answered: the teacher's token, the
+    /// policy, the method's work.
+    #[cfg(feature = "server")]
+    pub(crate) async fn answer_admitted(
         &self,
-        request: Request,
-        activation: &Activation,
+        method: String,
+        params: Value,
         bearer_token: Option<&str>,
-    ) -> Option<Answer<Reply>> {
-        let (admitted, next) = self.admit(request, activation, bearer_token);
-        admitted.respond(match next {
+    ) -> Result<Reply, RpcError> {
+        self.carry_out(self.next(&method, params, bearer_token)).await
+    }
+
+    /// What admitting a request left to do, done.
+    #[cfg(feature = "tokio")]
+    async fn carry_out(&self, next: Next) -> Result<Reply, RpcError> {
+        match next {
             Next::Teach(lesson) => {
                 let result = self.inner.knowledge.teach_borrowed_async(&lesson).await;
                 let outcome = self.taught(&lesson, result);
@@ -334,46 +369,34 @@ impl LearnablesService {
                 self.taught(&lesson, result)
             }
             Next::Answered(outcome) => outcome,
-        })
+        }
     }
 
-    /// Everything short of storing a lesson: the method, the activation,
-    /// the teacher; what the response needs, and either the answer or the
+    /// Everything short of storing a lesson, after the admission: the
+    /// teacher; what the response needs, and either the answer or the
     /// lesson to teach.
     fn admit(
         &self,
-        request: Request,
-        activation: &Activation,
+        admitted: Result<a2a_extensions::Call, Refusal>,
         bearer_token: Option<&str>,
     ) -> (Admitted, Next) {
-        let Request { id, method, params } = request;
-        let next = self.next(&method, params, activation, bearer_token);
-        (Admitted { id, method }, next)
+        match admitted {
+            Ok(call) => {
+                let id = call.id().cloned();
+                let next = self.next(&call.method, call.params, bearer_token);
+                (Admitted { id, method: call.method }, next)
+            }
+            Err(refusal) => {
+                let admitted = Admitted {
+                    id: refusal.id().cloned(),
+                    method: String::new(),
+                };
+                (admitted, Next::Answered(Err(refusal.error().clone().into())))
+            }
+        }
     }
 
-    fn next(
-        &self,
-        method: &str,
-        params: Value,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> Next {
-        if !self.handles(method) {
-            return Next::Answered(Err(RpcError::new(
-                codes::METHOD_NOT_FOUND,
-                format!("there is no method `{}`", shown(method)),
-            )));
-        }
-        if !activation.learnables() {
-            return Next::Answered(Err(RpcError::new(
-                codes::EXTENSION_NOT_ACTIVATED,
-                format!(
-                    "`{method}` needs the Learnables extension activated: send the header `{}: {}`",
-                    crate::ACTIVATION_HEADER,
-                    crate::EXTENSION_URI
-                ),
-            )));
-        }
+    fn next(&self, method: &str, params: Value, bearer_token: Option<&str>) -> Next {
         let principal = match self.authenticate(bearer_token) {
             Ok(principal) => principal,
             Err(error) => return Next::Answered(Err(error)),
@@ -579,7 +602,7 @@ impl Admitted {
             }
             return None;
         };
-        Some(Answer::new(id, outcome))
+        Some(Answer::new(id, outcome.map_err(Into::into)))
     }
 }
 
