@@ -30,6 +30,7 @@ pub mod json_rpc;
 mod message_error;
 mod service;
 mod service_accounts;
+mod service_admission;
 mod service_params;
 mod show_back;
 mod show_back_history;

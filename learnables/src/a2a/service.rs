@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::Activation;
 use a2a_extensions::json_rpc::Answer;
-use a2a_extensions::{Admission, Extension, Refusal};
+use a2a_extensions::Refusal;
 
 use super::json_rpc::{Limits, Request, RpcError, codes};
 use super::retraction;
@@ -245,30 +245,6 @@ impl LearnablesService {
             || self.retract_method() == Some(method)
     }
 
-    /// The one admission path of the learnables methods, `a2a_extensions`'
-    /// (the layer's, and this service's `call`): the body's size and
-    /// nesting, `A2A-Version`, the method, the extension's activation.
-    ///
-    /// ```
-    /// use learnables::a2a::{LearnablesService, Tokens};
-    /// use learnables::{Declaration, EXTENSION_URI, Knowledge, TEACH_METHOD};
-    /// let service =
-    ///     LearnablesService::new(Knowledge::in_memory(), Declaration::new(), Tokens::new());
-    /// let admission = service.admission();
-    /// assert_eq!(admission.extension().uri(), EXTENSION_URI);
-    /// assert!(!admission.extension().serves(TEACH_METHOD));
-    /// ```
-    pub fn admission(&self) -> Admission {
-        let mut extension = Extension::new(crate::EXTENSION_URI)
-            .named("Learnables")
-            .method(SHOW_BACK_METHOD)
-            .method(crate::TEACHER_METHOD);
-        for method in [self.teach_method(), self.retract_method()].into_iter().flatten() {
-            extension = extension.method(method);
-        }
-        Admission::new(extension).with_limits(self.limits())
-    }
-
     /// Answers a request for one of the learnables methods: the JSON-RPC
     /// response, or `None` for a notification (a request without an `id`).
     /// A notification is carried out as JSON-RPC 2.0 says, under the same
@@ -282,6 +258,16 @@ impl LearnablesService {
         bearer_token: Option<&str>,
     ) -> Option<Value> {
         let admitted = self.admission().admit_request(request, activation.clone().into_inner());
+        self.answer_blocking(admitted, bearer_token)
+    }
+
+    /// An admission's outcome answered, blocking while a lesson is made
+    /// durable.
+    pub(super) fn answer_blocking(
+        &self,
+        admitted: Result<a2a_extensions::Call, Refusal>,
+        bearer_token: Option<&str>,
+    ) -> Option<Value> {
         let (admitted, next) = self.admit(admitted, bearer_token);
         let outcome = match next {
             Next::Answered(outcome) => outcome,
