@@ -101,7 +101,6 @@ impl Activation {
         let echoed: Vec<&str> = self.uris().filter(|uri| supported.contains(uri)).collect();
         (!echoed.is_empty()).then(|| echoed.join(", "))
     }
-
 }
 
 #[cfg(feature = "layer")]

@@ -169,9 +169,8 @@ impl Admission {
 
     /// Every check on a request's headers and whole body.
     pub fn admit(&self, headers: &HeaderMap, body: &[u8]) -> Result<Call, Refusal> {
-        let request = json_rpc::read_request(body, self.limits).map_err(|error| {
-            Refusal::new(Some(json_rpc::best_effort_id(body)), self.own(error))
-        })?;
+        let request = json_rpc::read_request(body, self.limits)
+            .map_err(|error| Refusal::new(Some(json_rpc::best_effort_id(body)), self.own(error)))?;
         if let Some(error) = unsupported_version(headers) {
             return Err(Refusal::new(request.id, self.own(error)));
         }

@@ -109,6 +109,14 @@ pub struct RpcError {
     pub code: i64,
     /// What went wrong, for a person.
     pub message: String,
+    /// The typed details, boxed: an error is passed by value through
+    /// `Result`s, and is made only on a refusal.
+    details: Box<Typed>,
+}
+
+/// What an error's typed details say.
+#[derive(Debug, Clone, PartialEq)]
+struct Typed {
     reason: Cow<'static, str>,
     domain: Cow<'static, str>,
     violations: Vec<FieldViolation>,
@@ -130,10 +138,12 @@ impl RpcError {
         RpcError {
             code,
             message: message.into(),
-            reason: Cow::Borrowed(reasons::of_code(code)),
-            domain: Cow::Borrowed(""),
-            violations: Vec::new(),
-            metadata: BTreeMap::new(),
+            details: Box::new(Typed {
+                reason: Cow::Borrowed(reasons::of_code(code)),
+                domain: Cow::Borrowed(""),
+                violations: Vec::new(),
+                metadata: BTreeMap::new(),
+            }),
         }
     }
 
@@ -146,19 +156,19 @@ impl RpcError {
 
     /// Gives the reason (one of [`reasons`], or the extension's own).
     pub fn because(mut self, reason: impl Into<Cow<'static, str>>) -> RpcError {
-        self.reason = reason.into();
+        self.details.reason = reason.into();
         self
     }
 
     /// Gives the domain: the URI of the extension whose error it is.
     pub fn in_domain(mut self, domain: impl Into<Cow<'static, str>>) -> RpcError {
-        self.domain = domain.into();
+        self.details.domain = domain.into();
         self
     }
 
     /// The domain given, or `domain` when none was.
     pub fn or_domain(self, domain: &str) -> RpcError {
-        if self.domain.is_empty() {
+        if self.details.domain.is_empty() {
             let domain = domain.to_owned();
             self.in_domain(domain)
         } else {
@@ -169,12 +179,12 @@ impl RpcError {
     /// The domain: the URI of the extension whose error it is (empty when
     /// none was given).
     pub fn domain(&self) -> &str {
-        &self.domain
+        &self.details.domain
     }
 
     /// Adds a field at fault.
     pub fn at_field(mut self, field: &str, description: impl Into<String>) -> RpcError {
-        self.violations.push(FieldViolation {
+        self.details.violations.push(FieldViolation {
             field: field.to_owned(),
             description: description.into(),
         });
@@ -184,18 +194,18 @@ impl RpcError {
     /// Adds a fact to the `ErrorInfo`'s metadata (a string, as
     /// `google.rpc.ErrorInfo` has them).
     pub fn with_metadata(mut self, key: &str, value: impl Into<String>) -> RpcError {
-        self.metadata.insert(key.to_owned(), value.into());
+        self.details.metadata.insert(key.to_owned(), value.into());
         self
     }
 
     /// The stable reason.
     pub fn reason(&self) -> &str {
-        &self.reason
+        &self.details.reason
     }
 
     /// The fields at fault, in the order found.
     pub fn violations(&self) -> &[FieldViolation] {
-        &self.violations
+        &self.details.violations
     }
 }
 
@@ -218,8 +228,8 @@ impl Serialize for Details<'_> {
         use serde::ser::SerializeSeq;
         let error = self.0;
         let mut details = serializer.serialize_seq(None)?;
-        if !error.violations.is_empty() {
-            details.serialize_element(&BadRequest(&error.violations))?;
+        if !error.details.violations.is_empty() {
+            details.serialize_element(&BadRequest(&error.details.violations))?;
         }
         details.serialize_element(&ErrorInfo(error))?;
         details.end()
@@ -244,20 +254,20 @@ impl Serialize for ErrorInfo<'_> {
         let error = self.0;
         let mut detail = serializer.serialize_map(None)?;
         detail.serialize_entry("@type", ERROR_INFO_TYPE)?;
-        detail.serialize_entry("reason", &error.reason)?;
-        detail.serialize_entry("domain", &error.domain)?;
+        detail.serialize_entry("reason", &error.details.reason)?;
+        detail.serialize_entry("domain", &error.details.domain)?;
         // The first field at fault is repeated in the metadata, for clients
         // that keep only the metadata of an error (the official Python SDK
         // makes it its error's `data`).
-        let first_field = error.violations.first().map(|violation| &violation.field);
+        let first_field = error.details.violations.first().map(|violation| &violation.field);
         match first_field {
-            Some(field) if !error.metadata.contains_key(FIELD_KEY) => {
-                let mut metadata = error.metadata.clone();
+            Some(field) if !error.details.metadata.contains_key(FIELD_KEY) => {
+                let mut metadata = error.details.metadata.clone();
                 metadata.insert(FIELD_KEY.to_owned(), field.clone());
                 detail.serialize_entry("metadata", &metadata)?;
             }
-            _ if !error.metadata.is_empty() => {
-                detail.serialize_entry("metadata", &error.metadata)?
+            _ if !error.details.metadata.is_empty() => {
+                detail.serialize_entry("metadata", &error.details.metadata)?
             }
             _ => {}
         }

@@ -168,7 +168,9 @@ impl Extension {
             .entry("capabilities")
             .or_insert_with(|| Value::Object(Map::new()))
         else {
-            return Err(CardShapeError("the card's capabilities are not a JSON object"));
+            return Err(CardShapeError(
+                "the card's capabilities are not a JSON object",
+            ));
         };
         let Value::Array(extensions) = capabilities
             .entry("extensions")

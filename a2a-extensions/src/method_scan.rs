@@ -318,10 +318,7 @@ mod tests {
             r#"{"method":"a\"b"}"#.to_owned(),
         ];
         let verdicts: Vec<Verdict> = bodies.iter().map(|body| scan(body)).collect();
-        assert_eq!(
-            verdicts[0],
-            Verdict::Method("example.ext.Greet".into())
-        );
+        assert_eq!(verdicts[0], Verdict::Method("example.ext.Greet".into()));
         assert_eq!(verdicts[1], Verdict::Method(longest.clone()));
         assert_eq!(verdicts[2], Verdict::NoMethod);
         assert_eq!(verdicts[3], Verdict::Method("a\"b".into()));

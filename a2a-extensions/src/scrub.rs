@@ -455,7 +455,8 @@ mod tests {
             "gzip, gzip",
             "identity, br",
         ] {
-            let error = ResponseScrubber::new(TEST_URI, Some("application/json"), Some(coding)).unwrap_err();
+            let error = ResponseScrubber::new(TEST_URI, Some("application/json"), Some(coding))
+                .unwrap_err();
             assert!(error.to_string().contains(coding), "{error}");
         }
         for coding in ["", "identity", " IDENTITY , identity"] {
@@ -473,14 +474,14 @@ mod tests {
             scrubber().scrub(b"{\"a\":1,} trailing").unwrap(),
             b"{\"a\":1,} trailing"
         );
-        let leak = format!(
-            "{{\"a\":1,}} {{\"{}\":1}}",
-            TEST_URI.replace('/', "\\/")
-        );
+        let leak = format!("{{\"a\":1,}} {{\"{}\":1}}", TEST_URI.replace('/', "\\/"));
         let mut scrubber = scrubber();
         let mut out = Vec::new();
         assert!(scrubber.feed(leak.as_bytes(), &mut out).is_err());
-        assert!(!String::from_utf8_lossy(&out).contains("example.com"), "{out:?}");
+        assert!(
+            !String::from_utf8_lossy(&out).contains("example.com"),
+            "{out:?}"
+        );
         assert!(scrubber.take_fallback().is_some());
     }
 }

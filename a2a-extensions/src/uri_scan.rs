@@ -170,9 +170,7 @@ mod tests {
             TEST_URI.to_owned(),
             TEST_URI.replace('/', "\\/"),
             TEST_URI.replacen('h', "\\u0068", 1),
-            TEST_URI
-                .replace('s', "\\u0073")
-                .replace('/', "\\u002F"),
+            TEST_URI.replace('s', "\\u0073").replace('/', "\\u002F"),
             format!("hhttps://example.com/a2a/ext/vhttps{TEST_URI}x"),
             TEST_URI
                 .bytes()
@@ -182,7 +180,10 @@ mod tests {
             format!("\\{TEST_URI}"),
             format!("\\u00{TEST_URI}"),
         ] {
-            assert!(UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()), "{text}");
+            assert!(
+                UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()),
+                "{text}"
+            );
             for split in 0..text.len() {
                 let mut scan = UriScan::new(&Uri::new(TEST_URI));
                 let (a, b) = text.as_bytes().split_at(split);
@@ -200,7 +201,10 @@ mod tests {
             "\\\\u0068ttps://example.com/a2a/ext/v1",
             "https:\\u2F/example.com/a2a/ext/v1",
         ] {
-            assert!(!UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()), "{text}");
+            assert!(
+                !UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()),
+                "{text}"
+            );
         }
     }
 }

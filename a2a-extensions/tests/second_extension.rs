@@ -166,7 +166,12 @@ async fn scrubs_and_echoes(base: &str) {
     let activated = post_json(base, &send_message(), true, &[]).await;
     assert_eq!(activated.echoed(), Some(URI));
     let message = &activated.json()["result"]["message"];
-    assert_eq!(message["metadata"][URI]["greeted"], true, "{}", activated.text());
+    assert_eq!(
+        message["metadata"][URI]["greeted"],
+        true,
+        "{}",
+        activated.text()
+    );
     assert_eq!(message["extensions"], json!([URI]));
 
     let other = post_json(base, &send_message(), false, &[]).await;
@@ -265,16 +270,30 @@ async fn events_and_gzip_are_scrubbed_for_a_client_that_did_not_activate() {
         .await
         .unwrap();
     assert_eq!(
-        activated.headers().get("a2a-extensions").unwrap().to_str().unwrap(),
+        activated
+            .headers()
+            .get("a2a-extensions")
+            .unwrap()
+            .to_str()
+            .unwrap(),
         URI
     );
     assert_eq!(activated.text().await.unwrap().matches(URI).count(), 4);
 
     // A client that accepts gzip gets the scrubbed body gzipped by the
     // layer, the host having been asked for none.
-    let gzipped = post_json(&base, &send_message(), false, &[("accept-encoding", "gzip")]).await;
+    let gzipped = post_json(
+        &base,
+        &send_message(),
+        false,
+        &[("accept-encoding", "gzip")],
+    )
+    .await;
     assert_eq!(
-        gzipped.headers.get("content-encoding").map(|value| value.as_bytes()),
+        gzipped
+            .headers
+            .get("content-encoding")
+            .map(|value| value.as_bytes()),
         Some(&b"gzip"[..])
     );
     let mut text = String::new();

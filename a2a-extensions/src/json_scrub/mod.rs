@@ -422,9 +422,9 @@ impl JsonScrub {
         // `metadata`: most keys, decided without a matcher (the
         // scrubber's cost is mostly per key).
         let uri_first = self.uri.bytes().first().copied();
-        if input.get(at + 1).is_some_and(|&first| {
-            Some(first) != uri_first && !matches!(first, b'e' | b'm' | b'\\')
-        })
+        if input
+            .get(at + 1)
+            .is_some_and(|&first| Some(first) != uri_first && !matches!(first, b'e' | b'm' | b'\\'))
         {
             self.release(input, sink);
             return;

@@ -85,8 +85,7 @@ pub struct RpcError(a2a_extensions::RpcError);
 impl RpcError {
     /// An error with the reason its code implies, and no field at fault.
     pub fn new(code: i64, message: impl Into<String>) -> RpcError {
-        let error = a2a_extensions::RpcError::new(code, message)
-            .in_domain(crate::EXTENSION_URI);
+        let error = a2a_extensions::RpcError::new(code, message).in_domain(crate::EXTENSION_URI);
         RpcError(match reasons::of_code(code) {
             Some(reason) => error.because(reason),
             None => error,

@@ -178,12 +178,8 @@ impl ResponseScrubber {
         content_type: Option<&str>,
         content_encoding: Option<&str>,
     ) -> Result<ResponseScrubber, super::ScrubError> {
-        a2a_extensions::ResponseScrubber::new(
-            crate::EXTENSION_URI,
-            content_type,
-            content_encoding,
-        )
-        .map(ResponseScrubber)
+        a2a_extensions::ResponseScrubber::new(crate::EXTENSION_URI, content_type, content_encoding)
+            .map(ResponseScrubber)
     }
 
     /// Scrubs the next chunk of the body into `out`.

@@ -58,18 +58,18 @@ mod task_resumer;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
 
+#[cfg(feature = "server")]
+pub use a2a_extensions::NoExtensionMetadata as CarriesNoTeachBlock;
+#[cfg(feature = "server")]
+pub use a2a_extensions::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use declared_card::DeclaredCard;
+#[cfg(feature = "server")]
+pub use layer::ResponseScrubber;
 #[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
 #[cfg(feature = "a2a-server")]
 pub use push::ActivatedPushConfigs;
-#[cfg(feature = "server")]
-pub use a2a_extensions::NoExtensionMetadata as CarriesNoTeachBlock;
-#[cfg(feature = "server")]
-pub use layer::ResponseScrubber;
-#[cfg(feature = "server")]
-pub use a2a_extensions::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use task_pin::{TASK_POSITION_KEY, TaskPin};
 #[cfg(feature = "a2a-server")]

@@ -9,8 +9,8 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Activation;
-use a2a_extensions::json_rpc::Answer;
 use a2a_extensions::Refusal;
+use a2a_extensions::json_rpc::Answer;
 
 use super::json_rpc::{Limits, Request, RpcError, codes};
 use super::retraction;
@@ -257,7 +257,9 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let admitted = self.admission().admit_request(request, activation.clone().into_inner());
+        let admitted = self
+            .admission()
+            .admit_request(request, activation.clone().into_inner());
         self.answer_blocking(admitted, bearer_token)
     }
 
@@ -305,7 +307,9 @@ impl LearnablesService {
         activation: &Activation,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let admitted = self.admission().admit_request(request, activation.clone().into_inner());
+        let admitted = self
+            .admission()
+            .admit_request(request, activation.clone().into_inner());
         let (admitted, next) = self.admit(admitted, bearer_token);
         let outcome = self.carry_out(next).await;
         admitted.respond(outcome).map(|answer| answer.to_value())
@@ -320,7 +324,8 @@ impl LearnablesService {
         params: Value,
         bearer_token: Option<&str>,
     ) -> Result<Reply, RpcError> {
-        self.carry_out(self.next(&method, params, bearer_token)).await
+        self.carry_out(self.next(&method, params, bearer_token))
+            .await
     }
 
     /// What admitting a request left to do, done.
@@ -370,14 +375,23 @@ impl LearnablesService {
             Ok(call) => {
                 let id = call.id().cloned();
                 let next = self.next(&call.method, call.params, bearer_token);
-                (Admitted { id, method: call.method }, next)
+                (
+                    Admitted {
+                        id,
+                        method: call.method,
+                    },
+                    next,
+                )
             }
             Err(refusal) => {
                 let admitted = Admitted {
                     id: refusal.id().cloned(),
                     method: String::new(),
                 };
-                (admitted, Next::Answered(Err(refusal.error().clone().into())))
+                (
+                    admitted,
+                    Next::Answered(Err(refusal.error().clone().into())),
+                )
             }
         }
     }

@@ -28,7 +28,10 @@ impl LearnablesService {
             .named("Learnables")
             .method(SHOW_BACK_METHOD)
             .method(crate::TEACHER_METHOD);
-        for method in [self.teach_method(), self.retract_method()].into_iter().flatten() {
+        for method in [self.teach_method(), self.retract_method()]
+            .into_iter()
+            .flatten()
+        {
             extension = extension.method(method);
         }
         Admission::new(extension).with_limits(self.limits())
@@ -56,8 +59,10 @@ impl LearnablesService {
     #[cfg(feature = "server")]
     pub fn call_with_headers(&self, headers: &axum::http::HeaderMap, body: &[u8]) -> Option<Value> {
         let admitted = self.admission().admit(headers, body);
-        let bearer = admitted.as_ref().ok().and_then(|call| call.bearer_token().map(str::to_owned));
+        let bearer = admitted
+            .as_ref()
+            .ok()
+            .and_then(|call| call.bearer_token().map(str::to_owned));
         self.answer_blocking(admitted, bearer.as_deref())
     }
-
 }

@@ -31,25 +31,37 @@ fn refusal(response: &Value) -> (Value, Value, Value) {
         .and_then(|details| details.iter().find(|detail| detail["reason"].is_string()))
         .cloned()
         .unwrap_or_default();
-    (error["code"].clone(), info["reason"].clone(), info["domain"].clone())
+    (
+        error["code"].clone(),
+        info["reason"].clone(),
+        info["domain"].clone(),
+    )
 }
 
 #[test]
 fn the_layer_and_the_service_refuse_the_same_things() {
     let runtime = loopback::runtime();
-    let address = loopback::serve_on(&runtime, Router::new().layer(LearnablesLayer::new(service())));
+    let address = loopback::serve_on(
+        &runtime,
+        Router::new().layer(LearnablesLayer::new(service())),
+    );
     let client = reqwest::blocking::Client::new();
     let teach = |params: Value| {
         json!({"jsonrpc": "2.0", "id": 1, "method": TEACH_METHOD, "params": params}).to_string()
     };
-    let lesson = teach(json!({"collection": "c", "entry": "e", "value": {}, "taughtBy": "alice@example.com"}));
+    let lesson = teach(
+        json!({"collection": "c", "entry": "e", "value": {}, "taughtBy": "alice@example.com"}),
+    );
     let full: &[(&str, &str)] = &[
         ("a2a-version", "1.0"),
         ("a2a-extensions", EXTENSION_URI),
         ("authorization", "Bearer t0ken"),
     ];
     let without = |name: &str| -> Vec<(&str, &str)> {
-        full.iter().copied().filter(|(header, _)| *header != name).collect()
+        full.iter()
+            .copied()
+            .filter(|(header, _)| *header != name)
+            .collect()
     };
     let with = |name: &'static str, value: &'static str| -> Vec<(&str, &str)> {
         let mut headers = without(name);
@@ -66,10 +78,18 @@ fn the_layer_and_the_service_refuse_the_same_things() {
     let cases: Vec<(&str, String, Vec<(&str, &str)>)> = vec![
         ("too large", too_large, full.to_vec()),
         ("no A2A-Version", lesson.clone(), without("a2a-version")),
-        ("A2A-Version 0.3", lesson.clone(), with("a2a-version", "0.3")),
+        (
+            "A2A-Version 0.3",
+            lesson.clone(),
+            with("a2a-version", "0.3"),
+        ),
         ("not activated", lesson.clone(), without("a2a-extensions")),
         ("no token", lesson.clone(), without("authorization")),
-        ("a wrong token", lesson.clone(), with("authorization", "Bearer nope")),
+        (
+            "a wrong token",
+            lesson.clone(),
+            with("authorization", "Bearer nope"),
+        ),
         ("too deep", too_deep, full.to_vec()),
         ("a method it does not serve", other_method, full.to_vec()),
     ];
@@ -99,7 +119,11 @@ fn the_layer_and_the_service_refuse_the_same_things() {
             continue;
         }
         assert!(over_http["error"].is_object(), "{case}: {over_http}");
-        assert_eq!(refusal(&over_http), refusal(&direct), "{case}: {over_http} / {direct}");
+        assert_eq!(
+            refusal(&over_http),
+            refusal(&direct),
+            "{case}: {over_http} / {direct}"
+        );
         assert_eq!(refusal(&direct).2, EXTENSION_URI, "{case}: {direct}");
     }
 }
