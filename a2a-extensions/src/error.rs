@@ -259,7 +259,11 @@ impl Serialize for ErrorInfo<'_> {
         // The first field at fault is repeated in the metadata, for clients
         // that keep only the metadata of an error (the official Python SDK
         // makes it its error's `data`).
-        let first_field = error.details.violations.first().map(|violation| &violation.field);
+        let first_field = error
+            .details
+            .violations
+            .first()
+            .map(|violation| &violation.field);
         match first_field {
             Some(field) if !error.details.metadata.contains_key(FIELD_KEY) => {
                 let mut metadata = error.details.metadata.clone();

@@ -11,6 +11,9 @@ use learnables::{Declaration, EXTENSION_URI, Knowledge, TEACH_METHOD};
 use learnables_tests::loopback;
 use serde_json::{Value, json};
 
+/// A request's headers, as names and values.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
+
 fn service() -> LearnablesService {
     LearnablesService::new(
         Knowledge::in_memory(),
@@ -75,7 +78,7 @@ fn the_layer_and_the_service_refuse_the_same_things() {
         "]".repeat(40)
     );
     let other_method = r#"{"jsonrpc":"2.0","id":1,"method":"rsaxb.learnables.Nothing"}"#.to_owned();
-    let cases: Vec<(&str, String, Vec<(&str, &str)>)> = vec![
+    let cases: Vec<(&str, String, Headers)> = vec![
         ("too large", too_large, full.to_vec()),
         ("no A2A-Version", lesson.clone(), without("a2a-version")),
         (
