@@ -47,16 +47,8 @@ impl CardDeclaration {
     /// assert_eq!(violations.to_string(), "learnables[0].how: `how` is a placeholder (`TBD`)");
     /// ```
     pub fn read(card: &Value) -> Result<Option<CardDeclaration>, Violations> {
-        let Some(extensions) = card
-            .get("capabilities")
-            .and_then(|capabilities| capabilities.get("extensions"))
-            .and_then(Value::as_array)
-        else {
-            return Ok(None);
-        };
-        let Some((index, entry)) = extensions.iter().enumerate().find(|(_, extension)| {
-            extension.get("uri").and_then(Value::as_str) == Some(EXTENSION_URI)
-        }) else {
+        let learnables = a2a_extensions::Extension::new(EXTENSION_URI);
+        let Some((index, entry)) = learnables.find_in_card(card) else {
             return Ok(None);
         };
         let at = |path: &str, message: String| Violations::one(path, message);

@@ -6,7 +6,9 @@
 //! agent's own axum/tower service, for instance the routers of the official
 //! A2A server SDK `a2a-server-lf`: it answers the learnables methods, echoes
 //! activation, keeps teach blocks from clients that did not activate the
-//! extension, and passes everything else through untouched. With the
+//! extension, and passes everything else through untouched: the layer of
+//! the crate `a2a_extensions` (any A2A extension's activation, admission,
+//! typed errors and scrubbing), with Learnables as its extension. With the
 //! feature `a2a-server`, [`DeclaredCard`][card] puts the declaration on the SDK's
 //! card, and an `AgentExecutor` attaches teach blocks with
 //! [`TeachBlockBuilder::attach_if_activated`][attach], which needs the
