@@ -211,6 +211,7 @@ mod declaration;
 #[allow(missing_debug_implementations)] // generated code's helpers, never printed
 mod derive_support;
 mod field_ref;
+#[cfg(feature = "embedded")]
 mod key_name;
 pub mod knowledge;
 mod learnable;
