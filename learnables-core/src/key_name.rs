@@ -1,6 +1,5 @@
 //! [`KeyName`]: a JSON object member's name read without a copy, for the
-//! readers that walk objects by hand (the JSON-RPC body, a stored record's
-//! value).
+//! reader that walks a stored record's value by hand.
 
 use std::borrow::Cow;
 

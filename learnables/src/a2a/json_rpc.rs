@@ -1,437 +1,147 @@
-//! JSON-RPC 2.0 as the learnables methods speak it: the request envelope,
-//! read with limits on size and nesting, and responses, refusals written as
-//! A2A v1.0 writes errors ([`RpcError`]).
+//! JSON-RPC 2.0 as the learnables methods speak it. The envelope, its
+//! limits and A2A v1.0's typed error details are `a2a_extensions`'s (the
+//! crate any A2A extension uses); the Learnables codes and reasons, and
+//! errors whose domain is the Learnables URI, are here.
 
-use std::cell::Cell;
+use std::borrow::Cow;
 
-use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::{Deserialize, Serialize};
-use serde_json::map::Entry;
-use serde_json::{Map, Value};
+use serde::Serialize;
 
-use crate::shared::KeyName;
+pub use a2a_extensions::json_rpc::{Id, Limits, Request, best_effort_id, failure, read_request};
+pub use a2a_extensions::{BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation};
 
-pub use super::rpc_error::{
-    BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons,
-};
-
-/// Limits on a request before anything reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// The largest body accepted, in bytes.
-    pub max_body_bytes: usize,
-    /// The deepest nesting of arrays and objects accepted.
-    pub max_depth: usize,
+/// Error codes: JSON-RPC 2.0's own and A2A v1.0's (from `a2a_extensions`),
+/// and the Learnables extension's own outside the range JSON-RPC reserves
+/// (`-32768..=-32000`, within which A2A takes `-32001..=-32099`), so that no
+/// later A2A release can give them another meaning.
+pub mod codes {
+    pub use a2a_extensions::codes::*;
+    /// No valid bearer token was sent.
+    pub const UNAUTHENTICATED: i64 = -31040;
+    /// The authenticated teacher may not do this.
+    pub const FORBIDDEN: i64 = -31041;
+    /// No such entry or version.
+    pub const NOT_FOUND: i64 = -31042;
 }
 
-impl Default for Limits {
-    fn default() -> Limits {
-        Limits {
-            max_body_bytes: 64 * 1024,
-            max_depth: 32,
+/// Why a request was refused, as the `reason` of the error's
+/// `google.rpc.ErrorInfo` says it: stable identifiers a client may match
+/// on (the message is for people and may change).
+pub mod reasons {
+    pub use a2a_extensions::reasons::*;
+    /// The agent has no learnable of the lesson's collection.
+    pub const LEARNABLE_UNKNOWN: &str = "LEARNABLE_UNKNOWN";
+    /// The lesson's value is not one its learnable accepts.
+    pub const LESSON_INVALID: &str = "LESSON_INVALID";
+    /// No valid bearer token was sent.
+    pub const TEACHER_NOT_AUTHENTICATED: &str = "TEACHER_NOT_AUTHENTICATED";
+    /// The authenticated teacher may not teach this lesson (the agent's
+    /// policy, or a lesson that names someone else as its teacher).
+    pub const TEACHER_NOT_ALLOWED: &str = "TEACHER_NOT_ALLOWED";
+    /// The entry has no version yet.
+    pub const ENTRY_NOT_FOUND: &str = "ENTRY_NOT_FOUND";
+    /// No version has the id asked for.
+    pub const VERSION_NOT_FOUND: &str = "VERSION_NOT_FOUND";
+    /// The knowledge store failed; the message says whether the lesson may
+    /// have been absorbed.
+    pub const STORE_FAILED: &str = "STORE_FAILED";
+
+    /// The reason of the Learnables codes; `None` for the others.
+    pub(crate) fn of_code(code: i64) -> Option<&'static str> {
+        use super::codes;
+        match code {
+            codes::UNAUTHENTICATED => Some(TEACHER_NOT_AUTHENTICATED),
+            codes::FORBIDDEN => Some(TEACHER_NOT_ALLOWED),
+            codes::NOT_FOUND => Some(ENTRY_NOT_FOUND),
+            _ => None,
         }
     }
 }
 
-/// A JSON-RPC request id: a string, a number, or null.
-pub type Id = Value;
-
-/// A parsed JSON-RPC 2.0 request.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Request {
-    /// `None` for a notification.
-    pub id: Option<Id>,
-    /// The method name.
-    pub method: String,
-    /// The params, `Null` when absent.
-    pub params: Value,
-}
-
-/// A response: the JSON to send.
-pub fn success(id: Id, result: Value) -> Value {
-    Answer::new(id, Ok(result)).to_value()
-}
-
-/// An error response.
-pub fn failure(id: Id, error: RpcError) -> Value {
-    Answer::<Value>::new(id, Err(error)).to_value()
-}
-
-/// A JSON-RPC 2.0 response before it is written: the request's id and its
-/// result or error. It serializes as the response object, so that it can be
-/// written straight into a body without building a [`Value`] first.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Answer<R> {
-    id: Id,
-    outcome: Result<R, RpcError>,
-}
-
-impl<R: Serialize> Answer<R> {
-    /// The response to the request `id`.
-    pub(crate) fn new(id: Id, outcome: Result<R, RpcError>) -> Answer<R> {
-        Answer { id, outcome }
-    }
-
-    /// The response as a JSON value.
-    pub(crate) fn to_value(&self) -> Value {
-        // Cannot fail: every map the response holds has string keys.
-        serde_json::to_value(self).unwrap_or_default()
-    }
-}
-
-impl<R: Serialize> Serialize for Answer<R> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut response = serializer.serialize_struct("Response", 3)?;
-        response.serialize_field("jsonrpc", "2.0")?;
-        response.serialize_field("id", &self.id)?;
-        match &self.outcome {
-            Ok(result) => response.serialize_field("result", result)?,
-            Err(error) => response.serialize_field("error", error)?,
-        }
-        response.end()
-    }
-}
-
-/// Reads a request body in one pass: its size, then the JSON with its
-/// nesting and any key given twice in one object checked as it is read,
-/// then the envelope. Each failure is the error response to send, with the
-/// id when known.
+/// A JSON-RPC error of a learnables method: an `a2a_extensions` error
+/// (read through it: `code`, `message`, `reason()`, `violations()`) whose
+/// domain is the Learnables URI. It serializes as A2A v1.0's error object,
+/// `data` an array of typed details.
 ///
 /// ```
-/// use learnables::a2a::json_rpc::{Limits, codes, read_request};
-/// let request = read_request(br#"{"jsonrpc":"2.0","id":1,"method":"m"}"#, Limits::default())
-///     .unwrap();
-/// assert_eq!(request.method, "m");
-/// let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
-/// let refused = read_request(deep.as_bytes(), Limits::default()).unwrap_err();
-/// assert_eq!(refused.code, codes::INVALID_REQUEST);
+/// use learnables::a2a::json_rpc::{RpcError, codes, reasons};
+/// let error = RpcError::invalid_params("value.chapter", "HS chapter: a whole number from 1 to 97")
+///     .because(reasons::LESSON_INVALID)
+///     .with_metadata("collection", "routing_rules");
+/// let json = serde_json::to_value(&error).unwrap();
+/// assert_eq!(json["code"], codes::INVALID_PARAMS);
+/// assert_eq!(json["data"][0]["@type"], "type.googleapis.com/google.rpc.BadRequest");
+/// assert_eq!(json["data"][0]["fieldViolations"][0]["field"], "value.chapter");
+/// assert_eq!(json["data"][1]["reason"], "LESSON_INVALID");
+/// assert_eq!(json["data"][1]["domain"], learnables::EXTENSION_URI);
+/// assert_eq!(json["data"][1]["metadata"]["collection"], "routing_rules");
+/// // The first field at fault, for clients that read only the metadata:
+/// assert_eq!(json["data"][1]["metadata"]["field"], "value.chapter");
 /// ```
-pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
-    if body.len() > limits.max_body_bytes {
-        return Err(RpcError::new(
-            codes::INVALID_REQUEST,
-            format!(
-                "the request is {} bytes; the limit is {}",
-                body.len(),
-                limits.max_body_bytes
-            ),
-        ));
-    }
-    let refusal = Cell::new(None);
-    let checked = Checked {
-        depth: 0,
-        max_depth: limits.max_depth,
-        refusal: &refusal,
-    };
-    let mut deserializer = serde_json::Deserializer::from_slice(body);
-    let read = TopLevel(checked)
-        .deserialize(&mut deserializer)
-        .and_then(|top| deserializer.end().map(|()| top));
-    match (read, refusal.take()) {
-        (Ok(top), _) => envelope(top),
-        (Err(_), Some(Refusal::TooDeep(depth))) => Err(RpcError::new(
-            codes::INVALID_REQUEST,
-            format!(
-                "the request nests arrays and objects {depth} deep; the limit is {}",
-                limits.max_depth
-            ),
-        )),
-        (Err(_), Some(Refusal::Twice(key))) => Err(RpcError::new(
-            codes::INVALID_REQUEST,
-            format!(
-                "the request is ambiguous: the key `{}` appears twice in one object",
-                crate::shared::shortened(&key)
-            ),
-        )),
-        (Err(error), None) => Err(RpcError::new(
-            codes::PARSE_ERROR,
-            format!("the request is not valid JSON: {error}"),
-        )),
-    }
-}
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct RpcError(a2a_extensions::RpcError);
 
-/// Why [`Checked`] stopped reading.
-enum Refusal {
-    /// Arrays and objects nest this deep, past the limit.
-    TooDeep(usize),
-    /// An object gives this key twice.
-    Twice(String),
-}
-
-/// Reads a JSON value, refusing nesting deeper than `max_depth` and any
-/// object that gives a key twice (read as its last value here, but perhaps
-/// as its first by a proxy that checked the request), as it reads.
-#[derive(Clone, Copy)]
-struct Checked<'r> {
-    depth: usize,
-    max_depth: usize,
-    refusal: &'r Cell<Option<Refusal>>,
-}
-
-impl Checked<'_> {
-    fn refuse<E: serde::de::Error>(&self, refusal: Refusal) -> E {
-        self.refusal.set(Some(refusal));
-        E::custom("refused")
+impl RpcError {
+    /// An error with the reason its code implies, and no field at fault.
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        let error = a2a_extensions::RpcError::new(code, message).in_domain(crate::EXTENSION_URI);
+        RpcError(match reasons::of_code(code) {
+            Some(reason) => error.because(reason),
+            None => error,
+        })
     }
 
-    fn nested<E: serde::de::Error>(self) -> Result<Self, E> {
-        let depth = self.depth + 1;
-        if depth > self.max_depth {
-            return Err(self.refuse(Refusal::TooDeep(depth)));
-        }
-        Ok(Checked { depth, ..self })
+    /// An invalid-params error naming the field at fault, the message its
+    /// description.
+    pub fn invalid_params(field: &str, message: impl Into<String>) -> RpcError {
+        RpcError(
+            a2a_extensions::RpcError::invalid_params(field, message)
+                .in_domain(crate::EXTENSION_URI),
+        )
+    }
+
+    /// Gives the reason (one of [`reasons`]).
+    pub fn because(self, reason: impl Into<Cow<'static, str>>) -> RpcError {
+        RpcError(self.0.because(reason))
+    }
+
+    /// Adds a field at fault.
+    pub fn at_field(self, field: &str, description: impl Into<String>) -> RpcError {
+        RpcError(self.0.at_field(field, description))
+    }
+
+    /// Adds a fact to the `ErrorInfo`'s metadata (a string, as
+    /// `google.rpc.ErrorInfo` has them).
+    pub fn with_metadata(self, key: &str, value: impl Into<String>) -> RpcError {
+        RpcError(self.0.with_metadata(key, value))
+    }
+
+    /// The error as `a2a_extensions` writes it.
+    pub fn into_inner(self) -> a2a_extensions::RpcError {
+        self.0
     }
 }
 
-impl<'de> DeserializeSeed<'de> for Checked<'_> {
-    type Value = Value;
+impl std::ops::Deref for RpcError {
+    type Target = a2a_extensions::RpcError;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
-        deserializer.deserialize_any(self)
+    fn deref(&self) -> &a2a_extensions::RpcError {
+        &self.0
     }
 }
 
-impl<'de> Visitor<'de> for Checked<'_> {
-    type Value = Value;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, value: bool) -> Result<Value, E> {
-        Ok(Value::Bool(value))
-    }
-
-    fn visit_i64<E>(self, value: i64) -> Result<Value, E> {
-        Ok(Value::from(value))
-    }
-
-    fn visit_u64<E>(self, value: u64) -> Result<Value, E> {
-        Ok(Value::from(value))
-    }
-
-    fn visit_f64<E>(self, value: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number))
-    }
-
-    fn visit_str<E>(self, value: &str) -> Result<Value, E> {
-        Ok(Value::String(value.to_owned()))
-    }
-
-    fn visit_string<E>(self, value: String) -> Result<Value, E> {
-        Ok(Value::String(value))
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let inner = self.nested()?;
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element_seed(inner)? {
-            items.push(item);
-        }
-        Ok(Value::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let inner = self.nested()?;
-        let mut object = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            match object.entry(key) {
-                Entry::Occupied(given) => {
-                    return Err(self.refuse(Refusal::Twice(given.key().clone())));
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(map.next_value_seed(inner)?);
-                }
-            }
-        }
-        Ok(Value::Object(object))
+impl From<RpcError> for a2a_extensions::RpcError {
+    fn from(error: RpcError) -> a2a_extensions::RpcError {
+        error.0
     }
 }
 
-/// The top level of a request body: an object, read member by member
-/// (members other than the envelope's are checked and dropped, never
-/// kept), or something that is not a request.
-enum Top {
-    Object(Members),
-    /// A batch, which the methods do not take.
-    Array,
-    /// A string, a number, a boolean or null.
-    Other,
-}
-
-/// The envelope's members of a request object, as given.
-#[derive(Default)]
-struct Members {
-    jsonrpc: Option<Value>,
-    id: Option<Value>,
-    method: Option<Value>,
-    params: Option<Value>,
-}
-
-/// Reads the top level of a request body, with the same checks as
-/// [`Checked`] (which reads everything below it).
-struct TopLevel<'r>(Checked<'r>);
-
-impl<'de> DeserializeSeed<'de> for TopLevel<'_> {
-    type Value = Top;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Top, D::Error> {
-        deserializer.deserialize_any(self)
-    }
-}
-
-impl<'de> Visitor<'de> for TopLevel<'_> {
-    type Value = Top;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_unit<E>(self) -> Result<Top, E> {
-        Ok(Top::Other)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Top, A::Error> {
-        self.0.visit_seq(seq).map(|_| Top::Array)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
-        let inner = self.0.nested()?;
-        let mut members = Members::default();
-        // The names of members outside the envelope, to refuse one given
-        // twice; requests seldom have any.
-        let mut others: Vec<String> = Vec::new();
-        while let Some(key) = map.next_key_seed(KeyName)? {
-            let member = match &*key {
-                "jsonrpc" => Some(&mut members.jsonrpc),
-                "id" => Some(&mut members.id),
-                "method" => Some(&mut members.method),
-                "params" => Some(&mut members.params),
-                _ => None,
-            };
-            match member {
-                Some(Some(_)) => return Err(self.0.refuse(Refusal::Twice(key.into_owned()))),
-                Some(member) => *member = Some(map.next_value_seed(inner)?),
-                None if others.iter().any(|other| *other == *key) => {
-                    return Err(self.0.refuse(Refusal::Twice(key.into_owned())));
-                }
-                None => {
-                    others.push(key.into_owned());
-                    map.next_value_seed(inner)?;
-                }
-            }
-        }
-        Ok(Top::Object(members))
-    }
-}
-
-fn envelope(top: Top) -> Result<Request, RpcError> {
-    let Members {
-        jsonrpc,
-        id,
-        method,
-        params,
-    } = match top {
-        Top::Object(members) => members,
-        Top::Array => {
-            return Err(RpcError::new(
-                codes::INVALID_REQUEST,
-                "batch requests are not supported: send one request per call",
-            ));
-        }
-        Top::Other => {
-            return Err(RpcError::new(
-                codes::INVALID_REQUEST,
-                "a JSON-RPC request is a JSON object",
-            ));
-        }
-    };
-    let invalid = |message: &str| RpcError::new(codes::INVALID_REQUEST, message);
-    if let Some(id) = &id
-        && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
-    {
-        return Err(invalid("`id` must be a string, a number or null"));
-    }
-    if !matches!(&jsonrpc, Some(Value::String(version)) if version == "2.0") {
-        return Err(invalid("`jsonrpc` must be \"2.0\""));
-    }
-    let method = match method {
-        Some(Value::String(method)) => method,
-        Some(_) => return Err(invalid("`method` must be a string")),
-        None => return Err(invalid("`method` is missing")),
-    };
-    let params = params.unwrap_or(Value::Null);
-    if !matches!(params, Value::Object(_) | Value::Array(_) | Value::Null) {
-        return Err(invalid("`params` must be an object or an array"));
-    }
-    Ok(Request { id, method, params })
-}
-
-/// The request id of a body that failed before its envelope was read, if
-/// one can be read cheaply: for the error response. An id given twice is
-/// no id.
-pub fn best_effort_id(body: &[u8]) -> Id {
-    serde_json::from_slice::<TopLevelId>(body)
-        .ok()
-        .and_then(|TopLevelId(id)| id)
-        .filter(|id| matches!(id, Value::String(_) | Value::Number(_)))
-        .unwrap_or(Value::Null)
-}
-
-/// The `id` of a JSON object, if it has exactly one; the other members
-/// are skipped unread.
-struct TopLevelId(Option<Value>);
-
-impl<'de> Deserialize<'de> for TopLevelId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<TopLevelId, D::Error> {
-        deserializer.deserialize_map(TopLevelIdVisitor)
-    }
-}
-
-struct TopLevelIdVisitor;
-
-impl<'de> Visitor<'de> for TopLevelIdVisitor {
-    type Value = TopLevelId;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopLevelId, A::Error> {
-        let mut ids = Vec::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "id" {
-                ids.push(map.next_value::<Value>()?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-            }
-        }
-        Ok(TopLevelId(if ids.len() == 1 { ids.pop() } else { None }))
+impl From<a2a_extensions::RpcError> for RpcError {
+    /// An error of the crate's, in the Learnables domain unless it names
+    /// another.
+    fn from(error: a2a_extensions::RpcError) -> RpcError {
+        RpcError(error.or_domain(crate::EXTENSION_URI))
     }
 }
 
@@ -440,96 +150,23 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn read(body: &str) -> Result<Request, RpcError> {
-        read_request(body.as_bytes(), Limits::default())
-    }
-
     #[test]
-    fn a_well_formed_request_and_a_notification() {
-        let request = read(r#"{"jsonrpc":"2.0","id":"a","method":"m","params":{"x":1}}"#).unwrap();
-        assert_eq!(request.id, Some(json!("a")));
-        assert_eq!(request.params, json!({"x": 1}));
-        assert_eq!(read(r#"{"jsonrpc":"2.0","method":"m"}"#).unwrap().id, None);
-    }
-
-    #[test]
-    fn each_malformed_envelope_has_its_error() {
-        for (body, code) in [
-            ("{", codes::PARSE_ERROR),
-            ("", codes::PARSE_ERROR),
-            ("[]", codes::INVALID_REQUEST),
-            ("3", codes::INVALID_REQUEST),
-            (r#"{"id":1,"method":"m"}"#, codes::INVALID_REQUEST),
-            (
-                r#"{"jsonrpc":"1.0","id":1,"method":"m"}"#,
-                codes::INVALID_REQUEST,
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":{},"method":"m"}"#,
-                codes::INVALID_REQUEST,
-            ),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
-                codes::INVALID_REQUEST,
-            ),
-            (r#"{"jsonrpc":"2.0","id":1}"#, codes::INVALID_REQUEST),
-            (
-                r#"{"jsonrpc":"2.0","id":1,"method":"m","params":"x"}"#,
-                codes::INVALID_REQUEST,
-            ),
-        ] {
-            assert_eq!(read(body).unwrap_err().code, code, "{body}");
-        }
-    }
-
-    #[test]
-    fn a_key_given_twice_is_refused_at_any_depth() {
-        for body in [
-            r#"{"jsonrpc":"2.0","id":1,"method":"a","method":"b"}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":1,"\u0078":2}}"#,
-            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":[{"v":{"d":1,"d":1}}]}"#,
-        ] {
-            let error = read(body).unwrap_err();
-            assert_eq!(error.code, codes::INVALID_REQUEST, "{body}");
-            assert!(error.message.contains("appears twice"), "{}", error.message);
-            assert_eq!(best_effort_id(body.as_bytes()), json!(1));
-        }
-        let twice = r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#;
-        assert_eq!(read(twice).unwrap_err().code, codes::INVALID_REQUEST);
-        assert_eq!(best_effort_id(twice.as_bytes()), Value::Null);
-        let same_key_apart =
-            r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"x":1},"y":{"x":2}}}"#;
-        assert!(read(same_key_apart).is_ok());
-    }
-
-    #[test]
-    fn brackets_inside_strings_do_not_count_as_nesting() {
-        let body = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"m","params":{{"s":"{}\"[["}}}}"#,
-            "[".repeat(100)
-        );
-        assert!(read(&body).is_ok());
-    }
-
-    #[test]
-    fn oversized_bodies_are_refused_before_parsing() {
-        let limits = Limits {
-            max_body_bytes: 10,
-            max_depth: 4,
-        };
-        let error = read_request(&[b' '; 11], limits).unwrap_err();
-        assert_eq!(error.code, codes::INVALID_REQUEST);
-        assert_eq!(error.message, "the request is 11 bytes; the limit is 10");
-    }
-
-    #[test]
-    fn the_id_is_recovered_for_error_responses() {
-        assert_eq!(best_effort_id(br#"{"id": 7, "jsonrpc": 1}"#), json!(7));
-        assert_eq!(best_effort_id(b"{"), Value::Null);
+    fn an_error_without_a_field_carries_its_error_info_alone() {
+        let json = serde_json::to_value(RpcError::new(codes::UNAUTHENTICATED, "no token")).unwrap();
         assert_eq!(
-            best_effort_id(br#"{"id": "a", "x": [1, {"id": 2}]}"#),
-            json!("a")
+            json,
+            json!({"code": -31040, "message": "no token", "data": [{
+                "@type": ERROR_INFO_TYPE,
+                "reason": "TEACHER_NOT_AUTHENTICATED",
+                "domain": crate::EXTENSION_URI,
+            }]})
         );
-        assert_eq!(best_effort_id(br#"{"id": 7, "id": 8}"#), Value::Null);
+    }
+
+    #[test]
+    fn our_own_codes_are_outside_the_range_json_rpc_reserves() {
+        for code in [codes::UNAUTHENTICATED, codes::FORBIDDEN, codes::NOT_FOUND] {
+            assert!(!(-32768..=-32000).contains(&code), "{code}");
+        }
     }
 }

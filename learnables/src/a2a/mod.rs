@@ -6,7 +6,9 @@
 //! agent's own axum/tower service, for instance the routers of the official
 //! A2A server SDK `a2a-server-lf`: it answers the learnables methods, echoes
 //! activation, keeps teach blocks from clients that did not activate the
-//! extension, and passes everything else through untouched. With the
+//! extension, and passes everything else through untouched: the layer of
+//! the crate `a2a_extensions` (any A2A extension's activation, admission,
+//! typed errors and scrubbing), with Learnables as its extension. With the
 //! feature `a2a-server`, [`DeclaredCard`][card] puts the declaration on the SDK's
 //! card, and an `AgentExecutor` attaches teach blocks with
 //! [`TeachBlockBuilder::attach_if_activated`][attach], which needs the
@@ -47,32 +49,17 @@ mod activation;
 pub mod json_rpc;
 mod message_error;
 mod methods;
-mod rpc_error;
 mod service;
 mod service_accounts;
+mod service_admission;
+mod service_call;
 mod teach_block;
 mod teachers;
 mod unknown_field;
 
 #[cfg(feature = "server")]
-mod json_scrub;
-#[cfg(feature = "server")]
 mod layer;
-#[cfg(feature = "server")]
-mod method_scan;
-#[cfg(feature = "server")]
-mod replay;
 mod review_view;
-#[cfg(feature = "server")]
-mod scrub;
-#[cfg(feature = "server")]
-mod scrub_error;
-#[cfg(feature = "server")]
-mod scrubbed_body;
-#[cfg(feature = "server")]
-mod scrubbed_events;
-#[cfg(feature = "server")]
-mod scrubbed_response;
 #[cfg(feature = "a2a-types")]
 mod sdk;
 #[cfg(feature = "server")]
@@ -81,15 +68,15 @@ pub mod serve;
 mod service_router;
 #[cfg(feature = "teaching-page")]
 pub mod teaching_page;
-#[cfg(feature = "server")]
-mod uri_scan;
 
 #[cfg(feature = "server")]
+pub use a2a_extensions::NoExtensionMetadata as CarriesNoTeachBlock;
+#[cfg(feature = "server")]
+pub use a2a_extensions::{MAX_EVENT, ScrubError};
+#[cfg(feature = "server")]
+pub use layer::ResponseScrubber;
+#[cfg(feature = "server")]
 pub use layer::{LearnablesLayer, LearnablesMiddleware};
-#[cfg(feature = "server")]
-pub use scrub::{CarriesNoTeachBlock, ResponseScrubber};
-#[cfg(feature = "server")]
-pub use scrub_error::{MAX_EVENT, ScrubError};
 #[cfg(feature = "a2a-server")]
 pub use sdk::{
     ANSWERING_LESSON_KEY, ActivatedPushConfigs, AnsweringLesson, DEFAULT_MAX_RESUMED,

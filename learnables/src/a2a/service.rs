@@ -4,18 +4,11 @@
 
 use std::sync::Arc;
 
-use serde_json::Value;
-
-use super::Activation;
-use super::json_rpc::{Answer, Limits, Request, RpcError, codes};
-use super::methods::refusals::shown;
-use super::methods::teacher::TeacherIdentity;
-use super::methods::{Call, Method, Reply, ReviewRequest};
-use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
+use super::json_rpc::Limits;
+use super::methods::Method;
+use super::teachers::{Authenticator, HumansOnly, TeacherPolicy};
 use crate::Declaration;
-use crate::Lesson;
 use crate::knowledge::{Knowledge, KnowledgeError, OnUnreadable};
-use crate::untrusted::Untrusted;
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.
@@ -240,6 +233,11 @@ impl LearnablesService {
         Method::named(self, method).is_some()
     }
 
+    /// Whom a bearer token names.
+    pub(super) fn authenticator(&self) -> &dyn Authenticator {
+        &*self.inner.authenticator
+    }
+
     /// Who may teach.
     pub(super) fn policy(&self) -> &dyn TeacherPolicy {
         &*self.inner.policy
@@ -250,199 +248,16 @@ impl LearnablesService {
     pub(super) fn resumer(&self) -> Option<&super::TaskResumer> {
         self.inner.resumer.as_ref()
     }
-
-    /// Answers a request for one of the learnables methods: the JSON-RPC
-    /// response, or `None` for a notification (a request without an `id`).
-    /// A notification is carried out as JSON-RPC 2.0 says, under the same
-    /// activation and authentication as any request, and never answered;
-    /// its refusal is logged. Blocks while a lesson is made durable (see
-    /// `call_async`, with the `tokio` feature, for async code).
-    pub fn call(
-        &self,
-        request: Request,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> Option<Value> {
-        let (admitted, next) = self.admit(request, activation, bearer_token);
-        let outcome = match next {
-            Next::Answered(outcome) => outcome,
-            Next::Teach(lesson) => self.teach(&lesson),
-            Next::Retract(lesson) => self.retract(&lesson),
-            Next::Review(request) => self.review(&request),
-        };
-        admitted.respond(outcome).map(|answer| answer.to_value())
-    }
-
-    /// [`LearnablesService::call`] for async code: while a lesson is made
-    /// durable the task waits, not its thread. Needs the `tokio` feature
-    /// and a tokio runtime with its timers enabled.
-    ///
-    /// ```
-    /// use learnables::a2a::{Activation, LearnablesService, Tokens};
-    /// use learnables::{Declaration, Knowledge, TEACH_METHOD};
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// let service = LearnablesService::new(
-    ///     Knowledge::in_memory(),
-    ///     Declaration::new().teach_method(TEACH_METHOD),
-    ///     Tokens::new(),
-    /// );
-    /// let request = learnables::a2a::json_rpc::read_request(
-    ///     br#"{"jsonrpc": "2.0", "id": 1, "method": "rsaxb.learnables.Teach", "params": {}}"#,
-    ///     Default::default(),
-    /// ).unwrap();
-    /// let response = service.call_async(request, &Activation::default(), None).await.unwrap();
-    /// assert_eq!(response["error"]["code"], -32008); // not activated
-    /// # });
-    /// ```
-    #[cfg(feature = "tokio")]
-    pub async fn call_async(
-        &self,
-        request: Request,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> Option<Value> {
-        let answer = self.answer_async(request, activation, bearer_token).await;
-        answer.map(|answer| answer.to_value())
-    }
-
-    /// [`LearnablesService::call_async`] before the response is made a
-    /// [`Value`]: for the layer, which writes it straight into the body.
-    #[cfg(feature = "tokio")]
-    pub(crate) async fn answer_async(
-        &self,
-        request: Request,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> Option<Answer<Reply>> {
-        let (admitted, next) = self.admit(request, activation, bearer_token);
-        admitted.respond(match next {
-            Next::Teach(lesson) => self.teach_async(&lesson).await,
-            Next::Retract(lesson) => self.retract_async(&lesson).await,
-            Next::Review(request) => self.review_async(request).await,
-            Next::Answered(outcome) => outcome,
-        })
-    }
-
-    /// Everything short of storing a lesson: the method, the activation,
-    /// the teacher; what the response needs, and either the answer or the
-    /// lesson to teach.
-    fn admit(
-        &self,
-        request: Request,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> (Admitted, Next) {
-        let Request { id, method, params } = request;
-        let next = self.next(&method, params, activation, bearer_token);
-        (Admitted { id, method }, next)
-    }
-
-    fn next(
-        &self,
-        method: &str,
-        params: Value,
-        activation: &Activation,
-        bearer_token: Option<&str>,
-    ) -> Next {
-        let Some(found) = Method::named(self, method) else {
-            return Next::Answered(Err(RpcError::new(
-                codes::METHOD_NOT_FOUND,
-                format!("there is no method `{}`", shown(method)),
-            )));
-        };
-        if !activation.learnables() {
-            return Next::Answered(Err(RpcError::new(
-                codes::EXTENSION_NOT_ACTIVATED,
-                format!(
-                    "`{method}` needs the Learnables extension activated: send the header `{}: {}`",
-                    crate::ACTIVATION_HEADER,
-                    crate::EXTENSION_URI
-                ),
-            )));
-        }
-        let principal = match self.authenticate(bearer_token) {
-            Ok(principal) => principal,
-            Err(error) => return Next::Answered(Err(error)),
-        };
-        let call = match found.read(params) {
-            Ok(call) => call,
-            Err(error) => return Next::Answered(Err(error)),
-        };
-        match call {
-            Call::Teacher => Next::Answered(Ok(Reply::Teacher(TeacherIdentity::of(&principal)))),
-            Call::ShowBack(params) => Next::Answered(self.show_back(&params).map(Reply::Shown)),
-            Call::Teach(lesson) => match self.allowed(lesson, &principal) {
-                Ok(lesson) => Next::Teach(lesson),
-                Err(error) => Next::Answered(Err(error)),
-            },
-            Call::Retract(lesson) => match self.allowed(lesson, &principal) {
-                Ok(lesson) => Next::Retract(lesson),
-                Err(error) => Next::Answered(Err(error)),
-            },
-            Call::Review(request) => match self.review_allowed(request, &principal) {
-                Ok(request) => Next::Review(Box::new(request)),
-                Err(error) => Next::Answered(Err(error)),
-            },
-        }
-    }
-
-    fn authenticate(&self, bearer_token: Option<&str>) -> Result<Principal, RpcError> {
-        let Some(token) = bearer_token else {
-            return Err(RpcError::new(
-                codes::UNAUTHENTICATED,
-                "no teacher is authenticated: send `Authorization: Bearer <token>`",
-            ));
-        };
-        self.inner
-            .authenticator
-            .authenticate(token)
-            .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
-    }
-}
-
-/// A request admitted: what its response needs.
-struct Admitted {
-    id: Option<Value>,
-    method: String,
-}
-
-/// What admitting a request leaves to do.
-enum Next {
-    /// The request is answered (or refused) already.
-    Answered(Result<Reply, RpcError>),
-    /// A lesson to teach.
-    Teach(Lesson),
-    /// An entry to retract: the lesson names it, its teacher and reason.
-    Retract(Lesson),
-    /// A proposal to decide, or the open ones to list.
-    Review(Box<ReviewRequest>),
-}
-
-impl Admitted {
-    /// The JSON-RPC response to the request, or `None` for a notification,
-    /// whose refusal is logged.
-    fn respond(self, outcome: Result<Reply, RpcError>) -> Option<Answer<Reply>> {
-        let Some(id) = self.id else {
-            if let Err(error) = &outcome {
-                tracing::info!(
-                    method = %Untrusted::new(&self.method),
-                    code = error.code,
-                    "a notification (a request without an id) was refused, unanswered"
-                );
-            }
-            return None;
-        };
-        Some(Answer::new(id, outcome))
-    }
 }
 
 #[cfg(all(test, feature = "derive"))]
 mod tests {
     use super::super::methods::refusals::shown;
     use super::*;
-    use crate::a2a::{Principal, Tokens};
+    use crate::a2a::{Activation, Principal, Tokens};
     use crate::knowledge::Disagreement;
     use crate::{Learnable, TEACH_METHOD};
+    use serde_json::Value;
     use serde_json::json;
 
     #[derive(Learnable, Clone, Debug, PartialEq)]

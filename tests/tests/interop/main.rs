@@ -2,3 +2,4 @@
 
 mod sdk_interop;
 mod tck_comparison;
+mod tck_second_extension;

@@ -152,13 +152,13 @@ fn is_push_config_test(test: &str) -> bool {
 }
 
 /// One test's outcome in a run.
-struct Outcome {
-    outcome: String,
-    mandatory: bool,
+pub(crate) struct Outcome {
+    pub(crate) outcome: String,
+    pub(crate) mandatory: bool,
 }
 
 /// Every test's outcome in the TCK's JSON-RPC categories against `url`.
-fn outcomes(
+pub(crate) fn outcomes(
     tck: &Path,
     python: &Path,
     url: &str,
@@ -230,7 +230,7 @@ fn outcomes(
 
 /// The TCK's source and the Python that runs it, or `None` (after saying
 /// so) where they are missing and the skip is allowed.
-fn installed() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn installed() -> Option<(PathBuf, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let tck = std::env::var_os("A2A_TCK_DIR")
         .map(PathBuf::from)

@@ -6,7 +6,6 @@ use a2a::{A2AError, TaskPushNotificationConfig, error_code};
 use a2a_server::PushConfigStore;
 
 use crate::EXTENSION_URI;
-use crate::a2a::layer::REQUEST_ACTIVATED;
 
 /// A [`PushConfigStore`] that saves a push notification config only when
 /// the request registering it activated the Learnables extension, and
@@ -76,9 +75,11 @@ impl<S: PushConfigStore> PushConfigStore for ActivatedPushConfigs<S> {
         &self,
         config: TaskPushNotificationConfig,
     ) -> Result<TaskPushNotificationConfig, A2AError> {
-        match REQUEST_ACTIVATED.try_with(|activated| *activated) {
-            Ok(true) => self.inner.save(config).await,
-            Ok(false) | Err(_) => Err(A2AError::new(
+        let activated = a2a_extensions::Activation::current()
+            .is_some_and(|activation| activation.includes(EXTENSION_URI));
+        match activated {
+            true => self.inner.save(config).await,
+            false => Err(A2AError::new(
                 error_code::EXTENSION_SUPPORT_REQUIRED,
                 format!(
                     "push notifications from this agent can carry the questions it asks to be taught: \

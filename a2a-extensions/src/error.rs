@@ -1,20 +1,21 @@
-//! The error of a learnables method, as A2A v1.0 writes errors (§3.3.2,
+//! An extension method's error, as A2A v1.0 writes errors (§3.3.2,
 //! §9.5): a code, a message for a person, and `data` as an array of typed
 //! details: a `google.rpc.BadRequest` naming every field at fault, and a
 //! `google.rpc.ErrorInfo` whose `reason` is a stable identifier and whose
-//! `domain` is the extension's URI. The shapes are the SDK's own
+//! `domain` is the extension's URI. The shapes are the A2A SDK's own
 //! (`a2a_lf::errordetails`; a test reads them back with its types), written
 //! here so that the layer needs no A2A SDK.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeStruct};
 
-/// Error codes: JSON-RPC 2.0's own, A2A v1.0's where A2A defines the
-/// refusal, and this extension's own outside the range JSON-RPC reserves
-/// (`-32768..=-32000`, within which A2A takes `-32001..=-32099`), so that
-/// no later A2A release can give them another meaning.
+/// Error codes: JSON-RPC 2.0's own, and A2A v1.0's where A2A defines the
+/// refusal. An extension's own codes belong outside the range JSON-RPC
+/// reserves (`-32768..=-32000`, within which A2A takes `-32001..=-32099`),
+/// so that no later A2A release can give them another meaning.
 pub mod codes {
     /// The body is not JSON.
     pub const PARSE_ERROR: i64 = -32700;
@@ -23,30 +24,24 @@ pub mod codes {
     pub const INVALID_REQUEST: i64 = -32600;
     /// No such method.
     pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The params are wrong: a lesson that is not a lesson, a learnable the
-    /// agent does not have, a value its learnable refuses. The error's
-    /// `BadRequest` names each field at fault.
+    /// The params are wrong. The error's `BadRequest` names each field at
+    /// fault.
     pub const INVALID_PARAMS: i64 = -32602;
     /// The agent failed; nothing was changed.
     pub const INTERNAL_ERROR: i64 = -32603;
-    /// The method needs the Learnables extension activated (A2A's
+    /// The method needs its extension activated (A2A's
     /// `ExtensionSupportRequiredError`).
     pub const EXTENSION_NOT_ACTIVATED: i64 = -32008;
     /// The request's `A2A-Version` names a version this agent does not
     /// serve, or is missing, which A2A reads as 0.3 (A2A's
     /// `VersionNotSupportedError`).
     pub const VERSION_NOT_SUPPORTED: i64 = -32009;
-    /// No valid bearer token was sent.
-    pub const UNAUTHENTICATED: i64 = -31040;
-    /// The authenticated teacher may not do this.
-    pub const FORBIDDEN: i64 = -31041;
-    /// No such entry or version.
-    pub const NOT_FOUND: i64 = -31042;
 }
 
 /// Why a request was refused, as the `reason` of the error's
 /// `google.rpc.ErrorInfo` says it: stable identifiers a client may match
-/// on (the message is for people and may change).
+/// on (the message is for people and may change). An extension adds its
+/// own with [`RpcError::because`](super::RpcError::because).
 pub mod reasons {
     /// The body is not JSON.
     pub const PARSE_ERROR: &str = "PARSE_ERROR";
@@ -57,26 +52,10 @@ pub mod reasons {
     /// The params are not the method's shape (a member missing, of the
     /// wrong type or too long).
     pub const PARAMS_INVALID: &str = "PARAMS_INVALID";
-    /// The agent has no learnable of the lesson's collection.
-    pub const LEARNABLE_UNKNOWN: &str = "LEARNABLE_UNKNOWN";
-    /// The lesson's value is not one its learnable accepts.
-    pub const LESSON_INVALID: &str = "LESSON_INVALID";
-    /// The request did not activate the Learnables extension.
+    /// The request did not activate the method's extension.
     pub const EXTENSION_NOT_ACTIVATED: &str = "EXTENSION_NOT_ACTIVATED";
     /// The request's A2A version is not one this agent serves.
     pub const VERSION_NOT_SUPPORTED: &str = "VERSION_NOT_SUPPORTED";
-    /// No valid bearer token was sent.
-    pub const TEACHER_NOT_AUTHENTICATED: &str = "TEACHER_NOT_AUTHENTICATED";
-    /// The authenticated teacher may not teach this lesson (the agent's
-    /// policy, or a lesson that names someone else as its teacher).
-    pub const TEACHER_NOT_ALLOWED: &str = "TEACHER_NOT_ALLOWED";
-    /// The entry has no version yet.
-    pub const ENTRY_NOT_FOUND: &str = "ENTRY_NOT_FOUND";
-    /// No version has the id asked for.
-    pub const VERSION_NOT_FOUND: &str = "VERSION_NOT_FOUND";
-    /// The knowledge store failed; the message says whether the lesson may
-    /// have been absorbed.
-    pub const STORE_FAILED: &str = "STORE_FAILED";
     /// The agent failed otherwise; nothing was changed.
     pub const INTERNAL: &str = "INTERNAL";
 
@@ -90,9 +69,6 @@ pub mod reasons {
             codes::INVALID_PARAMS => PARAMS_INVALID,
             codes::EXTENSION_NOT_ACTIVATED => EXTENSION_NOT_ACTIVATED,
             codes::VERSION_NOT_SUPPORTED => VERSION_NOT_SUPPORTED,
-            codes::UNAUTHENTICATED => TEACHER_NOT_AUTHENTICATED,
-            codes::FORBIDDEN => TEACHER_NOT_ALLOWED,
-            codes::NOT_FOUND => ENTRY_NOT_FOUND,
             _ => INTERNAL,
         }
     }
@@ -106,23 +82,26 @@ const FIELD_KEY: &str = "field";
 /// The `@type` of a `google.rpc.ErrorInfo` detail.
 pub const ERROR_INFO_TYPE: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 
-/// A JSON-RPC error of a learnables method. It serializes as A2A v1.0's
-/// error object, `data` an array of typed details.
+/// A JSON-RPC error of an extension's method. It serializes as A2A v1.0's
+/// error object, `data` an array of typed details; its `ErrorInfo`'s
+/// `domain` is the extension's URI (the layer gives it to an error that
+/// names none).
 ///
 /// ```
-/// use learnables::a2a::json_rpc::{RpcError, codes, reasons};
-/// let error = RpcError::invalid_params("value.chapter", "HS chapter: a whole number from 1 to 97")
-///     .because(reasons::LESSON_INVALID)
-///     .with_metadata("collection", "routing_rules");
+/// use a2a_extensions::{RpcError, codes};
+/// let error = RpcError::invalid_params("name", "a name is one to 64 letters")
+///     .because("NAME_INVALID")
+///     .in_domain("https://example.com/a2a/greeting/v1")
+///     .with_metadata("given", "");
 /// let json = serde_json::to_value(&error).unwrap();
 /// assert_eq!(json["code"], codes::INVALID_PARAMS);
 /// assert_eq!(json["data"][0]["@type"], "type.googleapis.com/google.rpc.BadRequest");
-/// assert_eq!(json["data"][0]["fieldViolations"][0]["field"], "value.chapter");
-/// assert_eq!(json["data"][1]["reason"], "LESSON_INVALID");
-/// assert_eq!(json["data"][1]["domain"], learnables::EXTENSION_URI);
-/// assert_eq!(json["data"][1]["metadata"]["collection"], "routing_rules");
+/// assert_eq!(json["data"][0]["fieldViolations"][0]["field"], "name");
+/// assert_eq!(json["data"][1]["reason"], "NAME_INVALID");
+/// assert_eq!(json["data"][1]["domain"], "https://example.com/a2a/greeting/v1");
+/// assert_eq!(json["data"][1]["metadata"]["given"], "");
 /// // The first field at fault, for clients that read only the metadata:
-/// assert_eq!(json["data"][1]["metadata"]["field"], "value.chapter");
+/// assert_eq!(json["data"][1]["metadata"]["field"], "name");
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct RpcError {
@@ -130,7 +109,16 @@ pub struct RpcError {
     pub code: i64,
     /// What went wrong, for a person.
     pub message: String,
-    reason: &'static str,
+    /// The typed details, boxed: an error is passed by value through
+    /// `Result`s, and is made only on a refusal.
+    details: Box<Typed>,
+}
+
+/// What an error's typed details say.
+#[derive(Debug, Clone, PartialEq)]
+struct Typed {
+    reason: Cow<'static, str>,
+    domain: Cow<'static, str>,
     violations: Vec<FieldViolation>,
     metadata: BTreeMap<String, String>,
 }
@@ -150,9 +138,12 @@ impl RpcError {
         RpcError {
             code,
             message: message.into(),
-            reason: reasons::of_code(code),
-            violations: Vec::new(),
-            metadata: BTreeMap::new(),
+            details: Box::new(Typed {
+                reason: Cow::Borrowed(reasons::of_code(code)),
+                domain: Cow::Borrowed(""),
+                violations: Vec::new(),
+                metadata: BTreeMap::new(),
+            }),
         }
     }
 
@@ -163,15 +154,37 @@ impl RpcError {
         RpcError::new(codes::INVALID_PARAMS, message.clone()).at_field(field, message)
     }
 
-    /// Gives the reason (one of [`reasons`]).
-    pub fn because(mut self, reason: &'static str) -> RpcError {
-        self.reason = reason;
+    /// Gives the reason (one of [`reasons`], or the extension's own).
+    pub fn because(mut self, reason: impl Into<Cow<'static, str>>) -> RpcError {
+        self.details.reason = reason.into();
         self
+    }
+
+    /// Gives the domain: the URI of the extension whose error it is.
+    pub fn in_domain(mut self, domain: impl Into<Cow<'static, str>>) -> RpcError {
+        self.details.domain = domain.into();
+        self
+    }
+
+    /// The domain given, or `domain` when none was.
+    pub fn or_domain(self, domain: &str) -> RpcError {
+        if self.details.domain.is_empty() {
+            let domain = domain.to_owned();
+            self.in_domain(domain)
+        } else {
+            self
+        }
+    }
+
+    /// The domain: the URI of the extension whose error it is (empty when
+    /// none was given).
+    pub fn domain(&self) -> &str {
+        &self.details.domain
     }
 
     /// Adds a field at fault.
     pub fn at_field(mut self, field: &str, description: impl Into<String>) -> RpcError {
-        self.violations.push(FieldViolation {
+        self.details.violations.push(FieldViolation {
             field: field.to_owned(),
             description: description.into(),
         });
@@ -181,18 +194,18 @@ impl RpcError {
     /// Adds a fact to the `ErrorInfo`'s metadata (a string, as
     /// `google.rpc.ErrorInfo` has them).
     pub fn with_metadata(mut self, key: &str, value: impl Into<String>) -> RpcError {
-        self.metadata.insert(key.to_owned(), value.into());
+        self.details.metadata.insert(key.to_owned(), value.into());
         self
     }
 
-    /// The stable reason (one of [`reasons`]).
-    pub fn reason(&self) -> &'static str {
-        self.reason
+    /// The stable reason.
+    pub fn reason(&self) -> &str {
+        &self.details.reason
     }
 
     /// The fields at fault, in the order found.
     pub fn violations(&self) -> &[FieldViolation] {
-        &self.violations
+        &self.details.violations
     }
 }
 
@@ -215,8 +228,8 @@ impl Serialize for Details<'_> {
         use serde::ser::SerializeSeq;
         let error = self.0;
         let mut details = serializer.serialize_seq(None)?;
-        if !error.violations.is_empty() {
-            details.serialize_element(&BadRequest(&error.violations))?;
+        if !error.details.violations.is_empty() {
+            details.serialize_element(&BadRequest(&error.details.violations))?;
         }
         details.serialize_element(&ErrorInfo(error))?;
         details.end()
@@ -241,20 +254,24 @@ impl Serialize for ErrorInfo<'_> {
         let error = self.0;
         let mut detail = serializer.serialize_map(None)?;
         detail.serialize_entry("@type", ERROR_INFO_TYPE)?;
-        detail.serialize_entry("reason", error.reason)?;
-        detail.serialize_entry("domain", crate::EXTENSION_URI)?;
+        detail.serialize_entry("reason", &error.details.reason)?;
+        detail.serialize_entry("domain", &error.details.domain)?;
         // The first field at fault is repeated in the metadata, for clients
         // that keep only the metadata of an error (the official Python SDK
         // makes it its error's `data`).
-        let first_field = error.violations.first().map(|violation| &violation.field);
+        let first_field = error
+            .details
+            .violations
+            .first()
+            .map(|violation| &violation.field);
         match first_field {
-            Some(field) if !error.metadata.contains_key(FIELD_KEY) => {
-                let mut metadata = error.metadata.clone();
+            Some(field) if !error.details.metadata.contains_key(FIELD_KEY) => {
+                let mut metadata = error.details.metadata.clone();
                 metadata.insert(FIELD_KEY.to_owned(), field.clone());
                 detail.serialize_entry("metadata", &metadata)?;
             }
-            _ if !error.metadata.is_empty() => {
-                detail.serialize_entry("metadata", &error.metadata)?
+            _ if !error.details.metadata.is_empty() => {
+                detail.serialize_entry("metadata", &error.details.metadata)?
             }
             _ => {}
         }
@@ -269,13 +286,14 @@ mod tests {
 
     #[test]
     fn an_error_without_a_field_carries_its_error_info_alone() {
-        let json = serde_json::to_value(RpcError::new(codes::UNAUTHENTICATED, "no token")).unwrap();
+        let error = RpcError::new(codes::METHOD_NOT_FOUND, "no such method").in_domain("u");
+        let json = serde_json::to_value(error).unwrap();
         assert_eq!(
             json,
-            json!({"code": -31040, "message": "no token", "data": [{
+            json!({"code": -32601, "message": "no such method", "data": [{
                 "@type": ERROR_INFO_TYPE,
-                "reason": "TEACHER_NOT_AUTHENTICATED",
-                "domain": crate::EXTENSION_URI,
+                "reason": "METHOD_NOT_FOUND",
+                "domain": "u",
             }]})
         );
     }
@@ -283,7 +301,7 @@ mod tests {
     #[test]
     fn every_field_at_fault_is_listed_in_order() {
         let error = RpcError::new(codes::INVALID_PARAMS, "two problems")
-            .because(reasons::LESSON_INVALID)
+            .because("GREETING_INVALID")
             .at_field("value.chapter", "HS chapter: a whole number")
             .at_field("value.desk", "Desk: one of the choices");
         let json = serde_json::to_value(&error).unwrap();
@@ -291,21 +309,28 @@ mod tests {
         assert_eq!(violations[0]["field"], "value.chapter");
         assert_eq!(violations[1]["field"], "value.desk");
         assert_eq!(violations[1]["description"], "Desk: one of the choices");
-        assert_eq!(json["data"][1]["reason"], "LESSON_INVALID");
+        assert_eq!(json["data"][1]["reason"], "GREETING_INVALID");
         assert_eq!(
             json["data"][1]["metadata"],
             json!({"field": "value.chapter"})
         );
     }
 
+    #[test]
+    fn a_domain_given_is_kept() {
+        let error = RpcError::new(codes::INTERNAL_ERROR, "x").in_domain("a");
+        assert_eq!(error.or_domain("b").domain(), "a");
+        assert_eq!(RpcError::new(0, "x").or_domain("b").domain(), "b");
+    }
+
     /// Our details are the SDK's own: its types read them back as the
     /// `BadRequest` and `ErrorInfo` its constructors make.
-    #[cfg(feature = "a2a-types")]
     #[test]
     fn the_sdk_reads_our_details_as_its_own() {
         use std::collections::HashMap;
         let error = RpcError::invalid_params("entry", "no entry")
-            .because(reasons::ENTRY_NOT_FOUND)
+            .because("ENTRY_NOT_FOUND")
+            .in_domain(crate::TEST_URI)
             .with_metadata("field", "entry");
         let json = serde_json::to_value(&error).unwrap();
         let details: Vec<a2a::TypedDetail> = serde_json::from_value(json["data"].clone()).unwrap();
@@ -315,18 +340,11 @@ mod tests {
         }]);
         let error_info = a2a::TypedDetail::error_info(
             "ENTRY_NOT_FOUND",
-            crate::EXTENSION_URI,
+            crate::TEST_URI,
             Some(HashMap::from([("field".to_owned(), "entry".to_owned())])),
         );
         assert_eq!(details, [bad_request, error_info]);
         assert_eq!(a2a::BAD_REQUEST_TYPE, BAD_REQUEST_TYPE);
         assert_eq!(a2a::ERROR_INFO_TYPE, ERROR_INFO_TYPE);
-    }
-
-    #[test]
-    fn our_own_codes_are_outside_the_range_json_rpc_reserves() {
-        for code in [codes::UNAUTHENTICATED, codes::FORBIDDEN, codes::NOT_FOUND] {
-            assert!(!(-32768..=-32000).contains(&code), "{code}");
-        }
     }
 }

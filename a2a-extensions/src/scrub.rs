@@ -1,6 +1,5 @@
-//! The second line of defence for teach blocks: what goes to a client that
-//! did not activate the extension loses every member keyed by the
-//! extension's URI and the URI from every `extensions` array, as the body
+//! What goes to a client that did not activate an extension loses every
+//! member keyed by the extension's URI and the URI from every `extensions` array, as the body
 //! flows, whatever its type. The rules are those of [`ResponseScrubber`].
 //!
 //! Encoded bodies are not decoded. The layer asks the host for none (it
@@ -15,40 +14,41 @@
 
 use std::collections::VecDeque;
 use std::ops::Range;
+use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
 
 use super::json_scrub::{JsonFault, JsonScrub, Sink, Stopped};
 use super::scrub_error::ScrubError;
 use super::scrubbed_events::EventScrub;
-use super::uri_scan::{LONGEST_SPELLING, UriScan};
+use super::uri_scan::{Uri, UriScan};
 
-/// A response extension by which a service says a response of its own
-/// carries no teach block, so that [`LearnablesLayer`] passes it on as it
-/// is to a client that did not activate: for responses that name the
-/// extension's URI without being a question (the teaching page's scripts,
-/// which send it to activate). It is an extension of the response, set in
-/// the process: no client can send it.
+/// A response extension by which a host says a response of its own
+/// carries none of the extension's metadata, so that [`ExtensionLayer`]
+/// passes it on as it is to a client that did not activate: for responses
+/// that name the extension's URI without carrying its metadata (a page's
+/// scripts, which send it to activate). It is an extension of the
+/// response, set in the process: no client can send it.
 ///
 /// ```
 /// use axum::response::IntoResponse;
-/// use learnables::a2a::CarriesNoTeachBlock;
-/// let mut response = "const uri = 'https://rsaxb.com/a2a/learnables/v1';".into_response();
-/// response.extensions_mut().insert(CarriesNoTeachBlock);
+/// use a2a_extensions::NoExtensionMetadata;
+/// let mut response = "const uri = 'https://example.com/a2a/ext/v1';".into_response();
+/// response.extensions_mut().insert(NoExtensionMetadata);
 /// ```
 ///
-/// [`LearnablesLayer`]: super::LearnablesLayer
+/// [`ExtensionLayer`]: crate::ExtensionLayer
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CarriesNoTeachBlock;
+pub struct NoExtensionMetadata;
 
-/// A response body made fit for a client that did not activate the
-/// Learnables extension, chunk by chunk: what [`LearnablesLayer`] does to
+/// A response body made fit for a client that did not activate an
+/// extension, chunk by chunk: what [`ExtensionLayer`] does to
 /// every response to such a client, for a host that sends bodies its own
 /// way (a push notification, a relay).
 ///
 /// - **Encodings**: an encoded body (any `Content-Encoding` but
 ///   `identity`) is refused by [`ResponseScrubber::new`]: it is not
-///   decoded (see the module's docs for why). The caller asks its source
+///   decoded (see the crate's docs for why). The caller asks its source
 ///   for an unencoded body, and may encode what the scrubber gives back.
 /// - **JSON** (`application/json`, any `+json`, NDJSON, JSON lines, JSON
 ///   text sequences: one value or many): streamed through byte for byte,
@@ -60,7 +60,7 @@ pub struct CarriesNoTeachBlock;
 ///   way (one the body had empty stays). Numbers, key order and whitespace
 ///   are not touched.
 /// - **Event streams** (`text/event-stream`, lines ended by LF, CR or
-///   CRLF): each event is read whole (up to [`MAX_EVENT`](crate::a2a::MAX_EVENT) bytes) and passed
+///   CRLF): each event is read whole (up to [`MAX_EVENT`](crate::MAX_EVENT) bytes) and passed
 ///   on unchanged unless it names the URI; then its data is scrubbed as
 ///   JSON, and its other lines naming the URI are dropped.
 /// - **Fail closed**: anything else (another type, none, JSON that stops
@@ -73,26 +73,27 @@ pub struct CarriesNoTeachBlock;
 /// Memory is bounded whatever the body's size.
 ///
 /// ```
-/// use learnables::EXTENSION_URI;
-/// use learnables::a2a::ResponseScrubber;
+/// use a2a_extensions::ResponseScrubber;
+/// const URI: &str = "https://example.com/a2a/ext/v1";
 ///
 /// let body = format!(
-///     r#"{{"id":1e400,"metadata":{{"x":1,"https:\/\/rsaxb.com\/a2a\/learnables\/v1":{{"teach":{{}}}}}},"extensions":["{EXTENSION_URI}"]}}"#
+///     r#"{{"id":1e400,"metadata":{{"x":1,"https:\/\/example.com\/a2a\/ext\/v1":{{"teach":{{}}}}}},"extensions":["{URI}"]}}"#
 /// );
-/// let scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+/// let scrubber = ResponseScrubber::new(URI, Some("application/json"), None)?;
 /// let scrubbed = scrubber.scrub(body.as_bytes())?;
 /// assert_eq!(scrubbed, br#"{"id":1e400,"metadata":{"x":1}}"#);
 ///
 /// // Where the URI cannot be removed, the body is refused.
-/// let text = ResponseScrubber::new(Some("text/plain"), None)?;
-/// assert!(text.scrub(EXTENSION_URI.as_bytes()).is_err());
+/// let text = ResponseScrubber::new(URI, Some("text/plain"), None)?;
+/// assert!(text.scrub(URI.as_bytes()).is_err());
 /// // An encoded body is refused before anything is read.
-/// assert!(ResponseScrubber::new(Some("application/json"), Some("gzip")).is_err());
-/// # Ok::<(), learnables::a2a::ScrubError>(())
+/// assert!(ResponseScrubber::new(URI, Some("application/json"), Some("gzip")).is_err());
+/// # Ok::<(), a2a_extensions::ScrubError>(())
 /// ```
 ///
-/// [`LearnablesLayer`]: super::LearnablesLayer
+/// [`ExtensionLayer`]: crate::ExtensionLayer
 pub struct ResponseScrubber {
+    uri: Arc<Uri>,
     mode: Mode,
     /// Bytes of the decoded body read so far.
     read: u64,
@@ -146,19 +147,30 @@ fn reading(content_type: Option<&str>) -> Reading {
 }
 
 impl ResponseScrubber {
-    /// The scrubber for a body of `content_type` encoded as
+    /// The scrubber of the extension `uri` for a body of `content_type` encoded as
     /// `content_encoding` (the headers' values; several header lines
     /// joined with commas); an error for an encoded body (any coding but
     /// `identity`), which is not decoded.
     ///
     /// ```
-    /// use learnables::a2a::ResponseScrubber;
-    /// assert!(ResponseScrubber::new(Some("application/json; charset=utf-8"), None).is_ok());
-    /// assert!(ResponseScrubber::new(None, Some("identity")).is_ok());
-    /// assert!(ResponseScrubber::new(None, Some("gzip")).is_err());
-    /// assert!(ResponseScrubber::new(None, Some("identity, br")).is_err());
+    /// use a2a_extensions::ResponseScrubber;
+    /// const URI: &str = "https://example.com/a2a/ext/v1";
+    /// assert!(ResponseScrubber::new(URI, Some("application/json; charset=utf-8"), None).is_ok());
+    /// assert!(ResponseScrubber::new(URI, None, Some("identity")).is_ok());
+    /// assert!(ResponseScrubber::new(URI, None, Some("gzip")).is_err());
+    /// assert!(ResponseScrubber::new(URI, None, Some("identity, br")).is_err());
     /// ```
     pub fn new(
+        uri: &str,
+        content_type: Option<&str>,
+        content_encoding: Option<&str>,
+    ) -> Result<ResponseScrubber, ScrubError> {
+        ResponseScrubber::for_uri(&Uri::new(uri), content_type, content_encoding)
+    }
+
+    /// [`ResponseScrubber::new`] for a URI already prepared.
+    pub(crate) fn for_uri(
+        uri: &Arc<Uri>,
         content_type: Option<&str>,
         content_encoding: Option<&str>,
     ) -> Result<ResponseScrubber, ScrubError> {
@@ -171,11 +183,12 @@ impl ResponseScrubber {
             return Err(ScrubError::encoded(codings));
         }
         let mode = match reading(content_type) {
-            Reading::Json => Mode::Json(JsonScrub::new()),
-            Reading::Events => Mode::Events(EventScrub::new()),
-            Reading::Other => Mode::Scan(ScanPass::new()),
+            Reading::Json => Mode::Json(JsonScrub::new(uri)),
+            Reading::Events => Mode::Events(EventScrub::new(uri)),
+            Reading::Other => Mode::Scan(ScanPass::new(uri)),
         };
         Ok(ResponseScrubber {
+            uri: uri.clone(),
             mode,
             read: 0,
             fell_back: None,
@@ -186,15 +199,16 @@ impl ResponseScrubber {
     /// Scrubs the next chunk of the body into `out`.
     ///
     /// ```
-    /// use learnables::a2a::ResponseScrubber;
-    /// let mut scrubber = ResponseScrubber::new(Some("application/x-ndjson"), None)?;
+    /// use a2a_extensions::ResponseScrubber;
+    /// let uri = "https://example.com/a2a/ext/v1";
+    /// let mut scrubber = ResponseScrubber::new(uri, Some("application/x-ndjson"), None)?;
     /// let mut out = Vec::new();
-    /// for chunk in [&b"{\"https://rsaxb.com/a2a/lea"[..], b"rnables/v1\":0,\"a\":[1]}\n{}\n"] {
+    /// for chunk in [&b"{\"https://example.com/a2"[..], b"a/ext/v1\":0,\"a\":[1]}\n{}\n"] {
     ///     scrubber.feed(chunk, &mut out)?;
     /// }
     /// scrubber.finish(&mut out)?;
     /// assert_eq!(out, b"{\"a\":[1]}\n{}\n");
-    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// # Ok::<(), a2a_extensions::ScrubError>(())
     /// ```
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> Result<(), ScrubError> {
         let mut frames = VecDeque::new();
@@ -204,16 +218,17 @@ impl ResponseScrubber {
     }
 
     /// The end of the body: what was held back, into `out`; an error when
-    /// the body ended where a teach block could be cut in two.
+    /// the body ended where the extension's metadata could be cut in two.
     ///
     /// ```
-    /// use learnables::a2a::ResponseScrubber;
-    /// let mut scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+    /// use a2a_extensions::ResponseScrubber;
+    /// let uri = "https://example.com/a2a/ext/v1";
+    /// let mut scrubber = ResponseScrubber::new(uri, Some("application/json"), None)?;
     /// let mut out = Vec::new();
     /// scrubber.feed(br#"{"a": 1, "#, &mut out)?;
     /// scrubber.finish(&mut out)?;
     /// assert_eq!(out, br#"{"a": 1, "#);
-    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// # Ok::<(), a2a_extensions::ScrubError>(())
     /// ```
     pub fn finish(&mut self, out: &mut Vec<u8>) -> Result<(), ScrubError> {
         let mut frames = VecDeque::new();
@@ -225,17 +240,23 @@ impl ResponseScrubber {
     /// A whole body, scrubbed.
     ///
     /// ```
-    /// use learnables::a2a::ResponseScrubber;
-    /// let scrubber = ResponseScrubber::new(Some("application/json"), None)?;
+    /// use a2a_extensions::ResponseScrubber;
+    /// let uri = "https://example.com/a2a/ext/v1";
+    /// let scrubber = ResponseScrubber::new(uri, Some("application/json"), None)?;
     /// let body = br#"{"n": 123456789012345678901234567890, "z": 0, "a": 1}"#;
     /// assert_eq!(scrubber.scrub(body)?, body);
-    /// # Ok::<(), learnables::a2a::ScrubError>(())
+    /// # Ok::<(), a2a_extensions::ScrubError>(())
     /// ```
     pub fn scrub(mut self, body: &[u8]) -> Result<Vec<u8>, ScrubError> {
         let mut out = Vec::with_capacity(body.len());
         self.feed(body, &mut out)?;
         self.finish(&mut out)?;
         Ok(out)
+    }
+
+    /// The URI scrubbed.
+    pub(crate) fn uri(&self) -> &Arc<Uri> {
+        &self.uri
     }
 
     /// Where the JSON stopped parsing and why, once: for the log.
@@ -304,7 +325,7 @@ impl ResponseScrubber {
         if self.fell_back.is_none() {
             self.fell_back = Some((self.read, stopped.fault));
         }
-        let mut scan = ScanPass::new();
+        let mut scan = ScanPass::new(&self.uri);
         scan.feed(&Bytes::from(stopped.held), frames)?;
         scan.feed(&rest, frames)?;
         self.mode = Mode::Scan(scan);
@@ -364,18 +385,20 @@ impl Sink for Frames<'_> {
 }
 
 /// Bytes passed on while they cannot hold the URI, the last
-/// [`LONGEST_SPELLING`] held back until the next ones show they do not
+/// [`Uri::longest_spelling`] held back until the next ones show they do not
 /// begin it.
 pub(crate) struct ScanPass {
     scan: UriScan,
     tail: Vec<u8>,
+    longest: usize,
 }
 
 impl ScanPass {
-    pub(crate) fn new() -> ScanPass {
+    pub(crate) fn new(uri: &Arc<Uri>) -> ScanPass {
         ScanPass {
-            scan: UriScan::new(),
+            scan: UriScan::new(uri),
             tail: Vec::new(),
+            longest: uri.longest_spelling(),
         }
     }
 
@@ -388,19 +411,19 @@ impl ScanPass {
             self.tail.clear();
             return Err(ScrubError::unremovable());
         }
-        if chunk.len() >= LONGEST_SPELLING {
+        if chunk.len() >= self.longest {
             if !self.tail.is_empty() {
                 frames.push_back(Bytes::from(std::mem::take(&mut self.tail)));
             }
-            let cut = chunk.len() - LONGEST_SPELLING;
+            let cut = chunk.len() - self.longest;
             if cut > 0 {
                 frames.push_back(chunk.slice(..cut));
             }
             self.tail.extend_from_slice(&chunk[cut..]);
         } else {
             self.tail.extend_from_slice(chunk);
-            if self.tail.len() > LONGEST_SPELLING {
-                let cut = self.tail.len() - LONGEST_SPELLING;
+            if self.tail.len() > self.longest {
+                let cut = self.tail.len() - self.longest;
                 let rest = self.tail.split_off(cut);
                 frames.push_back(Bytes::from(std::mem::replace(&mut self.tail, rest)));
             }
@@ -418,7 +441,7 @@ impl ScanPass {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::EXTENSION_URI;
+    use crate::TEST_URI;
 
     #[test]
     fn encoded_bodies_are_refused() {
@@ -432,12 +455,13 @@ mod tests {
             "gzip, gzip",
             "identity, br",
         ] {
-            let error = ResponseScrubber::new(Some("application/json"), Some(coding)).unwrap_err();
+            let error = ResponseScrubber::new(TEST_URI, Some("application/json"), Some(coding))
+                .unwrap_err();
             assert!(error.to_string().contains(coding), "{error}");
         }
         for coding in ["", "identity", " IDENTITY , identity"] {
             assert!(
-                ResponseScrubber::new(None, Some(coding)).is_ok(),
+                ResponseScrubber::new(TEST_URI, None, Some(coding)).is_ok(),
                 "{coding}"
             );
         }
@@ -445,19 +469,19 @@ mod tests {
 
     #[test]
     fn json_that_stops_parsing_goes_on_only_without_the_uri() {
-        let scrubber = || ResponseScrubber::new(Some("application/json"), None).unwrap();
+        let scrubber = || ResponseScrubber::new(TEST_URI, Some("application/json"), None).unwrap();
         assert_eq!(
             scrubber().scrub(b"{\"a\":1,} trailing").unwrap(),
             b"{\"a\":1,} trailing"
         );
-        let leak = format!(
-            "{{\"a\":1,}} {{\"{}\":1}}",
-            EXTENSION_URI.replace('/', "\\/")
-        );
+        let leak = format!("{{\"a\":1,}} {{\"{}\":1}}", TEST_URI.replace('/', "\\/"));
         let mut scrubber = scrubber();
         let mut out = Vec::new();
         assert!(scrubber.feed(leak.as_bytes(), &mut out).is_err());
-        assert!(!String::from_utf8_lossy(&out).contains("rsaxb"), "{out:?}");
+        assert!(
+            !String::from_utf8_lossy(&out).contains("example.com"),
+            "{out:?}"
+        );
         assert!(scrubber.take_fallback().is_some());
     }
 }

@@ -5,12 +5,13 @@
 //! scrubbed as JSON and its other lines naming the URI dropped.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use bytes::Bytes;
 
 use super::json_scrub::scrub_whole;
 use super::scrub_error::{MAX_EVENT, ScrubError};
-use super::uri_scan::UriScan;
+use super::uri_scan::{Uri, UriScan};
 
 /// One line of the event being read: where it starts, where its text
 /// ends and where its line ending does.
@@ -23,6 +24,7 @@ struct Line {
 
 /// The event stream's state between chunks.
 pub(crate) struct EventScrub {
+    uri: Arc<Uri>,
     /// The event read so far, as it came.
     event: Vec<u8>,
     lines: Vec<Line>,
@@ -33,8 +35,9 @@ pub(crate) struct EventScrub {
 }
 
 impl EventScrub {
-    pub(crate) fn new() -> EventScrub {
+    pub(crate) fn new(uri: &Arc<Uri>) -> EventScrub {
         EventScrub {
+            uri: uri.clone(),
             event: Vec::new(),
             lines: Vec::new(),
             line_start: 0,
@@ -120,15 +123,15 @@ impl EventScrub {
         let event = std::mem::take(&mut self.event);
         let lines = std::mem::take(&mut self.lines);
         self.line_start = 0;
-        if !UriScan::mentions(&event) {
+        if !UriScan::mentions(&self.uri, &event) {
             frames.push_back(Bytes::from(event));
             return Ok(());
         }
         let data_of = |line: &Line| data_value(&event[line.start..line.text_end]);
         let data: Vec<&[u8]> = lines.iter().filter_map(data_of).collect();
         let joined = data.join(&b'\n');
-        let scrubbed = if UriScan::mentions(&joined) {
-            let scrubbed = scrub_whole(&joined).ok_or_else(ScrubError::unremovable)?;
+        let scrubbed = if UriScan::mentions(&self.uri, &joined) {
+            let scrubbed = scrub_whole(&self.uri, &joined).ok_or_else(ScrubError::unremovable)?;
             (scrubbed != joined).then_some(scrubbed)
         } else {
             None
@@ -158,7 +161,7 @@ impl EventScrub {
                         data_written = true;
                     }
                 }
-            } else if !UriScan::mentions(raw) {
+            } else if !UriScan::mentions(&self.uri, raw) {
                 out.extend_from_slice(raw);
             }
         }
@@ -183,10 +186,10 @@ fn data_value(line: &[u8]) -> Option<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::EXTENSION_URI;
+    use crate::TEST_URI;
 
     fn scrub(chunks: &[&[u8]]) -> Result<Vec<u8>, ScrubError> {
-        let mut events = EventScrub::new();
+        let mut events = EventScrub::new(&Uri::new(TEST_URI));
         let mut frames = VecDeque::new();
         for chunk in chunks {
             events.feed(&Bytes::copy_from_slice(chunk), &mut frames)?;
@@ -209,12 +212,12 @@ mod tests {
 
     #[test]
     fn a_block_is_removed_from_events_ended_by_cr_alone() {
-        let block = format!(r#"{{"metadata":{{"{EXTENSION_URI}":{{"teach":{{}}}},"k":1}}}}"#);
+        let block = format!(r#"{{"metadata":{{"{TEST_URI}":{{"teach":{{}}}},"k":1}}}}"#);
         let stream = format!("id: 7\rdata: {block}\r\rdata: {{}}\r\r");
         for split in 0..=stream.len() {
             let (a, b) = stream.as_bytes().split_at(split);
             let out = String::from_utf8(scrub(&[a, b]).unwrap()).unwrap();
-            assert!(!out.contains(EXTENSION_URI), "split at {split}: {out}");
+            assert!(!out.contains(TEST_URI), "split at {split}: {out}");
             assert!(out.starts_with("id: 7\r"), "{out}");
             assert!(out.contains(r#"{"metadata":{"k":1}}"#), "{out}");
             assert!(out.ends_with("\r\rdata: {}\r\r"), "{out}");
@@ -223,9 +226,9 @@ mod tests {
 
     #[test]
     fn other_lines_naming_the_uri_are_dropped_and_unreadable_data_refused() {
-        let comment = format!(": {{\"{EXTENSION_URI}\":1}}\ndata: 1\n\n");
+        let comment = format!(": {{\"{TEST_URI}\":1}}\ndata: 1\n\n");
         assert_eq!(scrub(&[comment.as_bytes()]).unwrap(), b"data: 1\n\n");
-        let text = format!("data: not json {EXTENSION_URI}\n\n");
+        let text = format!("data: not json {TEST_URI}\n\n");
         assert!(scrub(&[text.as_bytes()]).is_err());
     }
 

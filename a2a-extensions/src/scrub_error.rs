@@ -7,11 +7,12 @@ use std::fmt;
 /// one ends the stream with an error.
 ///
 /// ```
-/// use learnables::a2a::{MAX_EVENT, ResponseScrubber};
-/// let mut events = ResponseScrubber::new(Some("text/event-stream"), None)?;
+/// use a2a_extensions::{MAX_EVENT, ResponseScrubber};
+/// let uri = "https://example.com/a2a/ext/v1";
+/// let mut events = ResponseScrubber::new(uri, Some("text/event-stream"), None)?;
 /// let mut out = Vec::new();
 /// assert!(events.feed(&vec![b'x'; MAX_EVENT + 1], &mut out).is_err());
-/// # Ok::<(), learnables::a2a::ScrubError>(())
+/// # Ok::<(), a2a_extensions::ScrubError>(())
 /// ```
 pub const MAX_EVENT: usize = 4 << 20;
 
@@ -20,8 +21,10 @@ pub const MAX_EVENT: usize = 4 << 20;
 /// `Display` is a sentence for a log line.
 ///
 /// ```
-/// use learnables::a2a::ResponseScrubber;
-/// let error = ResponseScrubber::new(None, Some("compress")).err().unwrap();
+/// use a2a_extensions::ResponseScrubber;
+/// let error = ResponseScrubber::new("https://example.com/a2a/ext/v1", None, Some("compress"))
+///     .err()
+///     .unwrap();
 /// assert!(error.to_string().contains("compress"));
 /// ```
 #[derive(Debug)]
@@ -41,15 +44,15 @@ impl fmt::Display for ScrubError {
         match &self.reason {
             Reason::Encoded(codings) => write!(
                 f,
-                "the body is encoded (`{}`) though none was asked for; an encoded body is not decoded to remove teach blocks",
-                crate::untrusted::Untrusted::new(codings).max_chars(64)
+                "the body is encoded (`{}`) though none was asked for; an encoded body is not decoded to remove the extension's metadata",
+                crate::text::shown(codings)
             ),
             Reason::Unremovable => f.write_str(
-                "the body names the Learnables URI where it cannot be removed (not in JSON the scrubber reads)",
+                "the body names the extension's URI where it cannot be removed (not in JSON the scrubber reads)",
             ),
             Reason::EventTooLarge => write!(
                 f,
-                "an event of the stream is larger than {MAX_EVENT} bytes and names the Learnables URI or is unfinished"
+                "an event of the stream is larger than {MAX_EVENT} bytes and names the extension's URI or is unfinished"
             ),
         }
     }

@@ -1,5 +1,5 @@
 //! The streaming JSON scrubber: JSON text goes through byte for byte,
-//! chunk by chunk, except every member keyed by the Learnables URI (in any
+//! chunk by chunk, except every member keyed by the extension's URI (in any
 //! object, at any depth, every copy of a key given twice, the key compared
 //! after its escapes are decoded) and the URI's string in an `extensions`
 //! array, whose spans are deleted with the comma beside them. A `metadata`
@@ -19,11 +19,14 @@
 //! [`JsonFault`]: the caller decides what becomes of the rest.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 mod pending;
 mod tokens;
 
 use tokens::{Frame, Kind, Matcher, Mode, Num, State};
+
+use crate::uri_scan::Uri;
 
 /// The deepest nesting of arrays and objects the scrubber follows.
 pub(crate) const MAX_DEPTH: usize = 1024;
@@ -78,6 +81,7 @@ pub(crate) struct Stopped {
 
 /// The scrubber's state between chunks.
 pub(crate) struct JsonScrub {
+    uri: Arc<Uri>,
     state: State,
     mode: Mode,
     stack: Vec<Frame>,
@@ -104,15 +108,10 @@ pub(crate) struct JsonScrub {
     run: usize,
 }
 
-impl Default for JsonScrub {
-    fn default() -> Self {
-        JsonScrub::new()
-    }
-}
-
 impl JsonScrub {
-    pub(crate) fn new() -> JsonScrub {
+    pub(crate) fn new(uri: &Arc<Uri>) -> JsonScrub {
         JsonScrub {
+            uri: uri.clone(),
             state: State::Top,
             mode: Mode::Pass,
             stack: Vec::new(),
@@ -148,7 +147,7 @@ impl JsonScrub {
                 if let Some(matcher) = &mut self.matcher {
                     // A key (or an `extensions` string) still deciding: its
                     // plain run compared in one go.
-                    matcher.feed_run(&input[at..end]);
+                    matcher.feed_run(self.uri.bytes(), &input[at..end]);
                     if !matcher.alive() {
                         self.release(input, sink);
                     }
@@ -357,7 +356,7 @@ impl JsonScrub {
     /// A character of a string's text, decoded.
     fn decoded(&mut self, byte: u8, input: &[u8], sink: &mut impl Sink) {
         if let Some(matcher) = &mut self.matcher {
-            matcher.feed(byte);
+            matcher.feed(self.uri.bytes(), byte);
             if !matcher.alive() {
                 self.release(input, sink);
             }
@@ -418,12 +417,14 @@ impl JsonScrub {
             return;
         }
         self.start_hold(at);
-        // A key that begins with a plain character other than `h`, `e` or
-        // `m` is neither the URI, `extensions` nor `metadata`: most keys,
-        // decided without a matcher (the scrubber's cost is mostly per key).
+        // A key that begins with a plain character other than the URI's
+        // first, `e` or `m` is neither the URI, `extensions` nor
+        // `metadata`: most keys, decided without a matcher (the
+        // scrubber's cost is mostly per key).
+        let uri_first = self.uri.bytes().first().copied();
         if input
             .get(at + 1)
-            .is_some_and(|first| !matches!(first, b'h' | b'e' | b'm' | b'\\'))
+            .is_some_and(|&first| Some(first) != uri_first && !matches!(first, b'e' | b'm' | b'\\'))
         {
             self.release(input, sink);
             return;
@@ -468,7 +469,7 @@ impl JsonScrub {
             self.value_done();
         }
         let Some(matcher) = matcher else { return };
-        if matcher.is_uri() {
+        if matcher.is_uri(self.uri.bytes()) {
             // The member (or the element) is removed, with the comma before it.
             if self.held.is_empty() {
                 self.pass(self.hold_at, sink);
@@ -579,8 +580,8 @@ impl Sink for VecSink<'_> {
 }
 
 /// `text` scrubbed whole, or `None` when it is not JSON the scrubber reads.
-pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
-    let mut scrub = JsonScrub::new();
+pub(crate) fn scrub_whole(uri: &Arc<Uri>, text: &[u8]) -> Option<Vec<u8>> {
+    let mut scrub = JsonScrub::new(uri);
     let mut out = Vec::with_capacity(text.len());
     scrub
         .feed(
@@ -598,14 +599,14 @@ pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::EXTENSION_URI;
+    use crate::TEST_URI;
 
-    const U: &str = EXTENSION_URI;
+    const U: &str = TEST_URI;
 
     /// `text` fed in two chunks split at every position and byte by byte:
     /// the same result each time, which is returned.
     fn scrubbed(text: &str) -> Option<String> {
-        let whole = scrub_whole(text.as_bytes());
+        let whole = scrub_whole(&Uri::new(TEST_URI), text.as_bytes());
         let bytes = text.as_bytes();
         for split in 0..=bytes.len() {
             assert_eq!(
@@ -620,7 +621,7 @@ mod tests {
     }
 
     fn in_chunks(chunks: &[&[u8]]) -> Option<Vec<u8>> {
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         for chunk in chunks {
             scrub
@@ -734,7 +735,7 @@ mod tests {
             assert_eq!(scrubbed(text).as_deref(), Some(text), "{text}");
         }
         // Not JSON after all: what was held comes back to be scanned.
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         let text = b"{\"a\":1,\"metadata\":{ ]";
         let stopped = scrub
@@ -752,7 +753,7 @@ mod tests {
         // The start of a pending member counts toward what is held.
         let mut text = b"{\"metadata\":{".to_vec();
         text.resize(text.len() + MAX_HELD, b' ');
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         let stopped = scrub
             .feed(
@@ -795,8 +796,8 @@ mod tests {
             format!(
                 r#"{{"text":"{U}","uri":"{U}","capabilities":{{"extensions":[{{"uri":"{U}"}}]}}}}"#
             ),
-            format!(r#"{{"https://rsaxb.com/a2a/learnables/v2":1,"{U}x":2,"h":3,"e":4}}"#),
-            "{\"extensions\":[\"https://rsaxb.com/a2a/learnables/v\",null]}\n{}\n[]".to_owned(),
+            format!(r#"{{"https://example.com/a2a/ext/v2":1,"{U}x":2,"h":3,"e":4}}"#),
+            "{\"extensions\":[\"https://example.com/a2a/ext/v\",null]}\n{}\n[]".to_owned(),
             "\"solo\"  17  true false null".to_owned(),
         ] {
             assert_eq!(scrubbed(&text).as_deref(), Some(&text[..]), "{text}");
@@ -822,7 +823,7 @@ mod tests {
             assert_eq!(scrubbed(text), None, "{text}");
         }
         let deep = "[".repeat(MAX_DEPTH + 1);
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         let stopped = scrub
             .feed(
@@ -842,7 +843,7 @@ mod tests {
     fn what_is_held_back_is_bounded() {
         let mut text = b"{\"a\":1,".to_vec();
         text.resize(text.len() + MAX_HELD + 1, b' ');
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         let stopped = scrub
             .feed(
@@ -858,7 +859,7 @@ mod tests {
         assert_eq!(stopped.held.len(), MAX_HELD);
         // A long key is held only until it cannot be the URI.
         let key = format!("{{\"{}\":1}}", "h".repeat(10_000));
-        let mut scrub = JsonScrub::new();
+        let mut scrub = JsonScrub::new(&Uri::new(TEST_URI));
         let mut out = Vec::new();
         scrub
             .feed(

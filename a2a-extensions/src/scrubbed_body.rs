@@ -84,13 +84,13 @@ impl ScrubbedBody {
         if let Some((offset, why)) = self.scrubber.take_fallback() {
             tracing::warn!(
                 offset,
-                "a response to a client that did not activate Learnables stopped reading as JSON ({why}); the rest goes on only while it cannot hold the Learnables URI"
+                "a response to a client that did not activate the extension stopped reading as JSON ({why}); the rest goes on only while it cannot hold its URI"
             );
         }
         if let Err(error) = result {
             tracing::warn!(
                 %error,
-                "a response to a client that did not activate Learnables was cut off"
+                "a response to a client that did not activate the extension was cut off"
             );
             self.input = Bytes::new();
             self.ended = true;
@@ -184,7 +184,7 @@ impl HttpBody for ScrubbedBody {
                         if let Some(trailers) = frame.trailers_ref() {
                             let mut kept = axum::http::HeaderMap::new();
                             for (name, value) in trailers {
-                                if !UriScan::mentions(value.as_bytes()) {
+                                if !UriScan::mentions(this.scrubber.uri(), value.as_bytes()) {
                                     kept.append(name.clone(), value.clone());
                                 }
                             }

@@ -311,17 +311,14 @@ mod tests {
         let longest = "m".repeat(MAX_TEXT);
         let too_long = "m".repeat(MAX_TEXT + 1);
         let bodies = [
-            r#"{"params":{"s":"a\"}\\"},"id":"x\\\"y","m\u0065thod":"rsaxb.learnables.Teach"}"#
+            r#"{"params":{"s":"a\"}\\"},"id":"x\\\"y","m\u0065thod":"example.ext.Greet"}"#
                 .to_owned(),
             format!(r#"{{"id":"{too_long}","method":"{longest}"}}"#),
             format!(r#"{{"{too_long}":1,"method":"{too_long}"}}"#),
             r#"{"method":"a\"b"}"#.to_owned(),
         ];
         let verdicts: Vec<Verdict> = bodies.iter().map(|body| scan(body)).collect();
-        assert_eq!(
-            verdicts[0],
-            Verdict::Method("rsaxb.learnables.Teach".into())
-        );
+        assert_eq!(verdicts[0], Verdict::Method("example.ext.Greet".into()));
         assert_eq!(verdicts[1], Verdict::Method(longest.clone()));
         assert_eq!(verdicts[2], Verdict::NoMethod);
         assert_eq!(verdicts[3], Verdict::Method("a\"b".into()));
@@ -340,7 +337,7 @@ mod tests {
 
     #[test]
     fn byte_by_byte_gives_the_same_answer() {
-        let body = r#"{"params":{"s":"a\"}"},"id":[1,[2]],"method":"rsaxb.learnables.Teach"}"#;
+        let body = r#"{"params":{"s":"a\"}"},"id":[1,[2]],"method":"example.ext.Greet"}"#;
         let mut scanner = MethodScan::new();
         let mut verdict = Verdict::NeedMore;
         for byte in body.as_bytes() {
@@ -349,6 +346,6 @@ mod tests {
                 break;
             }
         }
-        assert_eq!(verdict, Verdict::Method("rsaxb.learnables.Teach".into()));
+        assert_eq!(verdict, Verdict::Method("example.ext.Greet".into()));
     }
 }

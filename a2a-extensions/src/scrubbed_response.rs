@@ -1,5 +1,5 @@
 //! The response a client that did not activate the extension gets from
-//! the agent behind [`LearnablesLayer`](super::LearnablesLayer): the
+//! the host behind [`ExtensionLayer`](crate::ExtensionLayer): the
 //! request asks the agent for no encoding, the body is scrubbed as it
 //! flows, its head waits for its first bytes (so that a refusal is still a
 //! status), and what is sent is compressed as the client accepts.
@@ -7,6 +7,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes, HttpBody};
@@ -22,6 +23,7 @@ use tower::{Layer, ServiceExt};
 
 use super::scrub::ResponseScrubber;
 use super::scrubbed_body::ScrubbedBody;
+use super::uri_scan::Uri;
 
 /// How many scrubbed bytes the head waits for at most: enough for a small
 /// body whose end the host's body tells only when polled again to go
@@ -83,13 +85,13 @@ pub(crate) async fn compressed(response: Response, accepted: Vec<HeaderValue>) -
 }
 
 /// A response for a client that did not activate the extension, without
-/// teach blocks: its body scrubbed as it flows (see [`ResponseScrubber`]
+/// the extension's metadata: its body scrubbed as it flows (see [`ResponseScrubber`]
 /// for the rules). An encoded body is answered `502 Bad Gateway`, and so is
 /// one refused before anything of it was sent: its first frames are read
 /// (until [`FIRST_BYTES`] are, or the host's body would wait) before the
 /// head is sent, and a body that ended by then goes whole, with its
 /// `Content-Length`.
-pub(crate) async fn scrub_response(response: Response) -> Response {
+pub(crate) async fn scrub_response(response: Response, uri: &Arc<Uri>) -> Response {
     let (mut parts, body) = response.into_parts();
     if body.is_end_stream() {
         return Response::from_parts(parts, body);
@@ -125,7 +127,7 @@ pub(crate) async fn scrub_response(response: Response) -> Response {
         codings.push(',');
         codings.push_str(&coding);
     }
-    let scrubber = match ResponseScrubber::new(content_type.as_deref(), Some(&codings)) {
+    let scrubber = match ResponseScrubber::for_uri(uri, content_type.as_deref(), Some(&codings)) {
         Ok(scrubber) => scrubber,
         Err(error) => return bad_gateway(&error),
     };
@@ -187,7 +189,7 @@ pub(crate) async fn scrub_response(response: Response) -> Response {
 fn bad_gateway(error: &dyn std::fmt::Display) -> Response {
     tracing::warn!(
         %error,
-        "a response to a client that did not activate Learnables was refused (502)"
+        "a response to a client that did not activate the extension was refused (502)"
     );
     StatusCode::BAD_GATEWAY.into_response()
 }

@@ -1,37 +1,53 @@
-//! A byte scan for the Learnables URI in any spelling JSON allows: its
+//! A byte scan for an extension's URI in any spelling JSON allows: its
 //! characters written as they are or as escapes (`\/`, `\u0068`, any
 //! `\X`), with NUL bytes between them ignored (so UTF-16 and UTF-32 text
 //! is caught too). It runs over bodies the layer does not read as JSON or
 //! as events: such a body goes on unchanged, held back only by the length
 //! of the longest spelling, unless the URI appears in it.
 
-use crate::EXTENSION_URI;
+use std::sync::Arc;
 
-/// The longest raw spelling of the URI: every character a `\uXXXX` escape.
-pub(crate) const LONGEST_SPELLING: usize = 6 * EXTENSION_URI.len();
+/// An extension's URI, ready to be looked for: its bytes and their failure
+/// function (Knuth-Morris-Pratt), so each byte of a body is read once.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Uri {
+    bytes: Box<[u8]>,
+    fallback: Box<[usize]>,
+}
 
-const URI: &[u8] = EXTENSION_URI.as_bytes();
-
-/// The failure function of the URI (Knuth-Morris-Pratt), so each byte is
-/// read once.
-const FALLBACK: [usize; EXTENSION_URI.len()] = {
-    let mut table = [0; EXTENSION_URI.len()];
-    let mut length = 0;
-    let mut at = 1;
-    while at < URI.len() {
-        if URI[at] == URI[length] {
-            length += 1;
-            table[at] = length;
-            at += 1;
-        } else if length > 0 {
-            length = table[length - 1];
-        } else {
-            table[at] = 0;
-            at += 1;
+impl Uri {
+    pub(crate) fn new(uri: &str) -> Arc<Uri> {
+        let bytes: Box<[u8]> = uri.as_bytes().into();
+        let mut fallback = vec![0; bytes.len()];
+        let mut length = 0;
+        let mut at = 1;
+        while at < bytes.len() {
+            if bytes[at] == bytes[length] {
+                length += 1;
+                fallback[at] = length;
+                at += 1;
+            } else if length > 0 {
+                length = fallback[length - 1];
+            } else {
+                at += 1;
+            }
         }
+        Arc::new(Uri {
+            bytes,
+            fallback: fallback.into(),
+        })
     }
-    table
-};
+
+    /// The URI's bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The longest raw spelling of the URI: every character a `\uXXXX` escape.
+    pub(crate) fn longest_spelling(&self) -> usize {
+        6 * self.bytes.len()
+    }
+}
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Escape {
@@ -44,20 +60,16 @@ enum Escape {
 /// The scan's state between chunks.
 #[derive(Debug)]
 pub(crate) struct UriScan {
+    uri: Arc<Uri>,
     escape: Escape,
     matched: usize,
     found: bool,
 }
 
-impl Default for UriScan {
-    fn default() -> Self {
-        UriScan::new()
-    }
-}
-
 impl UriScan {
-    pub(crate) fn new() -> UriScan {
+    pub(crate) fn new(uri: &Arc<Uri>) -> UriScan {
         UriScan {
+            uri: uri.clone(),
             escape: Escape::None,
             matched: 0,
             found: false,
@@ -65,17 +77,21 @@ impl UriScan {
     }
 
     /// Whether `bytes` hold the URI in any spelling.
-    pub(crate) fn mentions(bytes: &[u8]) -> bool {
-        UriScan::new().scan(bytes)
+    pub(crate) fn mentions(uri: &Arc<Uri>, bytes: &[u8]) -> bool {
+        UriScan::new(uri).scan(bytes)
     }
 
     /// Scans the next bytes; whether the URI has been found (in them or
     /// before).
     pub(crate) fn scan(&mut self, bytes: &[u8]) -> bool {
         let mut at = 0;
+        if self.uri.bytes.is_empty() {
+            // An empty URI names nothing.
+            return false;
+        }
         while at < bytes.len() && !self.found {
             if self.matched == 0 && self.escape == Escape::None {
-                match memchr::memchr2(URI[0], b'\\', &bytes[at..]) {
+                match memchr::memchr2(self.uri.bytes[0], b'\\', &bytes[at..]) {
                     Some(found) => at += found,
                     None => return false,
                 }
@@ -129,15 +145,16 @@ impl UriScan {
         if byte == 0 {
             return;
         }
-        while self.matched > 0 && URI[self.matched] != byte {
-            self.matched = FALLBACK[self.matched - 1];
+        let uri = &*self.uri;
+        while self.matched > 0 && uri.bytes[self.matched] != byte {
+            self.matched = uri.fallback[self.matched - 1];
         }
-        if URI[self.matched] == byte {
+        if uri.bytes[self.matched] == byte {
             self.matched += 1;
         }
-        if self.matched == URI.len() {
+        if self.matched == uri.bytes.len() {
             self.found = true;
-            self.matched = FALLBACK[URI.len() - 1];
+            self.matched = uri.fallback[uri.bytes.len() - 1];
         }
     }
 }
@@ -145,28 +162,30 @@ impl UriScan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TEST_URI;
 
     #[test]
     fn every_spelling_is_found() {
         for text in [
-            EXTENSION_URI.to_owned(),
-            EXTENSION_URI.replace('/', "\\/"),
-            EXTENSION_URI.replacen('h', "\\u0068", 1),
-            EXTENSION_URI
-                .replace('s', "\\u0073")
-                .replace('/', "\\u002F"),
-            format!("hhttps://rsaxb.com/a2a/learnables/vhttps{EXTENSION_URI}x"),
-            EXTENSION_URI
+            TEST_URI.to_owned(),
+            TEST_URI.replace('/', "\\/"),
+            TEST_URI.replacen('h', "\\u0068", 1),
+            TEST_URI.replace('s', "\\u0073").replace('/', "\\u002F"),
+            format!("hhttps://example.com/a2a/ext/vhttps{TEST_URI}x"),
+            TEST_URI
                 .bytes()
                 .flat_map(|byte| [byte, 0])
                 .map(char::from)
                 .collect(),
-            format!("\\{EXTENSION_URI}"),
-            format!("\\u00{EXTENSION_URI}"),
+            format!("\\{TEST_URI}"),
+            format!("\\u00{TEST_URI}"),
         ] {
-            assert!(UriScan::mentions(text.as_bytes()), "{text}");
+            assert!(
+                UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()),
+                "{text}"
+            );
             for split in 0..text.len() {
-                let mut scan = UriScan::new();
+                let mut scan = UriScan::new(&Uri::new(TEST_URI));
                 let (a, b) = text.as_bytes().split_at(split);
                 assert!(scan.scan(a) | scan.scan(b), "{text} split at {split}");
             }
@@ -176,13 +195,16 @@ mod tests {
     #[test]
     fn near_misses_are_not() {
         for text in [
-            "https://rsaxb.com/a2a/learnables/v2",
-            "https://rsaxb.com/a2a/learnables/",
-            "http://rsaxb.com/a2a/learnables/v1",
-            "\\\\u0068ttps://rsaxb.com/a2a/learnables/v1",
-            "https:\\u2F/rsaxb.com/a2a/learnables/v1",
+            "https://example.com/a2a/ext/v2",
+            "https://example.com/a2a/ext/",
+            "http://example.com/a2a/ext/v1",
+            "\\\\u0068ttps://example.com/a2a/ext/v1",
+            "https:\\u2F/example.com/a2a/ext/v1",
         ] {
-            assert!(!UriScan::mentions(text.as_bytes()), "{text}");
+            assert!(
+                !UriScan::mentions(&Uri::new(TEST_URI), text.as_bytes()),
+                "{text}"
+            );
         }
     }
 }

@@ -1,13 +1,11 @@
 //! The pieces the streaming JSON scrubber reads with: where it is in the
 //! grammar, the containers it is in, numbers, and the matcher that tells
-//! the URI, `extensions` and `metadata` from other strings.
-
-use crate::EXTENSION_URI;
+//! the extension's URI, `extensions` and `metadata` from other strings.
 
 /// The key of the arrays that list a message's extensions.
 const EXTENSIONS: &[u8] = b"extensions";
 
-/// The key of the objects that hold a message's teach block.
+/// The key of the objects that hold a message's extension metadata.
 const METADATA: &[u8] = b"metadata";
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -125,16 +123,14 @@ pub(super) struct Matcher {
 }
 
 impl Matcher {
-    pub(super) fn feed(&mut self, byte: u8) {
-        let uri = EXTENSION_URI.as_bytes();
+    pub(super) fn feed(&mut self, uri: &[u8], byte: u8) {
         self.uri &= uri.get(self.at) == Some(&byte);
         self.extensions &= EXTENSIONS.get(self.at) == Some(&byte);
         self.metadata &= METADATA.get(self.at) == Some(&byte);
         self.at += 1;
     }
 
-    pub(super) fn feed_run(&mut self, run: &[u8]) {
-        let uri = EXTENSION_URI.as_bytes();
+    pub(super) fn feed_run(&mut self, uri: &[u8], run: &[u8]) {
         let end = self.at + run.len();
         self.uri &= uri.get(self.at..end) == Some(run);
         self.extensions &= EXTENSIONS.get(self.at..end) == Some(run);
@@ -146,8 +142,8 @@ impl Matcher {
         self.uri || self.extensions || self.metadata
     }
 
-    pub(super) fn is_uri(&self) -> bool {
-        self.uri && self.at == EXTENSION_URI.len()
+    pub(super) fn is_uri(&self, uri: &[u8]) -> bool {
+        self.uri && self.at == uri.len() && !uri.is_empty()
     }
 
     pub(super) fn is_extensions(&self) -> bool {
