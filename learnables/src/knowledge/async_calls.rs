@@ -1,4 +1,4 @@
-//! The async face of [`Knowledge`]: the same calls, for async code that
+//! The async face of [`Knowledge`](super::Knowledge): the same calls, for async code that
 //! must not block its runtime's threads while a back end works.
 //!
 //! Every blocking call of `Knowledge` is already safe from async code (it
@@ -6,84 +6,34 @@
 //! thread of its own), but it blocks the calling thread until the back end
 //! answers. `teach_async` waits for the commit thread on the task, not the
 //! thread; the others run the call on tokio's blocking pool.
+//! What the calls share is here.
 
-use super::knowledge::Dispatch;
-use super::{Knowledge, KnowledgeError, StoreError, TeachError};
+use super::shared::{Dispatch, Shared};
+use super::{KnowledgeError, StoreError, TeachError};
 use crate::wire::{Lesson, LessonResult};
 
-impl Knowledge {
-    /// [`Knowledge::teach`] for async code: the lesson is absorbed on the
-    /// calling task, and the task, not its thread, waits while the commit
-    /// thread stores it. A knowledge whose back end does not wait
-    /// ([`Knowledge::in_memory`]) stores it in place, with no wait at all.
-    /// Needs a tokio runtime with its timers enabled (the `tokio` feature),
-    /// as the wait is bounded by
-    /// the commit timeout. A lesson whose task is dropped while it waits is
-    /// still stored.
-    ///
-    /// ```
-    /// # #[derive(learnables::Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
-    /// use learnables::{Knowledge, Lesson, LessonValue};
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<RoutingRule>()?;
-    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
-    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
-    /// let result = knowledge.teach_async(lesson).await?;
-    /// assert_eq!(result.definition_version, 1);
-    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
-    /// ```
-    pub async fn teach_async(&self, lesson: Lesson) -> Result<LessonResult, TeachError> {
-        self.teach_borrowed_async(&lesson).await
+/// Absorbs `lesson` on the calling task, and waits on the task, not its
+/// thread, while the commit thread stores it.
+pub(crate) async fn teach(shared: &Shared, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+    match shared.dispatch(shared.absorb(lesson)?) {
+        Dispatch::Done(result) => result,
+        Dispatch::Queued(thread, pending, timeout) => thread.submit_async(pending, timeout).await,
     }
+}
 
-    /// [`Knowledge::teach_async`] of a lesson the caller keeps.
-    pub(crate) async fn teach_borrowed_async(
-        &self,
-        lesson: &Lesson,
-    ) -> Result<LessonResult, TeachError> {
-        match self.dispatch(self.absorb(lesson)?) {
-            Dispatch::Done(result) => result,
-            Dispatch::Queued(thread, pending, timeout) => {
-                thread.submit_async(pending, timeout).await
-            }
-        }
-    }
-
-    /// [`Knowledge::catch_up`] for async code, on tokio's blocking pool.
-    pub async fn catch_up_async(&self) -> Result<(), KnowledgeError> {
-        let knowledge = self.clone();
-        tokio::task::spawn_blocking(move || knowledge.catch_up())
-            .await
-            .unwrap_or_else(|joined| {
-                Err(KnowledgeError::Store(StoreError::Failed(
-                    format!("catching up was cut short: {joined}").into(),
-                )))
-            })
-    }
-
-    /// [`Knowledge::connect`] for async code: connects, migrates and loads
-    /// on tokio's blocking pool.
-    ///
-    /// ```no_run
-    /// # async fn run() -> Result<(), learnables::KnowledgeError> {
-    /// let knowledge = learnables::Knowledge::connect_async("postgres://agent@db.internal/k").await?;
-    /// # Ok(()) }
-    /// ```
-    #[cfg(feature = "postgres")]
-    pub async fn connect_async(url: &str) -> Result<Knowledge, KnowledgeError> {
-        let url = url.to_owned();
-        tokio::task::spawn_blocking(move || Knowledge::connect(&url))
-            .await
-            .unwrap_or_else(|joined| {
-                Err(KnowledgeError::Store(StoreError::Failed(
-                    format!("connecting was cut short: {joined}").into(),
-                )))
-            })
-    }
+/// Runs `work` on tokio's blocking pool; `doing` names it should the
+/// pool drop it ("catching up").
+pub(crate) async fn on_blocking_pool<T: Send + 'static>(
+    doing: &str,
+    work: impl FnOnce() -> Result<T, KnowledgeError> + Send + 'static,
+) -> Result<T, KnowledgeError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|joined| {
+            Err(KnowledgeError::Store(StoreError::Failed(
+                format!("{doing} was cut short: {joined}").into(),
+            )))
+        })
 }
 
 #[cfg(test)]

@@ -1,10 +1,11 @@
 //! The history of one entry: every version of it a snapshot holds, newest
 //! first, each with its record and its value read as the learnable's type
-//! ([`Snapshot::entry_history`]), and what each changed from the one before.
+//! ([`Snapshot::entry_history`](super::Snapshot::entry_history)), and what
+//! each changed from the one before.
 
+use super::VersionRecord;
 use super::change_between::{FieldChange, field_changes};
 use super::version::Version;
-use super::{Snapshot, VersionRecord};
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
 
@@ -52,115 +53,22 @@ impl<T: Learnable> EntryVersion<T> {
     }
 }
 
-impl Snapshot {
-    /// Every version of the entry `entry` of `T`'s collection this snapshot
-    /// holds, newest first: each version's record and its value as `T`,
-    /// or why it does not read, or that it retracted the entry. Empty for
-    /// an entry never taught.
-    ///
-    /// ```
-    /// use learnables::knowledge::VersionValue;
-    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<RoutingRule>().unwrap();
-    /// for desk in ["general", "perishables"] {
-    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
-    ///     let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com")
-    ///         .with_reason(format!("to {desk}"));
-    ///     knowledge.teach(&lesson).unwrap();
-    /// }
-    /// let history = knowledge.pin().entry_history::<RoutingRule>("84");
-    /// assert_eq!(history.len(), 2);
-    /// assert_eq!(history[0].record.reason.as_deref(), Some("to perishables"));
-    /// assert_eq!(history[0].value, VersionValue::Taught(RoutingRule { desk: "perishables".into() }));
-    /// let changes = history[0].changes_from(history.get(1));
-    /// assert_eq!(changes[0].label, "Desk");
-    /// assert_eq!(changes[0].before.as_deref(), Some("general"));
-    /// assert_eq!(changes[0].after.as_deref(), Some("perishables"));
-    /// ```
-    pub fn entry_history<T>(&self, entry: &str) -> Vec<EntryVersion<T>>
-    where
-        T: Learnable,
-    {
-        self.entry_changes(&T::descriptor().collection, entry)
-            .map(|change| EntryVersion {
-                record: change.to_record(),
-                value: if change.retracted {
-                    VersionValue::Retracted
-                } else {
-                    match T::from_stored_value(&change.value()) {
-                        Ok(value) => VersionValue::Taught(value),
-                        Err(error) => VersionValue::Unreadable(error),
-                    }
-                },
-            })
-            .collect()
-    }
-
-    /// The records of every version of an entry this snapshot holds,
-    /// newest first, retractions included (`retracted` set): the
-    /// untyped [`Snapshot::entry_history`], for carrying.
-    pub fn entry_records(
-        &self,
-        collection: &str,
-        entry: &str,
-    ) -> impl Iterator<Item = VersionRecord> + '_ {
-        self.entry_changes(collection, entry)
-            .map(Version::to_record)
-    }
-
-    /// The record of the latest version of an entry when that version
-    /// retracted it: who retracted it, when and why. `None` when the entry
-    /// is present or was never taught.
-    pub fn retraction(&self, collection: &str, entry: &str) -> Option<VersionRecord> {
-        self.entry_changes(collection, entry)
-            .next()
-            .filter(|change| change.retracted)
-            .map(Version::to_record)
-    }
-
-    /// How many versions of an entry this snapshot holds, retractions
-    /// included: its latest version's own number (1 after its first
-    /// lesson, whatever the collection's version), 0 for an entry never
-    /// taught.
-    ///
-    /// ```
-    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<RoutingRule>().unwrap();
-    /// let teach = |entry: &str, desk: &str| {
-    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
-    ///     knowledge.teach(&Lesson::new("routing_rules", entry, value, "alice@example.com")).unwrap();
-    /// };
-    /// teach("84", "general");
-    /// teach("85", "electronics");
-    /// teach("85", "perishables");
-    /// let snapshot = knowledge.pin();
-    /// assert_eq!(snapshot.entry_version_count("routing_rules", "85"), 2);
-    /// assert_eq!(snapshot.entry_version_count("routing_rules", "84"), 1);
-    /// assert_eq!(snapshot.entry_version_count("routing_rules", "62"), 0);
-    /// ```
-    pub fn entry_version_count(&self, collection: &str, entry: &str) -> u64 {
-        self.entry_changes(collection, entry).count() as u64
-    }
-
-    /// The versions of an entry, newest first, back along its chain.
-    fn entry_changes<'a>(
-        &'a self,
-        collection: &str,
-        entry: &str,
-    ) -> impl Iterator<Item = &'a Version> + 'a {
-        let latest = self
-            .collection(collection)
-            .and_then(|c| c.latest(entry, self.position()));
-        latest.into_iter().flat_map(Version::and_earlier)
-    }
+/// The history of one entry from its `versions`, newest first, each
+/// value read as `T`.
+pub(crate) fn typed_history<'a, T: Learnable>(
+    versions: impl Iterator<Item = &'a Version>,
+) -> Vec<EntryVersion<T>> {
+    versions
+        .map(|change| EntryVersion {
+            record: change.to_record(),
+            value: if change.retracted {
+                VersionValue::Retracted
+            } else {
+                match T::from_stored_value(&change.value()) {
+                    Ok(value) => VersionValue::Taught(value),
+                    Err(error) => VersionValue::Unreadable(error),
+                }
+            },
+        })
+        .collect()
 }

@@ -1,5 +1,5 @@
-//! [`Knowledge::export`]: every version of a knowledge as JSON Lines, to
-//! back it up or move it to another back end ([`Knowledge::import`]).
+//! [`Knowledge::export`](super::Knowledge::export): every version of a knowledge as JSON Lines, to
+//! back it up or move it to another back end ([`Knowledge::import`](super::Knowledge::import)).
 //!
 //! ```text
 //! {"format":"learnables-knowledge","version":1}
@@ -19,7 +19,7 @@
 
 use std::io::Write;
 
-use super::Knowledge;
+use super::state::State;
 use super::version::Version;
 
 /// The format's name, in the first and last lines.
@@ -29,63 +29,32 @@ pub(crate) const FORMAT_VERSION: u64 = 1;
 /// How a version's line starts, before its checksum.
 pub(crate) const VERSION_LINE: &[u8] = b"{\"crc32\":";
 
-impl Knowledge {
-    /// Writes every version of the knowledge as it is now (a pin of it:
-    /// lessons taught meanwhile are not in it) to `out` as JSON Lines: a
-    /// first line naming the format, one line per version in position order
-    /// (ids, positions, teachers, times, reasons, values and retractions,
-    /// each with a checksum), and a last line with the count of versions.
-    /// Returns that count. [`Knowledge::import`] reads it into an empty
-    /// knowledge on any back end, its learnables registered.
-    ///
-    /// ```
-    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<RoutingRule>()?;
-    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
-    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
-    /// let mut file = Vec::new();
-    /// assert_eq!(knowledge.export(&mut file)?, 1);
-    /// let text = String::from_utf8(file.clone())?;
-    /// assert_eq!(text.lines().count(), 3);
-    /// assert!(text.starts_with(r#"{"format":"learnables-knowledge","version":1}"#));
-    ///
-    /// let moved = Knowledge::in_memory();
-    /// moved.register::<RoutingRule>()?;
-    /// assert_eq!(moved.import(&file[..])?, 1);
-    /// assert_eq!(moved.history("routing_rules"), knowledge.history("routing_rules"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn export(&self, out: impl Write) -> std::io::Result<u64> {
-        let state = self.current();
-        let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-        writeln!(
-            out,
-            "{{\"format\":\"{FORMAT}\",\"version\":{FORMAT_VERSION}}}"
-        )?;
-        let mut line = Vec::with_capacity(1024);
-        let mut digits = itoa::Buffer::new();
-        for version in state.versions() {
-            line.clear();
-            write_body(&version, &mut line)?;
-            out.write_all(VERSION_LINE)?;
-            out.write_all(digits.format(crc32fast::hash(&line)).as_bytes())?;
-            out.write_all(b",")?;
-            out.write_all(&line)?;
-            out.write_all(b"\n")?;
-        }
-        writeln!(
-            out,
-            "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
-            state.position()
-        )?;
-        out.flush()?;
-        Ok(state.position())
+/// Writes every version of `state` to `out`: see
+/// [`Knowledge::export`](super::Knowledge::export).
+pub(crate) fn export(state: &State, out: impl Write) -> std::io::Result<u64> {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    writeln!(
+        out,
+        "{{\"format\":\"{FORMAT}\",\"version\":{FORMAT_VERSION}}}"
+    )?;
+    let mut line = Vec::with_capacity(1024);
+    let mut digits = itoa::Buffer::new();
+    for version in state.versions() {
+        line.clear();
+        write_body(&version, &mut line)?;
+        out.write_all(VERSION_LINE)?;
+        out.write_all(digits.format(crc32fast::hash(&line)).as_bytes())?;
+        out.write_all(b",")?;
+        out.write_all(&line)?;
+        out.write_all(b"\n")?;
     }
+    writeln!(
+        out,
+        "{{\"end\":\"{FORMAT}\",\"versions\":{}}}",
+        state.position()
+    )?;
+    out.flush()?;
+    Ok(state.position())
 }
 
 /// The record of `version` as JSON without its opening `{`: its value

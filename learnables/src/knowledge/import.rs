@@ -1,4 +1,5 @@
-//! [`Knowledge::import`]: a file [`Knowledge::export`] wrote, loaded into
+//! [`Knowledge::import`](super::Knowledge::import): a file
+//! [`Knowledge::export`](super::Knowledge::export) wrote, loaded into
 //! an empty knowledge on any back end, every id kept, each version checked
 //! as a lesson would be.
 
@@ -10,8 +11,9 @@ use super::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
 use super::imported_version::{Unfitting, check};
 use super::off_runtime::off_runtime;
 use super::registry::Registry;
+use super::shared::Shared;
 use super::state::State;
-use super::{ImportError, Knowledge, UnreadableReport, VersionRecord};
+use super::{ImportError, UnreadableReport, VersionRecord};
 
 /// The first line.
 #[derive(Deserialize)]
@@ -29,53 +31,23 @@ struct End {
     versions: u64,
 }
 
-impl Knowledge {
-    /// Loads a file [`Knowledge::export`] wrote into this knowledge, which
-    /// must be empty (on any back end) and have the learnables of the
-    /// file's collections registered, keeping every version's id, position,
-    /// teacher, time and reason; returns how many versions it loaded. The
-    /// whole file is checked before anything is stored, and stored in one
-    /// append, all or none: a file that is not whole (its last line
-    /// missing, a line cut short), that does not follow on (positions or
-    /// versions out of order, a version naming the wrong one before it),
-    /// that was edited (a line failing its checksum), or of another format
-    /// is refused with the line at fault ([`ImportError::Refused`]).
-    ///
-    /// A checksum anyone can compute again proves nothing against a file
-    /// edited on purpose, so each version is also checked as teach checks
-    /// a lesson: its collection registered, its entry and teacher named,
-    /// its texts within a lesson's limits ([`Lesson::max_chars`](crate::Lesson::max_chars)),
-    /// its teacher's name free of control, bidirectional and invisible
-    /// characters, and its value one its entry could be taught
-    /// ([`ImportError::Invalid`], with the line and the field); values
-    /// that do not read as their types are reported all at once, as
-    /// registering reports them for a store ([`ImportError::Unreadable`]).
-    ///
-    /// ```
-    /// use learnables::Knowledge;
-    /// use learnables::knowledge::ImportError;
-    /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";
-    /// let Err(ImportError::Refused { line, reason }) = Knowledge::in_memory().import(&file[..])
-    /// else { panic!() };
-    /// assert_eq!(line, 2);
-    /// assert!(reason.contains("ends without its last line"), "{reason}");
-    /// ```
-    pub fn import(&self, input: impl std::io::Read) -> Result<u64, ImportError> {
-        let versions = self.current().position();
-        if versions != 0 {
-            return Err(ImportError::NotEmpty { versions });
-        }
-        let registry = self.registry();
-        let input = std::io::BufReader::with_capacity(1 << 16, input);
-        let (state, records) = read(input, &registry)?;
-        let count = records.len() as u64;
-        let writer = &self.shared.writer;
-        match off_runtime(|| writer.import(state, &records))? {
-            true => Ok(count),
-            false => Err(ImportError::NotEmpty {
-                versions: self.current().position(),
-            }),
-        }
+/// Loads an export into the empty knowledge `shared`: see
+/// [`Knowledge::import`](super::Knowledge::import).
+pub(crate) fn import(shared: &Shared, input: impl std::io::Read) -> Result<u64, ImportError> {
+    let versions = shared.current().position();
+    if versions != 0 {
+        return Err(ImportError::NotEmpty { versions });
+    }
+    let registry = shared.registry();
+    let input = std::io::BufReader::with_capacity(1 << 16, input);
+    let (state, records) = read(input, &registry)?;
+    let count = records.len() as u64;
+    let writer = &shared.writer;
+    match off_runtime(|| writer.import(state, &records))? {
+        true => Ok(count),
+        false => Err(ImportError::NotEmpty {
+            versions: shared.current().position(),
+        }),
     }
 }
 

@@ -1,33 +1,26 @@
 //! [`Knowledge`]: the handle an agent teaches and reads through.
 
-use std::collections::hash_map::Entry as MapEntry;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::io::Write;
+use std::sync::Arc;
 use std::time::Duration;
 
 #[cfg(feature = "embedded")]
 use super::LogStorage;
-use super::commit_thread::CommitThread;
-use super::latest::Latest;
+#[cfg(feature = "postgres")]
+use super::PostgresStorage;
 use super::off_runtime::off_runtime;
-use super::registry::Registry;
+use super::shared::Shared;
 use super::state::State;
 use super::storage::StateOnly;
-use super::writer::{Pending, Writer, extend};
+use super::writer::{Writer, extend};
 use super::{
-    Disagreement, KnowledgeError, OnUnreadable, Snapshot, Storage, StoreError, TeachError,
-    UnreadableReport, VersionRecord,
+    ImportError, KnowledgeError, OnUnreadable, Snapshot, Storage, TeachError, UnreadableReport,
+    VersionRecord, export, import, revert,
 };
 use crate::declaration::Declaration;
 use crate::learnable::Learnable;
 use crate::registration::Registration;
-use crate::untrusted::Untrusted;
 use crate::wire::{Lesson, LessonResult};
-
-/// How long a teacher waits for its lesson to be stored before it is told
-/// the back end did not answer, unless [`Knowledge::set_commit_timeout`]
-/// says otherwise.
-pub const DEFAULT_COMMIT_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// An agent's knowledge: the learnables it can be taught, every version of
 /// what it was taught, and the back end that keeps them.
@@ -63,20 +56,7 @@ pub const DEFAULT_COMMIT_TIMEOUT: Duration = Duration::from_secs(120);
 /// ```
 #[derive(Clone)]
 pub struct Knowledge {
-    pub(super) shared: Arc<Shared>,
-}
-
-pub(crate) struct Shared {
-    pub(crate) writer: Arc<Writer>,
-    /// `None` when the back end does not wait ([`Knowledge::in_memory`]):
-    /// lessons are committed on the teacher's thread.
-    commit_thread: Option<CommitThread>,
-    /// Read on every lesson; replaced whole when a learnable is registered
-    /// (under `registering`).
-    registry: Latest<Registry>,
-    registering: Mutex<()>,
-    /// How long a teacher waits for its lesson to be stored, in milliseconds.
-    commit_timeout_ms: AtomicU64,
+    shared: Arc<Shared>,
 }
 
 impl Knowledge {
@@ -86,17 +66,18 @@ impl Knowledge {
     pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         let storage = LogStorage::open_into(dir.as_ref(), &mut state)?;
-        Knowledge::with_state(storage, state)
+        Ok(Knowledge {
+            shared: Shared::on_storage(storage, state)?,
+        })
     }
 
     /// Knowledge kept in memory only, starting empty. Its lessons are
     /// committed on the teacher's own thread: there is no write to wait for.
     pub fn in_memory() -> Knowledge {
-        let writer = Arc::new(Writer::new(
-            Box::new(StateOnly::default()),
-            State::default(),
-        ));
-        Knowledge::from_parts(writer, None)
+        let writer = Writer::new(Box::new(StateOnly::default()), State::default());
+        Knowledge {
+            shared: Arc::new(Shared::new(Arc::new(writer), None)),
+        }
     }
 
     /// Knowledge on any back end, with every version it holds. Each stored
@@ -108,38 +89,74 @@ impl Knowledge {
     pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
         let mut state = State::default();
         extend(&mut state, off_runtime(|| storage.load())?)?;
-        Knowledge::with_state(storage, state)
+        Ok(Knowledge {
+            shared: Shared::on_storage(storage, state)?,
+        })
     }
 
-    /// Knowledge on `storage`, which holds the versions `state` was built
-    /// of (checked to follow on): see [`Knowledge::with_storage`].
-    fn with_state(storage: impl Storage, state: State) -> Result<Knowledge, KnowledgeError> {
-        let writer = Arc::new(Writer::new(Box::new(storage), state));
-        let commit_thread = CommitThread::start(Arc::downgrade(&writer))?;
-        let knowledge = Knowledge::from_parts(writer, Some(commit_thread));
-        let weak: Weak<Writer> = Arc::downgrade(&knowledge.shared.writer);
-        let wake: super::Wake = Arc::new(move || {
-            if let Some(writer) = weak.upgrade() {
-                // A failed catch-up is retried on the next wake or commit.
-                let _ = writer.catch_up();
-            }
-        });
-        off_runtime(|| knowledge.shared.writer.storage().watch(wake))?;
-        // Versions written between the load and the watch.
-        knowledge.catch_up()?;
-        Ok(knowledge)
+    /// Connects to the PostgreSQL database at `url` and opens the knowledge
+    /// kept there, with every version it holds, creating or upgrading its
+    /// tables first (see [`PostgresStorage`] for what the back end
+    /// guarantees).
+    ///
+    /// Every replica of an agent connects to the same database and they
+    /// behave as one knowledge: a lesson taught to any replica becomes one
+    /// version of one linear history, and reaches the others promptly
+    /// (they are notified; no polling). A task's pinned [`Snapshot`]
+    /// never changes, whoever teaches meanwhile.
+    ///
+    /// `url` is `postgres://user:password@host:port/dbname` (or
+    /// `postgresql://`, or the `key=value` form); errors name the database
+    /// but never show the password. It takes libpq's TLS parameters:
+    /// `sslmode` (`disable`, `prefer` (the default), `require`,
+    /// `verify-ca`, `verify-full`) and `sslrootcert=PATH`, with libpq's
+    /// meaning (see [`PostgresStorage`]). Lessons taught to replicas at the
+    /// same moment wait for each other in the database; none is refused
+    /// for it. Safe to call from async code (see also `connect_async`).
+    ///
+    /// ```no_run
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} now goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let url = std::env::var("DATABASE_URL")?; // postgres://agent:secret@db.internal/customs
+    /// let replica_one = Knowledge::connect(&url)?;
+    /// let replica_two = Knowledge::connect(&url)?; // another process, in real life
+    /// replica_one.register::<RoutingRule>()?;
+    /// replica_two.register::<RoutingRule>()?;
+    ///
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+    /// let result = replica_one.teach(&lesson)?;
+    ///
+    /// // The other replica is notified and catches up by itself within
+    /// // moments; `catch_up` makes sure of it now.
+    /// replica_two.catch_up()?;
+    /// let learned = replica_two.pin().version("routing_rules").map(|v| v.version_id);
+    /// assert_eq!(learned, result.version_id);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// [`Snapshot`]: super::Snapshot
+    #[cfg(feature = "postgres")]
+    pub fn connect(url: &str) -> Result<Knowledge, KnowledgeError> {
+        Knowledge::with_storage(PostgresStorage::connect(url)?)
     }
 
-    fn from_parts(writer: Arc<Writer>, commit_thread: Option<CommitThread>) -> Knowledge {
-        Knowledge {
-            shared: Arc::new(Shared {
-                writer,
-                commit_thread,
-                registry: Latest::new(Registry::new()),
-                registering: Mutex::new(()),
-                commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
-            }),
-        }
+    /// [`Knowledge::connect`] for async code: connects, migrates and loads
+    /// on tokio's blocking pool.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), learnables::KnowledgeError> {
+    /// let knowledge = learnables::Knowledge::connect_async("postgres://agent@db.internal/k").await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub async fn connect_async(url: &str) -> Result<Knowledge, KnowledgeError> {
+        let url = url.to_owned();
+        super::async_calls::on_blocking_pool("connecting", move || Knowledge::connect(&url)).await
     }
 
     /// Sets how long [`Knowledge::teach`] waits for the back end to store a
@@ -155,9 +172,7 @@ impl Knowledge {
     /// knowledge.set_commit_timeout(std::time::Duration::from_secs(5));
     /// ```
     pub fn set_commit_timeout(&self, timeout: Duration) {
-        self.shared
-            .commit_timeout_ms
-            .store(millis(timeout), Ordering::Relaxed);
+        self.shared.set_commit_timeout(timeout);
     }
 
     /// Reads the versions other processes sharing the back end have written
@@ -165,7 +180,14 @@ impl Knowledge {
     /// Shared back ends call it on their own when told of new versions;
     /// call it to be sure of seeing everything written so far.
     pub fn catch_up(&self) -> Result<(), KnowledgeError> {
-        Ok(off_runtime(|| self.shared.writer.catch_up())?)
+        self.shared.catch_up()
+    }
+
+    /// [`Knowledge::catch_up`] for async code, on tokio's blocking pool.
+    #[cfg(feature = "tokio")]
+    pub async fn catch_up_async(&self) -> Result<(), KnowledgeError> {
+        let knowledge = self.clone();
+        super::async_calls::on_blocking_pool("catching up", move || knowledge.catch_up()).await
     }
 
     /// Makes `T` teachable: lessons for its collection are parsed as `T`.
@@ -213,73 +235,7 @@ impl Knowledge {
     where
         T: Learnable + Send + Sync + 'static,
     {
-        self.register_registration(Registration::of::<T>(), on_unreadable)
-    }
-
-    /// [`Knowledge::register_with`] of the type `registration` is of.
-    fn register_registration(
-        &self,
-        registration: Registration,
-        on_unreadable: OnUnreadable,
-    ) -> Result<UnreadableReport, KnowledgeError> {
-        let descriptor = (registration.descriptor)();
-        let collection = descriptor.collection.clone();
-        descriptor
-            .validate()
-            .map_err(|violations| KnowledgeError::InvalidLearnable {
-                collection: collection.clone(),
-                violations,
-            })?;
-        let _registering = self
-            .shared
-            .registering
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let mut registry = Registry::clone(&self.shared.registry.get());
-        match registry.entry(collection.clone()) {
-            MapEntry::Occupied(existing) if existing.get().type_id == registration.type_id => {
-                Ok(UnreadableReport::default())
-            }
-            MapEntry::Occupied(existing) => Err(KnowledgeError::CollectionTaken {
-                collection,
-                registered: existing.get().type_name,
-            }),
-            MapEntry::Vacant(vacant) => {
-                let state = self.shared.writer.current();
-                let mut report = UnreadableReport::default();
-                for stored in state.collection_versions(&collection) {
-                    if stored.retracted {
-                        continue;
-                    }
-                    if let Err(error) = (registration.reads)(&stored.value()) {
-                        report.add(&collection, &stored.entry, &error);
-                    }
-                }
-                if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
-                    return Err(KnowledgeError::Unreadable(report));
-                }
-                if !report.is_empty() {
-                    // Started anyway: an operator must hear which entries the
-                    // agent now treats as unknown, not find out from its questions.
-                    let mut entries: Vec<String> = report
-                        .causes()
-                        .iter()
-                        .flat_map(|cause| cause.entries())
-                        .map(|entry| Untrusted::new(entry).to_string())
-                        .collect();
-                    entries.sort_unstable();
-                    entries.dedup();
-                    tracing::warn!(
-                        collection = %Untrusted::new(&collection),
-                        entries = %entries.join(", "),
-                        "started with stored versions that do not read: these entries are treated as unknown until taught again"
-                    );
-                }
-                vacant.insert(registration);
-                self.shared.registry.set(Arc::new(registry));
-                Ok(report)
-            }
-        }
+        self.shared.register(Registration::of::<T>(), on_unreadable)
     }
 
     /// Registers every learnable `declaration` declares (with
@@ -319,7 +275,7 @@ impl Knowledge {
     ) -> Result<UnreadableReport, KnowledgeError> {
         let mut report = UnreadableReport::default();
         for registration in declaration.registrations() {
-            match self.register_registration(registration, on_unreadable) {
+            match self.shared.register(registration, on_unreadable) {
                 Ok(more) | Err(KnowledgeError::Unreadable(more)) => report.extend(more),
                 Err(error) => return Err(error),
             }
@@ -327,45 +283,13 @@ impl Knowledge {
         if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
             return Err(KnowledgeError::Unreadable(report));
         }
-        self.agrees_with(declaration)?;
+        self.shared.agrees_with(declaration)?;
         Ok(report)
-    }
-
-    /// Whether `declaration` declares exactly the learnables this
-    /// knowledge reads, each as its registered type describes it.
-    fn agrees_with(&self, declaration: &Declaration) -> Result<(), KnowledgeError> {
-        let registry = self.shared.registry.get();
-        let declared = &declaration.params().learnables;
-        let disagrees = |collection: &str, disagreement| KnowledgeError::Disagrees {
-            collection: collection.to_owned(),
-            disagreement,
-        };
-        for descriptor in declared {
-            match registry.get(&descriptor.collection) {
-                None => return Err(disagrees(&descriptor.collection, Disagreement::NotReadable)),
-                Some(registered) if (registered.descriptor)() != descriptor => {
-                    return Err(disagrees(
-                        &descriptor.collection,
-                        Disagreement::OtherDescriptor,
-                    ));
-                }
-                Some(_) => {}
-            }
-        }
-        let mut undeclared: Vec<&String> = registry
-            .keys()
-            .filter(|collection| !declared.iter().any(|d| &d.collection == *collection))
-            .collect();
-        undeclared.sort_unstable();
-        match undeclared.first() {
-            Some(collection) => Err(disagrees(collection, Disagreement::NotDeclared)),
-            None => Ok(()),
-        }
     }
 
     /// The collections that can be taught, in no particular order.
     pub fn collections(&self) -> Vec<String> {
-        self.shared.registry.get().keys().cloned().collect()
+        self.shared.registry().keys().cloned().collect()
     }
 
     /// A stored value of `collection` shown by its learnable: the lesson
@@ -377,7 +301,7 @@ impl Knowledge {
         collection: &str,
         value: &crate::LessonValue,
     ) -> Option<Result<Vec<crate::LessonField>, crate::LessonError>> {
-        let show = self.shared.registry.get().get(collection)?.show;
+        let show = self.shared.registry().get(collection)?.show;
         Some(show(value))
     }
 
@@ -419,26 +343,26 @@ impl Knowledge {
         entry: &str,
         value: &crate::LessonValue,
     ) -> Option<Result<(Vec<crate::LessonField>, String), crate::LessonError>> {
-        let shown = self.shared.registry.get().get(collection)?.shown;
+        let shown = self.shared.registry().get(collection)?.shown;
         Some(shown(value, entry))
     }
 
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
-        Snapshot::of(self.shared.writer.current())
+        Snapshot::of(self.shared.current())
     }
 
     /// The knowledge as it was at `position` (a [`Snapshot::position`]
     /// kept by a task, say, to resume after a restart pinned to the version
     /// it started on). A position past the latest gives the latest.
     pub fn pin_at(&self, position: u64) -> Snapshot {
-        Snapshot::of_past(self.shared.writer.current(), position)
+        Snapshot::of_past(self.shared.current(), position)
     }
 
     /// The knowledge just after the version `version_id` was made: every
     /// collection as it stood then. For audit.
     pub fn pin_as_of(&self, version_id: &str) -> Result<Snapshot, KnowledgeError> {
-        let current = self.shared.writer.current();
+        let current = self.shared.current();
         let position = current
             .by_id(version_id)
             .map(|version| version.position)
@@ -448,7 +372,7 @@ impl Knowledge {
 
     /// Every version of `collection`, oldest first.
     pub fn history(&self, collection: &str) -> Vec<VersionRecord> {
-        self.shared.writer.current().history(collection)
+        self.shared.current().history(collection)
     }
 
     /// Absorbs a lesson: the learnable registered for its collection parses
@@ -469,122 +393,210 @@ impl Knowledge {
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
-        self.commit(self.absorb(lesson)?)
+        self.shared.commit(self.shared.absorb(lesson)?)
     }
 
-    /// Commits a lesson absorbed, waiting on this thread (see
-    /// [`Knowledge::dispatch`]).
-    pub(super) fn commit(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
-        match self.dispatch(pending) {
-            Dispatch::Done(result) => result,
-            Dispatch::Queued(thread, pending, timeout) => thread.submit(pending, timeout),
-        }
+    /// [`Knowledge::teach`] for async code: the lesson is absorbed on the
+    /// calling task, and the task, not its thread, waits while the commit
+    /// thread stores it. A knowledge whose back end does not wait
+    /// ([`Knowledge::in_memory`]) stores it in place, with no wait at all.
+    /// Needs a tokio runtime with its timers enabled (the `tokio` feature),
+    /// as the wait is bounded by
+    /// the commit timeout. A lesson whose task is dropped while it waits is
+    /// still stored.
+    ///
+    /// ```
+    /// # #[derive(learnables::Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use learnables::{Knowledge, Lesson, LessonValue};
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+    /// let result = knowledge.teach_async(lesson).await?;
+    /// assert_eq!(result.definition_version, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn teach_async(&self, lesson: Lesson) -> Result<LessonResult, TeachError> {
+        super::async_calls::teach(&self.shared, &lesson).await
     }
 
-    /// Where a lesson absorbed is committed, for blocking and async callers
-    /// alike: in place for a back end that does not wait (there is no write
-    /// to wait for), else queued for the commit thread with the commit
-    /// timeout, its texts copied for that thread.
-    pub(super) fn dispatch(&self, pending: Pending<'_>) -> Dispatch<'_> {
-        match &self.shared.commit_thread {
-            None => Dispatch::Done(self.commit_in_place(pending)),
-            Some(thread) => Dispatch::Queued(thread, pending.into_owned(), self.commit_timeout()),
-        }
+    /// [`Knowledge::teach_async`] of a lesson the caller keeps.
+    #[cfg(feature = "tokio")]
+    pub(crate) async fn teach_borrowed_async(
+        &self,
+        lesson: &Lesson,
+    ) -> Result<LessonResult, TeachError> {
+        super::async_calls::teach(&self.shared, lesson).await
     }
 
-    /// Checks a lesson and has its learnable parse the value: what is left
-    /// to commit.
-    pub(super) fn absorb<'l>(&self, lesson: &'l Lesson) -> Result<Pending<'l>, TeachError> {
-        Pending::check_names(&lesson.collection, &lesson.entry, &lesson.taught_by)?;
-        let registration = self.registration(&lesson.collection)?;
-        let absorbed = (registration.absorb)(&lesson.value, &lesson.entry)?.into();
-        Ok(Pending::borrowed(
-            &lesson.collection,
-            &lesson.entry,
-            &lesson.taught_by,
-            lesson.reason.as_deref(),
-            absorbed,
-            false,
-        ))
+    /// Teaches the entry `entry` of `collection` the value it had in its
+    /// version `version_id` again: a new version (or, when the entry holds
+    /// that value already, `learned: false` and no new version), whose
+    /// `describes` says it reverts, to which version, and what that
+    /// version taught. Reverting to a version that retracted the entry
+    /// retracts it again. The earlier value is read by the collection's
+    /// learnable as a lesson would be, and refused if it no longer reads.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let teach = |desk: &str| {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+    ///     knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))
+    /// };
+    /// let first = teach("general")?;
+    /// teach("perishables")?;
+    /// let id = first.version_id.unwrap();
+    /// let reverted = knowledge.revert("routing_rules", "84", &id, "bob@example.com", Some("wrong desk"))?;
+    /// assert!(reverted.learned);
+    /// assert_eq!(reverted.definition_version, 3);
+    /// assert_eq!(reverted.describes, "Reverted to version 1: Chapter 84 goes to the general desk");
+    /// assert_eq!(knowledge.pin().get::<RoutingRule>("84").unwrap().desk, "general");
+    /// // Reverting again learns nothing.
+    /// assert!(!knowledge.revert("routing_rules", "84", &id, "bob@example.com", None)?.learned);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn revert(
+        &self,
+        collection: &str,
+        entry: &str,
+        version_id: &str,
+        taught_by: &str,
+        reason: Option<&str>,
+    ) -> Result<LessonResult, TeachError> {
+        revert::revert(
+            &self.shared,
+            collection,
+            entry,
+            version_id,
+            taught_by,
+            reason,
+        )
     }
 
-    /// Every learnable registered, by collection.
-    pub(super) fn registry(&self) -> Arc<Registry> {
-        self.shared.registry.get()
+    /// Retracts the entry `entry` of `collection`: a new version in which
+    /// the entry is absent. Pins taken from then on do not see it; pins
+    /// taken before still do; its history and show-back show the
+    /// retraction with who made it and why; a later lesson teaches it
+    /// again. An entry absent already gives `learned: false` and the
+    /// version that made it absent; one never taught is refused
+    /// ([`TeachError::UnknownEntry`]).
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
+    /// let before = knowledge.pin();
+    /// let retracted = knowledge.retract("routing_rules", "84", "bob@example.com", Some("no such rule"))?;
+    /// assert!(retracted.learned);
+    /// assert_eq!(retracted.describes, "The routing rule 84 is retracted");
+    /// assert_eq!(knowledge.pin().get::<RoutingRule>("84"), None);
+    /// assert!(before.get::<RoutingRule>("84").is_some());
+    /// let retraction = knowledge.pin().retraction("routing_rules", "84").unwrap();
+    /// assert_eq!(retraction.taught_by, "bob@example.com");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn retract(
+        &self,
+        collection: &str,
+        entry: &str,
+        taught_by: &str,
+        reason: Option<&str>,
+    ) -> Result<LessonResult, TeachError> {
+        revert::retract(&self.shared, collection, entry, taught_by, reason)
     }
 
-    /// The learnable registered for `collection`.
-    pub(super) fn registration(&self, collection: &str) -> Result<Registration, TeachError> {
-        let registry = self.shared.registry.get();
-        match registry.get(collection) {
-            Some(registration) => Ok(*registration),
-            None => {
-                let mut known: Vec<String> = registry.keys().cloned().collect();
-                known.sort_unstable();
-                Err(TeachError::UnknownCollection {
-                    collection: crate::lesson_error::shortened(collection),
-                    known,
-                })
-            }
-        }
+    /// Writes every version of the knowledge as it is now (a pin of it:
+    /// lessons taught meanwhile are not in it) to `out` as JSON Lines: a
+    /// first line naming the format, one line per version in position order
+    /// (ids, positions, teachers, times, reasons, values and retractions,
+    /// each with a checksum), and a last line with the count of versions.
+    /// Returns that count. [`Knowledge::import`] reads it into an empty
+    /// knowledge on any back end, its learnables registered.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
+    /// let mut file = Vec::new();
+    /// assert_eq!(knowledge.export(&mut file)?, 1);
+    /// let text = String::from_utf8(file.clone())?;
+    /// assert_eq!(text.lines().count(), 3);
+    /// assert!(text.starts_with(r#"{"format":"learnables-knowledge","version":1}"#));
+    ///
+    /// let moved = Knowledge::in_memory();
+    /// moved.register::<RoutingRule>()?;
+    /// assert_eq!(moved.import(&file[..])?, 1);
+    /// assert_eq!(moved.history("routing_rules"), knowledge.history("routing_rules"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn export(&self, out: impl Write) -> std::io::Result<u64> {
+        export::export(&self.shared.current(), out)
     }
 
-    /// The knowledge's current state.
-    pub(super) fn current(&self) -> Arc<State> {
-        self.shared.writer.current()
-    }
-
-    /// Commits one lesson on the caller's thread, for a back end that
-    /// does not wait.
-    pub(super) fn commit_in_place(&self, pending: Pending<'_>) -> Result<LessonResult, TeachError> {
-        self.shared
-            .writer
-            .commit(std::slice::from_ref(&pending))
-            .pop()
-            .unwrap_or_else(|| {
-                Err(TeachError::Store(StoreError::OutcomeUnknown(
-                    "the commit gave no result".to_owned().into(),
-                )))
-            })
-    }
-
-    pub(super) fn commit_timeout(&self) -> Duration {
-        Duration::from_millis(self.shared.commit_timeout_ms.load(Ordering::Relaxed))
-    }
-}
-
-/// Dropping the last handle ends the commit thread after it has committed
-/// every lesson queued (an async teacher's whose task was dropped too), so
-/// that the back end is closed when the drop returns: the store can be
-/// opened again at once. A back end that hangs holds the drop no longer
-/// than the commit timeout.
-impl Drop for Shared {
-    fn drop(&mut self) {
-        let wait = Duration::from_millis(self.commit_timeout_ms.load(Ordering::Relaxed));
-        if let Some(thread) = &mut self.commit_thread {
-            thread.close(wait);
-        }
+    /// Loads a file [`Knowledge::export`] wrote into this knowledge, which
+    /// must be empty (on any back end) and have the learnables of the
+    /// file's collections registered, keeping every version's id, position,
+    /// teacher, time and reason; returns how many versions it loaded. The
+    /// whole file is checked before anything is stored, and stored in one
+    /// append, all or none: a file that is not whole (its last line
+    /// missing, a line cut short), that does not follow on (positions or
+    /// versions out of order, a version naming the wrong one before it),
+    /// that was edited (a line failing its checksum), or of another format
+    /// is refused with the line at fault ([`ImportError::Refused`]).
+    ///
+    /// A checksum anyone can compute again proves nothing against a file
+    /// edited on purpose, so each version is also checked as teach checks
+    /// a lesson: its collection registered, its entry and teacher named,
+    /// its texts within a lesson's limits ([`Lesson::max_chars`](crate::Lesson::max_chars)),
+    /// its teacher's name free of control, bidirectional and invisible
+    /// characters, and its value one its entry could be taught
+    /// ([`ImportError::Invalid`], with the line and the field); values
+    /// that do not read as their types are reported all at once, as
+    /// registering reports them for a store ([`ImportError::Unreadable`]).
+    ///
+    /// ```
+    /// use learnables::Knowledge;
+    /// use learnables::knowledge::ImportError;
+    /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";
+    /// let Err(ImportError::Refused { line, reason }) = Knowledge::in_memory().import(&file[..])
+    /// else { panic!() };
+    /// assert_eq!(line, 2);
+    /// assert!(reason.contains("ends without its last line"), "{reason}");
+    /// ```
+    pub fn import(&self, input: impl std::io::Read) -> Result<u64, ImportError> {
+        import::import(&self.shared, input)
     }
 }
 
 impl std::fmt::Debug for Knowledge {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Knowledge")
-            .field("position", &self.shared.writer.current().position())
+            .field("position", &self.shared.current().position())
             .field("collections", &self.collections())
             .finish()
     }
-}
-
-/// A lesson absorbed, committed already or waiting for the commit thread:
-/// see [`Knowledge::dispatch`].
-pub(super) enum Dispatch<'k> {
-    /// Committed in place.
-    Done(Result<LessonResult, TeachError>),
-    /// To submit to the commit thread, to wait for this long at most.
-    Queued(&'k CommitThread, Pending<'static>, Duration),
-}
-
-fn millis(duration: Duration) -> u64 {
-    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

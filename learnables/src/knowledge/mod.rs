@@ -25,8 +25,6 @@
 mod async_calls;
 mod change_between;
 mod commit_thread;
-#[cfg(feature = "postgres")]
-mod connect;
 mod entry_history;
 mod entry_key;
 mod error;
@@ -41,6 +39,7 @@ mod off_runtime;
 mod published;
 mod registry;
 mod revert;
+mod shared;
 mod snapshot;
 mod state;
 mod storage;
@@ -54,7 +53,8 @@ mod writer;
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError};
-pub use knowledge::{DEFAULT_COMMIT_TIMEOUT, Knowledge};
+pub use knowledge::Knowledge;
+pub use shared::DEFAULT_COMMIT_TIMEOUT;
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;

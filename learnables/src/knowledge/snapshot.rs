@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use super::VersionRecord;
+use super::entry_history::{EntryVersion, typed_history};
 use super::state::{Collection, State};
 use super::version::Version;
 use crate::learnable::Learnable;
@@ -213,6 +214,93 @@ impl Snapshot {
         })
     }
 
+    /// Every version of the entry `entry` of `T`'s collection this snapshot
+    /// holds, newest first: each version's record and its value as `T`,
+    /// or why it does not read, or that it retracted the entry. Empty for
+    /// an entry never taught.
+    ///
+    /// ```
+    /// use learnables::knowledge::VersionValue;
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// for desk in ["general", "perishables"] {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+    ///     let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com")
+    ///         .with_reason(format!("to {desk}"));
+    ///     knowledge.teach(&lesson).unwrap();
+    /// }
+    /// let history = knowledge.pin().entry_history::<RoutingRule>("84");
+    /// assert_eq!(history.len(), 2);
+    /// assert_eq!(history[0].record.reason.as_deref(), Some("to perishables"));
+    /// assert_eq!(history[0].value, VersionValue::Taught(RoutingRule { desk: "perishables".into() }));
+    /// let changes = history[0].changes_from(history.get(1));
+    /// assert_eq!(changes[0].label, "Desk");
+    /// assert_eq!(changes[0].before.as_deref(), Some("general"));
+    /// assert_eq!(changes[0].after.as_deref(), Some("perishables"));
+    /// ```
+    pub fn entry_history<T>(&self, entry: &str) -> Vec<EntryVersion<T>>
+    where
+        T: Learnable,
+    {
+        typed_history(self.entry_changes(&T::descriptor().collection, entry))
+    }
+
+    /// The records of every version of an entry this snapshot holds,
+    /// newest first, retractions included (`retracted` set): the
+    /// untyped [`Snapshot::entry_history`], for carrying.
+    pub fn entry_records(
+        &self,
+        collection: &str,
+        entry: &str,
+    ) -> impl Iterator<Item = VersionRecord> + '_ {
+        self.entry_changes(collection, entry)
+            .map(Version::to_record)
+    }
+
+    /// The record of the latest version of an entry when that version
+    /// retracted it: who retracted it, when and why. `None` when the entry
+    /// is present or was never taught.
+    pub fn retraction(&self, collection: &str, entry: &str) -> Option<VersionRecord> {
+        self.entry_changes(collection, entry)
+            .next()
+            .filter(|change| change.retracted)
+            .map(Version::to_record)
+    }
+
+    /// How many versions of an entry this snapshot holds, retractions
+    /// included: its latest version's own number (1 after its first
+    /// lesson, whatever the collection's version), 0 for an entry never
+    /// taught.
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>().unwrap();
+    /// let teach = |entry: &str, desk: &str| {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+    ///     knowledge.teach(&Lesson::new("routing_rules", entry, value, "alice@example.com")).unwrap();
+    /// };
+    /// teach("84", "general");
+    /// teach("85", "electronics");
+    /// teach("85", "perishables");
+    /// let snapshot = knowledge.pin();
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "85"), 2);
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "84"), 1);
+    /// assert_eq!(snapshot.entry_version_count("routing_rules", "62"), 0);
+    /// ```
+    pub fn entry_version_count(&self, collection: &str, entry: &str) -> u64 {
+        self.entry_changes(collection, entry).count() as u64
+    }
+
     /// The position of the latest version the snapshot holds (0 for none):
     /// keep it to pin the same knowledge again after a restart, with
     /// [`Knowledge::pin_at`](crate::Knowledge::pin_at).
@@ -228,6 +316,18 @@ impl Snapshot {
     /// The version that gave an entry its value.
     fn stored(&self, collection: &str, entry: &str) -> Option<&Version> {
         self.collection(collection)?.entry(entry, self.at)
+    }
+
+    /// The versions of an entry, newest first, back along its chain.
+    fn entry_changes<'a>(
+        &'a self,
+        collection: &str,
+        entry: &str,
+    ) -> impl Iterator<Item = &'a Version> + 'a {
+        let latest = self
+            .collection(collection)
+            .and_then(|c| c.latest(entry, self.position()));
+        latest.into_iter().flat_map(Version::and_earlier)
     }
 
     /// A collection's present entries, in key order.
