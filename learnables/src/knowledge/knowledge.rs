@@ -11,7 +11,7 @@ use super::PostgresStorage;
 use super::off_runtime::off_runtime;
 use super::shared::Shared;
 use super::state::State;
-use super::storage::StateOnly;
+use super::storage::MemoryStorage;
 use super::writer::{Writer, extend};
 use super::{
     ImportError, KnowledgeError, OnUnreadable, Snapshot, Storage, TeachError, UnreadableReport,
@@ -71,10 +71,11 @@ impl Knowledge {
         })
     }
 
-    /// Knowledge kept in memory only, starting empty. Its lessons are
-    /// committed on the teacher's own thread: there is no write to wait for.
+    /// Knowledge kept in memory only ([`MemoryStorage`]), starting empty.
+    /// Its lessons are committed on the teacher's own thread: there is no
+    /// write to wait for.
     pub fn in_memory() -> Knowledge {
-        let writer = Writer::new(Box::new(StateOnly::default()), State::default());
+        let writer = Writer::new(Box::new(MemoryStorage::default()), State::default());
         Knowledge {
             shared: Arc::new(Shared::new(Arc::new(writer), None)),
         }

@@ -9,14 +9,12 @@ mod memory;
 mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod private_files;
-mod state_only;
 
 #[cfg(feature = "embedded")]
 pub use log_storage::LogStorage;
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
-pub(crate) use state_only::StateOnly;
 
 use super::{StoreError, VersionRecord};
 
