@@ -6,15 +6,36 @@
 //! position of the whole knowledge. A [`Snapshot`] pinned before the lesson
 //! keeps seeing the knowledge as it was.
 //!
-//! The parts: [`Knowledge`] (the handle, in `knowledge.rs`), the single
+//! # Which type is a version, for whom
+//!
+//! - [`VersionRecord`]: one version whole, owned: what a [`Storage`] back
+//!   end stores and loads, and what [`Knowledge::history`],
+//!   [`Snapshot::entry_records`] and [`Snapshot::retraction`] give a
+//!   reader of the history.
+//! - [`EntryVersion`]: one version of one entry for the agent's own code,
+//!   from [`Snapshot::entry_history`]: its [`VersionRecord`] and its value
+//!   read as the learnable's type, a [`VersionValue`] (taught, unreadable,
+//!   or retracted).
+//! - [`CollectionVersion`]: only the ids of a collection's latest version
+//!   as a snapshot sees it ([`Snapshot::version`]), what a lesson's result
+//!   and show-back name.
+//!
+//! Inside the module, a version is a `Version` (`version.rs`: the node the
+//! states share, its value kept as compact JSON) and, while one is made, a
+//! `RecordView` (`record_view.rs`: a record's fields borrowed from a lesson
+//! or read from a store's bytes, so that neither is copied first).
+//!
+//! # The parts
+//!
+//! [`Knowledge`] (the handle, in `knowledge.rs`; what its handles share,
+//! and the steps of registering and teaching, in `shared.rs`), the single
 //! writer that decides each batch of lessons, has the back end store it
 //! and publishes the new state (`writer.rs`; pins read the latest through
 //! `latest.rs`, as lessons read the registry of learnables), the commit
 //! thread of a durable back end (`commit_thread.rs`), the state pins share
 //! (`state.rs`: persistent maps of shared versions, `version.rs`, each
 //! collection's entries in the order of `entry_key.rs`; what only grows,
-//! kept once for all states, in `published.rs`), a store's records
-//! read back without a copy of each (`stored_record.rs`), what registering
+//! kept once for all states, in `published.rs`), what registering
 //! a type finds that does not read (`unreadable.rs`), and the back ends
 //! (`storage/`). One entry's history, newest first, is read in
 //! `entry_history.rs`, what each version changed in `change_between.rs`;
@@ -37,14 +58,13 @@ mod knowledge;
 mod latest;
 mod off_runtime;
 mod published;
+mod record_view;
 mod registry;
 mod revert;
 mod shared;
 mod snapshot;
 mod state;
 mod storage;
-#[cfg(feature = "embedded")]
-mod stored_record;
 mod unreadable;
 mod version;
 mod version_record;

@@ -16,11 +16,15 @@ use std::sync::Arc;
 use imbl::OrdSet;
 use imbl::shared_ptr::DefaultSharedPtr;
 
+#[cfg(feature = "embedded")]
+use super::StoreError;
 use super::VersionRecord;
 use super::entry_key::{ByEntry, EntryKey, EntryProbe};
 use super::published::Published;
+use super::record_view::RecordView;
+#[cfg(feature = "embedded")]
+use super::record_view::ValueRef;
 use super::version::{Shared, Version, value_json};
-use super::version_record::RecordView;
 
 /// A persistent hash map with a fast, randomly seeded hasher: opening a
 /// store hashes every version's keys, and SipHash's resistance to chosen
@@ -149,21 +153,23 @@ impl State {
     /// Whether `record` is the next version: the next position, and the
     /// next version of its collection, naming the current head.
     pub(crate) fn follows_on(&self, record: &VersionRecord) -> Result<(), String> {
-        self.follows_on_view(record.view())
+        self.follows_on_view(&RecordView::of(record))
     }
 
     /// [`State::follows_on`] of a borrowed record.
-    pub(crate) fn follows_on_view(&self, record: RecordView<'_>) -> Result<(), String> {
+    pub(crate) fn follows_on_view(&self, record: &RecordView<'_>) -> Result<(), String> {
         if record.position != self.position + 1 {
             return Err(format!(
                 "version {} is at position {}, but the knowledge is at position {}",
                 record.version_id, record.position, self.position
             ));
         }
-        let head = self.head(record.collection);
+        let head = self.head(&record.collection);
         let head_version = head.map_or(0, |head| head.definition_version);
         let head_id = head.map(|head| &*head.version_id);
-        if record.definition_version != head_version + 1 || record.previous_version_id != head_id {
+        if record.definition_version != head_version + 1
+            || record.previous_version_id.as_deref() != head_id
+        {
             return Err(format!(
                 "version {} of `{}` claims to be number {} after {:?}, but the collection is at \
                  number {head_version} ({head_id:?})",
@@ -178,14 +184,48 @@ impl State {
 
     /// Applies the next record; [`State::follows_on`] has checked it.
     pub(crate) fn apply(&mut self, record: &VersionRecord) {
-        self.apply_written(record.view(), value_json(&record.value).as_deref());
+        self.apply_written(
+            &RecordView::of(record),
+            value_json(&record.value).as_deref(),
+        );
+    }
+
+    /// Checks that a record read back from a store follows on, and applies
+    /// it, its value kept as the text it was read as when that text is
+    /// what the value parsed would be written as.
+    #[cfg(feature = "embedded")]
+    pub(crate) fn apply_stored(&mut self, record: &RecordView<'_>) -> Result<(), StoreError> {
+        self.follows_on_view(record)
+            .map_err(|reason| StoreError::Damaged(reason.into()))?;
+        match &record.value {
+            ValueRef::Compact { text, plain: true } => {
+                self.apply_written(record, Some(text));
+            }
+            value => {
+                // Keys out of order, or nested deeper than a version keeps
+                // as text: read as any record is.
+                let parsed = value.parsed().map_err(|error| {
+                    StoreError::Damaged(
+                        format!(
+                            "the value of the version at position {} cannot be read: {error}",
+                            record.position
+                        )
+                        .into(),
+                    )
+                })?;
+                let json = value_json(&parsed);
+                let view = record.with_value(ValueRef::Parsed(&parsed));
+                self.apply_written(&view, json.as_deref());
+            }
+        }
+        Ok(())
     }
 
     /// [`State::apply`] of a record whose value is already written as
     /// `value_json` ([`value_json`] of its value, or the compact text a store
     /// read back), so that it is written once.
-    pub(crate) fn apply_written(&mut self, record: RecordView<'_>, value_json: Option<&str>) {
-        let taught_by = self.teacher(record.taught_by);
+    pub(crate) fn apply_written(&mut self, record: &RecordView<'_>, value_json: Option<&str>) {
+        let taught_by = self.teacher(&record.taught_by);
         let index = self
             .collections
             .iter()
@@ -194,15 +234,15 @@ impl State {
         let previous = collection.as_ref().and_then(|collection| {
             let (newest, ()) = collection
                 .entries
-                .get_key_value(&EntryProbe(record.entry))?;
+                .get_key_value(&EntryProbe(&record.entry))?;
             Some(newest.0.clone())
         });
         let shared = Shared {
             collection: collection
                 .as_ref()
-                .map_or_else(|| Arc::from(record.collection), |c| c.name.clone()),
+                .map_or_else(|| Arc::from(&*record.collection), |c| c.name.clone()),
             entry: previous.as_ref().map_or_else(
-                || Arc::from(record.entry),
+                || Arc::from(&*record.entry),
                 |previous| previous.entry.clone(),
             ),
             taught_by,

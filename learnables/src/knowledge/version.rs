@@ -9,15 +9,11 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::VersionRecord;
-use super::version_record::{RecordView, ValueRef};
+use super::record_view::{DEEPEST_AS_TEXT, RecordView, ValueRef};
 use crate::wire::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;
-
-/// How deep a value may nest and still be kept as JSON text: parsing it
-/// back must stay within `serde_json`'s recursion limit (128).
-pub(crate) const DEEPEST_AS_TEXT: usize = 100;
 
 /// One version of one entry. Immutable once made; the texts it shares with
 /// other versions (its collection, entry and teacher) are reference counted.
@@ -60,17 +56,21 @@ impl Version {
     /// The version `record` makes, its value written as `value_json`
     /// ([`value_json`] of the record's value, or the compact text it was
     /// read as).
-    pub(crate) fn new(record: RecordView<'_>, value_json: Option<&str>, shared: Shared) -> Version {
+    pub(crate) fn new(
+        record: &RecordView<'_>,
+        value_json: Option<&str>,
+        shared: Shared,
+    ) -> Version {
         let version = Version {
             position: record.position,
             collection: shared.collection,
             definition_version: record.definition_version,
-            version_id: Arc::from(record.version_id),
+            version_id: Arc::from(&*record.version_id),
             previous_version_id: shared.previous_version_id,
             entry: shared.entry,
             taught_by: shared.taught_by,
-            reason: record.reason.map(Box::from),
-            describes: Box::from(record.describes),
+            reason: record.reason.as_deref().map(Box::from),
+            describes: Box::from(&*record.describes),
             taught_at_ms: record.taught_at_ms,
             retracted: record.retracted,
             previous: shared.previous,
@@ -78,7 +78,7 @@ impl Version {
             typed: OnceLock::new(),
             record: OnceLock::new(),
         };
-        let too_deep = matches!(record.value, ValueRef::Parsed(parsed)
+        let too_deep = matches!(&record.value, ValueRef::Parsed(parsed)
             if parsed.entries().any(|(_, field)| nesting_exceeds(field, DEEPEST_AS_TEXT - 1)));
         if too_deep || value_json.is_none() {
             let _ = version.record.set(Box::new(record.to_record()));
@@ -234,7 +234,11 @@ mod tests {
         ];
         for original in records {
             let json = value_json(&original.value);
-            let version = Version::new(original.view(), json.as_deref(), shared(&original, None));
+            let version = Version::new(
+                &RecordView::of(&original),
+                json.as_deref(),
+                shared(&original, None),
+            );
             assert_eq!(version.value(), original.value);
             assert!(version.value_is(&original.value, json.as_deref()));
             let other = LessonValue::try_from(serde_json::json!({"n": 2})).unwrap();
@@ -253,8 +257,11 @@ mod tests {
                 let mut latest: Option<Arc<Version>> = None;
                 for _ in 0..1_000_000 {
                     let previous = latest.take();
-                    let version =
-                        Version::new(original.view(), Some("{}"), shared(&original, previous));
+                    let version = Version::new(
+                        &RecordView::of(&original),
+                        Some("{}"),
+                        shared(&original, previous),
+                    );
                     latest = Some(Arc::new(version));
                 }
                 let count = latest

@@ -12,9 +12,9 @@ use std::borrow::Cow;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use super::latest::Latest;
+use super::record_view::{RecordView, ValueRef};
 use super::registry::Absorbed;
 use super::state::State;
-use super::version_record::{RecordView, ValueRef};
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
 use crate::wire::LessonResult;
 
@@ -272,21 +272,21 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
         let version_id = new_version_id();
         let record = RecordView {
             position: seen.position() + 1,
-            collection: &pending.collection,
+            collection: Cow::Borrowed(&pending.collection),
             definition_version,
-            version_id: &version_id,
-            previous_version_id: previous_version_id.as_deref(),
-            entry: &pending.entry,
+            version_id: Cow::Borrowed(&version_id),
+            previous_version_id: previous_version_id.as_deref().map(Cow::Borrowed),
+            entry: Cow::Borrowed(&pending.entry),
             value: ValueRef::Parsed(&pending.absorbed.value),
-            taught_by: &pending.taught_by,
-            reason: pending.reason.as_deref(),
-            describes: &pending.absorbed.describes,
+            taught_by: Cow::Borrowed(&pending.taught_by),
+            reason: pending.reason.as_deref().map(Cow::Borrowed),
+            describes: Cow::Borrowed(&pending.absorbed.describes),
             taught_at_ms: version_record::now_ms(),
             retracted: pending.retract,
         };
         working
             .get_or_insert_with(|| current.clone())
-            .apply_written(record, json);
+            .apply_written(&record, json);
         records.push(record.to_record());
         results.push(Ok(LessonResult {
             learned: true,

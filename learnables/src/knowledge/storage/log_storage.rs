@@ -12,8 +12,8 @@ use super::private_files;
 use super::{Storage, StoreError, check_follows_on};
 use crate::knowledge::StoreReason;
 use crate::knowledge::VersionRecord;
+use crate::knowledge::record_view::RecordView;
 use crate::knowledge::state::State;
-use crate::knowledge::stored_record::StoredRecord;
 use crate::knowledge::version_record::now_ms;
 
 /// The name of the store file inside the knowledge directory.
@@ -104,7 +104,7 @@ impl LogStorage {
 
     /// [`LogStorage::open`], applying every version the store holds to
     /// `state` (empty) as it is read, each checked to follow on, without
-    /// making a [`VersionRecord`] of it (see `stored_record.rs`).
+    /// making a [`VersionRecord`] of it (see `record_view.rs`).
     pub(crate) fn open_into(dir: &Path, state: &mut State) -> Result<LogStorage, StoreError> {
         LogStorage::open_with(dir, |payload| {
             let mut group = ApplyGroup {
@@ -416,8 +416,8 @@ impl<'de> Visitor<'de> for &mut ApplyGroup<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut records: A) -> Result<(), A::Error> {
-        while let Some(record) = records.next_element::<StoredRecord<'de>>()? {
-            if let Err(refused) = record.apply(self.state) {
+        while let Some(record) = records.next_element::<RecordView<'de>>()? {
+            if let Err(refused) = self.state.apply_stored(&record) {
                 self.refused = Some(refused);
                 return Err(A::Error::custom("a version was refused"));
             }

@@ -1,7 +1,7 @@
-//! [`StoredRecord`]: a version record read back from a store's bytes,
-//! borrowing its texts from them and writing its value straight back as
-//! the compact JSON a version keeps, so that a store opens without making
-//! (and then freeing) a [`VersionRecord`] for every version it holds.
+//! [`RecordView`]: a version record's fields, borrowed: made from a lesson
+//! or a [`VersionRecord`] without copying it, or read back from a store's
+//! bytes, borrowing its texts from them and writing its value straight back
+//! as the compact JSON a version keeps.
 //!
 //! Opening a store reads every version it holds: a [`VersionRecord`] for
 //! each would cost a dozen allocations made only to be dropped, and a value
@@ -13,95 +13,138 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
-use super::StoreError;
-use super::state::State;
-use super::version::{DEEPEST_AS_TEXT, value_json};
-use super::version_record::{RecordView, ValueRef};
+use super::VersionRecord;
 use crate::key_name::KeyName;
 use crate::wire::LessonValue;
 
-/// A version record as stored, its texts borrowed from the bytes it was
-/// read from (unless they hold escapes).
+/// How deep a value may nest and still be kept as JSON text: parsing it
+/// back must stay within `serde_json`'s recursion limit (128).
+pub(crate) const DEEPEST_AS_TEXT: usize = 100;
+
+/// A version record's fields, borrowed (from a lesson, a [`VersionRecord`],
+/// or a store's bytes unless a text holds escapes): what the knowledge's
+/// in-memory state is made of.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct StoredRecord<'a> {
+pub(crate) struct RecordView<'a> {
     pub(crate) position: u64,
     #[serde(borrow)]
-    collection: Cow<'a, str>,
-    definition_version: u64,
+    pub(crate) collection: Cow<'a, str>,
+    pub(crate) definition_version: u64,
     #[serde(borrow)]
-    version_id: Cow<'a, str>,
+    pub(crate) version_id: Cow<'a, str>,
     #[serde(default, borrow)]
-    previous_version_id: Option<Cow<'a, str>>,
+    pub(crate) previous_version_id: Option<Cow<'a, str>>,
     #[serde(borrow)]
-    entry: Cow<'a, str>,
-    value: CompactValue,
+    pub(crate) entry: Cow<'a, str>,
+    pub(crate) value: ValueRef<'a>,
     #[serde(borrow)]
-    taught_by: Cow<'a, str>,
+    pub(crate) taught_by: Cow<'a, str>,
     #[serde(default, borrow)]
-    reason: Option<Cow<'a, str>>,
+    pub(crate) reason: Option<Cow<'a, str>>,
     #[serde(borrow)]
-    describes: Cow<'a, str>,
-    taught_at_ms: u64,
+    pub(crate) describes: Cow<'a, str>,
+    pub(crate) taught_at_ms: u64,
     #[serde(default)]
-    retracted: bool,
+    pub(crate) retracted: bool,
 }
 
-impl StoredRecord<'_> {
-    /// Checks that the record follows on from `state`, and applies it, as
-    /// [`extend`](super::writer::extend) does a [`VersionRecord`](super::VersionRecord).
-    pub(crate) fn apply(&self, state: &mut State) -> Result<(), StoreError> {
-        let view = |value| RecordView {
+/// A record's value, borrowed: parsed, or as compact JSON read back from a
+/// store.
+pub(crate) enum ValueRef<'a> {
+    Parsed(&'a LessonValue),
+    /// The compact JSON text the value was read back as.
+    Compact {
+        text: String,
+        /// Whether `text` is what `value_json` writes of the value parsed:
+        /// each object's keys in order (as a parsed value's map keeps them)
+        /// and no deeper than a version keeps as text. Otherwise the value
+        /// is parsed from `text`, as any value is.
+        #[cfg_attr(
+            not(feature = "embedded"),
+            expect(dead_code, reason = "only the log reads it")
+        )]
+        plain: bool,
+    },
+}
+
+impl<'a> RecordView<'a> {
+    /// The fields of `record`, borrowed.
+    pub(crate) fn of(record: &'a VersionRecord) -> RecordView<'a> {
+        RecordView {
+            position: record.position,
+            collection: Cow::Borrowed(&record.collection),
+            definition_version: record.definition_version,
+            version_id: Cow::Borrowed(&record.version_id),
+            previous_version_id: record.previous_version_id.as_deref().map(Cow::Borrowed),
+            entry: Cow::Borrowed(&record.entry),
+            value: ValueRef::Parsed(&record.value),
+            taught_by: Cow::Borrowed(&record.taught_by),
+            reason: record.reason.as_deref().map(Cow::Borrowed),
+            describes: Cow::Borrowed(&record.describes),
+            taught_at_ms: record.taught_at_ms,
+            retracted: record.retracted,
+        }
+    }
+
+    /// The same fields, borrowed, with `value` instead.
+    #[cfg(feature = "embedded")]
+    pub(crate) fn with_value<'b>(&'b self, value: ValueRef<'b>) -> RecordView<'b> {
+        let borrowed = |text: &'b Cow<'a, str>| Cow::Borrowed(&**text);
+        RecordView {
             position: self.position,
-            collection: &self.collection,
+            collection: borrowed(&self.collection),
             definition_version: self.definition_version,
-            version_id: &self.version_id,
-            previous_version_id: self.previous_version_id.as_deref(),
-            entry: &self.entry,
+            version_id: borrowed(&self.version_id),
+            previous_version_id: self.previous_version_id.as_ref().map(borrowed),
+            entry: borrowed(&self.entry),
             value,
-            taught_by: &self.taught_by,
-            reason: self.reason.as_deref(),
-            describes: &self.describes,
+            taught_by: borrowed(&self.taught_by),
+            reason: self.reason.as_ref().map(borrowed),
+            describes: borrowed(&self.describes),
             taught_at_ms: self.taught_at_ms,
             retracted: self.retracted,
-        };
-        let text = &self.value.text;
-        state
-            .follows_on_view(view(ValueRef::Compact(text)))
-            .map_err(|reason| StoreError::Damaged(reason.into()))?;
-        if self.value.plain {
-            state.apply_written(view(ValueRef::Compact(text)), Some(text));
-        } else {
-            // Keys out of order, or nested deeper than a version keeps as
-            // text: read as any record is.
-            let value: LessonValue = serde_json::from_str(text).map_err(|error| {
-                StoreError::Damaged(
-                    format!(
-                        "the value of the version at position {} cannot be read: {error}",
-                        self.position
-                    )
-                    .into(),
-                )
-            })?;
-            let json = value_json(&value);
-            state.apply_written(view(ValueRef::Parsed(&value)), json.as_deref());
         }
-        Ok(())
+    }
+
+    /// The record, copied.
+    pub(crate) fn to_record(&self) -> VersionRecord {
+        VersionRecord {
+            position: self.position,
+            collection: self.collection.to_string(),
+            definition_version: self.definition_version,
+            version_id: self.version_id.to_string(),
+            previous_version_id: self.previous_version_id.as_deref().map(str::to_owned),
+            entry: self.entry.to_string(),
+            value: self.value.to_value(),
+            taught_by: self.taught_by.to_string(),
+            reason: self.reason.as_deref().map(str::to_owned),
+            describes: self.describes.to_string(),
+            taught_at_ms: self.taught_at_ms,
+            retracted: self.retracted,
+        }
     }
 }
 
-/// A lesson value, written back as compact JSON as it is read.
-struct CompactValue {
-    text: String,
-    /// Whether `text` is what [`value_json`] writes of the value parsed:
-    /// each object's keys in order (as a parsed value's map keeps them)
-    /// and no deeper than a version keeps as text. Otherwise the value is
-    /// parsed from `text`, as any value is.
-    plain: bool,
+impl ValueRef<'_> {
+    /// The value, parsed (an error when read back as text that does not
+    /// parse).
+    pub(crate) fn parsed(&self) -> Result<Cow<'_, LessonValue>, serde_json::Error> {
+        match self {
+            ValueRef::Parsed(value) => Ok(Cow::Borrowed(value)),
+            ValueRef::Compact { text, .. } => serde_json::from_str(text).map(Cow::Owned),
+        }
+    }
+
+    /// The value, parsed: empty for text that does not parse, which a
+    /// value written from a parsed one always does.
+    pub(crate) fn to_value(&self) -> LessonValue {
+        self.parsed().map(Cow::into_owned).unwrap_or_default()
+    }
 }
 
-impl<'de> Deserialize<'de> for CompactValue {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CompactValue, D::Error> {
+impl<'de> Deserialize<'de> for ValueRef<'_> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let mut out = Output {
             bytes: Vec::with_capacity(128),
             plain: true,
@@ -115,7 +158,7 @@ impl<'de> Deserialize<'de> for CompactValue {
         }
         let text = String::from_utf8(out.bytes)
             .map_err(|_| D::Error::custom("a lesson value written as invalid UTF-8"))?;
-        Ok(CompactValue {
+        Ok(ValueRef::Compact {
             text,
             plain: out.plain,
         })
@@ -239,10 +282,14 @@ impl<'de> Visitor<'de> for Transcode<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::knowledge::version::value_json;
 
     /// The text a stored value is kept as, and whether it was plain.
     fn compact(json: &str) -> Result<(String, bool), serde_json::Error> {
-        serde_json::from_str::<CompactValue>(json).map(|value| (value.text, value.plain))
+        match serde_json::from_str::<ValueRef<'_>>(json)? {
+            ValueRef::Compact { text, plain } => Ok((text, plain)),
+            ValueRef::Parsed(_) => unreachable!("read back as text"),
+        }
     }
 
     #[test]
