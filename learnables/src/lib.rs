@@ -205,57 +205,30 @@ extern crate self as learnables;
 struct ReadmeDoctest;
 
 pub mod a2a;
-mod choice;
-mod constants;
-mod declaration;
-#[allow(missing_debug_implementations)] // generated code's helpers, never printed
-mod derive_support;
-mod field_ref;
-mod key_name;
 pub mod knowledge;
-mod learnable;
-mod lesson_error;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-mod registration;
-mod timestamp;
-pub mod untrusted;
-mod validation;
-mod wire;
+pub use learnables_core::untrusted;
+
+// The core's modules, at the paths the server side and the store name them.
+use learnables_core::__shared as shared;
 
 pub use a2a::TeachBlock;
-pub use choice::{Choice, ChoiceError};
-pub use constants::{
-    ACTIVATION_HEADER, EXTENSION_URI, RETRACT_METHOD, SHOW_BACK_METHOD, TEACH_METHOD,
-    TEACHER_METHOD,
-};
-pub use declaration::{AgentExtension, Declaration};
-pub use field_ref::FieldRef;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};
-pub use learnable::Learnable;
-pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
-pub use validation::{Violation, Violations};
-pub use wire::{
-    DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
-    LessonValue, NotAnObject, Rendering,
+pub use learnables_core::{
+    ACTIVATION_HEADER, AgentExtension, Choice, ChoiceError, Declaration, DeclarationParams,
+    EXTENSION_URI, FieldErrors, FieldKind, FieldRef, Learnable, LearnableDescriptor, Lesson,
+    LessonError, LessonField, LessonProblem, LessonResult, LessonValue, NotAnObject,
+    RETRACT_METHOD, Rendering, SHOW_BACK_METHOD, TEACH_METHOD, TEACHER_METHOD, Violation,
+    Violations,
 };
-
-#[cfg(feature = "derive")]
-#[doc = include_str!("derive_support/learnable.md")]
-pub use learnables_derive::Learnable;
-
-#[cfg(feature = "derive")]
-#[doc = include_str!("derive_support/choice.md")]
-pub use learnables_derive::Choice;
 // Named at the crate's root, the compiler's notes on a field type the
 // derive refuses read `LessonFieldOf<..>` and `DefaultIsAChoice<..>`, not
 // the path of the derive's support.
 #[doc(hidden)]
-pub use derive_support::{DefaultIsAChoice, FieldOf as LessonFieldOf};
+pub use learnables_core::{DefaultIsAChoice, LessonFieldOf};
 
 /// Support for the code `#[derive(Learnable)]` generates. Not a public API:
 /// it may change in any release.
 #[doc(hidden)]
-pub mod __private {
-    pub use crate::derive_support::*;
-}
+pub use learnables_core::__private;

@@ -54,7 +54,7 @@ use std::collections::BTreeMap;
 use rmcp::model::ElicitationSchema;
 use serde_json::{Map, Value, json};
 
-use crate::lesson_error::shortened;
+use crate::shared::shortened;
 use crate::untrusted::Untrusted;
 use crate::{Learnable, LearnableDescriptor, LessonError, LessonField, LessonProblem, LessonValue};
 

@@ -4,7 +4,7 @@
 //! the agent echoes the URI in the response's `A2A-Extensions` header when
 //! the request activated it.
 
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 
 /// The extensions a request activated.
 ///

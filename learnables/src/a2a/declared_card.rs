@@ -5,7 +5,7 @@
 use a2a_server::AgentCardProducer;
 
 use super::CardError;
-use crate::declaration::Declaration;
+use crate::Declaration;
 
 /// The agent's card producer, with the Learnables declaration added to
 /// every card it produces. Serve it with the SDK's `agent_card_router`.

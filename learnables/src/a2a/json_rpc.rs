@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use crate::key_name::KeyName;
+use crate::shared::KeyName;
 
 pub use super::rpc_error::{
     BAD_REQUEST_TYPE, ERROR_INFO_TYPE, FieldViolation, RpcError, codes, reasons,
@@ -141,7 +141,7 @@ pub fn read_request(body: &[u8], limits: Limits) -> Result<Request, RpcError> {
             codes::INVALID_REQUEST,
             format!(
                 "the request is ambiguous: the key `{}` appears twice in one object",
-                crate::lesson_error::shortened(&key)
+                crate::shared::shortened(&key)
             ),
         )),
         (Err(error), None) => Err(RpcError::new(

@@ -24,7 +24,7 @@ use super::method_scan::{MethodScan, Verdict};
 use super::replay::Replay;
 use super::scrubbed_response::{ask_for_no_encoding, compressed, scrub_response};
 use super::{Activation, CarriesNoTeachBlock, LearnablesService};
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 
 tokio::task_local! {
     /// Whether the request the agent's service is answering activated the
@@ -401,10 +401,10 @@ fn unsupported_version(headers: &HeaderMap) -> Option<RpcError> {
             codes::VERSION_NOT_SUPPORTED,
             format!(
                 "this agent serves A2A 1.x; the request's A2A-Version is `{}`",
-                crate::lesson_error::shortened(&text)
+                crate::shared::shortened(&text)
             ),
         )
-        .with_metadata("requestedVersion", crate::lesson_error::shortened(&text))
+        .with_metadata("requestedVersion", crate::shared::shortened(&text))
     })
 }
 

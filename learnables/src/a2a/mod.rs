@@ -25,7 +25,6 @@
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: crate#features")]
 
 mod activation;
-mod card;
 pub mod json_rpc;
 mod message_error;
 mod rpc_error;
@@ -95,9 +94,7 @@ pub use task_resumer::{
 };
 
 pub use activation::Activation;
-#[cfg(feature = "a2a-types")]
-pub(crate) use card::card_json;
-pub use card::{CardDeclaration, CardError};
+pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
 pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};

@@ -6,7 +6,7 @@ use a2a::{A2AError, TaskPushNotificationConfig, error_code};
 use a2a_server::PushConfigStore;
 
 use super::layer::REQUEST_ACTIVATED;
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 
 /// A [`PushConfigStore`] that saves a push notification config only when
 /// the request registering it activated the Learnables extension, and

@@ -1,43 +1,14 @@
-//! The declaration's extension entry as the A2A v1.0 SDK's type (`a2a-lf`,
-//! imported as `a2a`, with the feature `a2a-types`); and the tests that
-//! every typed path (a typed card, a typed message) puts the same JSON on
-//! the wire as the JSON path it hands its part to.
-
-use serde_json::Value;
-
-impl From<crate::AgentExtension> for a2a::AgentExtension {
-    /// The SDK's extension entry with the same JSON.
-    ///
-    /// ```
-    /// use learnables::{Declaration, EXTENSION_URI};
-    /// let extension = a2a::AgentExtension::from(Declaration::new().agent_extension());
-    /// assert_eq!(extension.uri, EXTENSION_URI);
-    /// assert_eq!(extension.required, Some(false));
-    /// assert_eq!(extension.params.unwrap()["learnables"], serde_json::json!([]));
-    /// ```
-    fn from(extension: crate::AgentExtension) -> a2a::AgentExtension {
-        // `DeclarationParams` is a struct of strings, lists and JSON values:
-        // it always serializes, as an object.
-        let params = match serde_json::to_value(extension.params) {
-            Ok(Value::Object(params)) => Some(params.into_iter().collect()),
-            _ => None,
-        };
-        a2a::AgentExtension {
-            uri: extension.uri,
-            description: extension.description,
-            required: Some(extension.required),
-            params,
-        }
-    }
-}
+//! The tests that every typed path of the A2A SDK's types (feature
+//! `a2a-types`: a typed card, a typed message) puts the same JSON on the
+//! wire as the JSON path it hands its part to.
 
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
 
+    use crate::Declaration;
     use crate::a2a::TeachBlock;
     use crate::a2a::{CardDeclaration, CardError};
-    use crate::declaration::Declaration;
     use a2a::{
         AgentCapabilities, AgentCard, AgentExtension, AgentInterface, AgentSkill, Message, Part,
         Role,

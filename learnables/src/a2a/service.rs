@@ -15,12 +15,12 @@ use super::service_params::{
     hidden_characters, read_lesson, refused, shown, store_error, teach_error, unknown_learnable,
 };
 use super::teachers::{Authenticator, HumansOnly, Principal, TeacherPolicy};
-use crate::constants::SHOW_BACK_METHOD;
-use crate::declaration::Declaration;
+use crate::Declaration;
+use crate::SHOW_BACK_METHOD;
 use crate::knowledge::{Knowledge, KnowledgeError};
 use crate::knowledge::{OnUnreadable, TeachError};
 use crate::untrusted::Untrusted;
-use crate::wire::{LearnableDescriptor, Lesson, LessonResult};
+use crate::{LearnableDescriptor, Lesson, LessonResult};
 
 /// The teach and show-back methods over a [`Knowledge`], with who may call
 /// them. Cheap to clone.

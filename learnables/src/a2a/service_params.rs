@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::json_rpc::{RpcError, codes, reasons};
 use crate::knowledge::{StoreError, TeachError};
 use crate::untrusted::{HiddenCharacter, Untrusted};
-use crate::wire::{Lesson, LessonValue};
+use crate::{Lesson, LessonValue};
 
 /// `error`, the refusal of `lesson`, logged with the authenticated
 /// `principal`.
@@ -78,13 +78,8 @@ pub(super) fn read_lesson(params: Value) -> Result<Lesson, RpcError> {
         Some(Value::String(reason)) => Some(reason),
         Some(_) => return Err(wrong("reason", "a string")),
     };
-    let lesson = Lesson {
-        collection,
-        entry,
-        value,
-        taught_by,
-        reason,
-    };
+    let mut lesson = Lesson::new(collection, entry, value, taught_by);
+    lesson.reason = reason;
     // Bounded before any other work: the lengths the `Lesson` documents.
     if let Some((field, limit)) = lesson.too_long() {
         let text = match field {

@@ -16,9 +16,9 @@ use super::LearnablesService;
 use super::json_rpc::{RpcError, codes, reasons};
 use super::service_params::{hidden_characters, shown};
 use super::show_back_history::{HistoryPage, HistoryParams, history_page};
+use crate::LessonField;
 use crate::knowledge::{Snapshot, VersionRecord};
-use crate::timestamp::rfc3339;
-use crate::wire::LessonField;
+use crate::shared::rfc3339;
 
 /// The params of `rsaxb.learnables.ShowBack`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -212,9 +212,10 @@ impl LearnablesService {
                 descriptor
                     .lesson_fields
                     .iter()
-                    .map(|field| LessonField {
-                        default: None,
-                        ..field.clone()
+                    .map(|field| {
+                        let mut field = field.clone();
+                        field.default = None;
+                        field
                     })
                     .collect(),
                 None,

@@ -11,10 +11,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::json_rpc::{RpcError, codes};
+use crate::LessonField;
 use crate::knowledge::Knowledge;
 use crate::knowledge::{FieldChange, Snapshot, VersionRecord, field_changes};
-use crate::timestamp::rfc3339;
-use crate::wire::LessonField;
+use crate::shared::rfc3339;
 
 /// How many versions a page holds when `limit` is not given.
 pub const DEFAULT_PAGE: u32 = 20;

@@ -234,8 +234,8 @@ mod tests {
     use a2a::{Message, Part, Role, TaskStatus};
 
     use super::*;
-    use crate::wire::{Lesson, LessonValue};
     use crate::{Learnable, TeachBlock};
+    use crate::{Lesson, LessonValue};
 
     #[derive(Learnable, Clone, Debug, PartialEq)]
     #[learnable(

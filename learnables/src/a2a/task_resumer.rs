@@ -20,9 +20,9 @@ use a2a_server::{RequestHandler, ServiceParams};
 use serde::{Deserialize, Serialize};
 
 use super::task_pin::waiting_question;
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 use crate::untrusted::Untrusted;
-use crate::wire::{Lesson, LessonResult};
+use crate::{Lesson, LessonResult};
 
 /// The key of a message's metadata under which the message that resumes a
 /// task carries the lesson that answered its question ([`AnsweringLesson`]).
@@ -435,8 +435,8 @@ mod tests {
     use futures::stream::{self, BoxStream};
 
     use super::*;
+    use crate::LessonValue;
     use crate::a2a::TeachBlock;
-    use crate::wire::LessonValue;
 
     /// Asks about the entry its first message names, with a teach block;
     /// completes on the next turn, or, when `hangs`, never finishes it.

@@ -19,11 +19,11 @@ use serde_json::{Map, Value};
 use super::activation::Activation;
 use super::message_error::MessageError;
 use super::unknown_field::UnknownField;
-use crate::constants::EXTENSION_URI;
-use crate::field_ref::FieldRef;
-use crate::learnable::Learnable;
-use crate::validation::Violations;
-use crate::wire::{LearnableDescriptor, LessonField};
+use crate::EXTENSION_URI;
+use crate::FieldRef;
+use crate::Learnable;
+use crate::Violations;
+use crate::{LearnableDescriptor, LessonField};
 
 /// A teachable proposal attached to a question: the spec's `TeachBlock`,
 /// carried in the question message's metadata under the extension URI, at
@@ -122,7 +122,7 @@ impl TeachBlock {
                     "collection",
                     format!(
                         "the block is for `{}`, but the learnable is `{}`",
-                        crate::lesson_error::shortened(&self.collection),
+                        crate::shared::shortened(&self.collection),
                         descriptor.collection
                     ),
                 );
@@ -140,7 +140,7 @@ impl TeachBlock {
                             "name",
                             format!(
                                 "`{}` is not a lesson field of `{}`",
-                                crate::lesson_error::shortened(&field.name),
+                                crate::shared::shortened(&field.name),
                                 descriptor.collection
                             ),
                         );
@@ -154,7 +154,7 @@ impl TeachBlock {
                         key,
                         format!(
                             "`{}` is not one of the lesson fields: {}",
-                            crate::lesson_error::shortened(key),
+                            crate::shared::shortened(key),
                             names.join(", ")
                         ),
                     );
@@ -304,7 +304,7 @@ impl TeachBlock {
         if self.collection != descriptor.collection {
             return Err(MessageError::TeachBlock(format!(
                 "the block is about `{}`, but the learnable is `{}`",
-                crate::lesson_error::shortened(&self.collection),
+                crate::shared::shortened(&self.collection),
                 descriptor.collection
             )));
         }

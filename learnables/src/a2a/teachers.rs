@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::service_accounts::{ServiceAccountRules, service_account_sign};
+use crate::Lesson;
 use crate::untrusted::Untrusted;
-use crate::wire::Lesson;
 
 /// An authenticated identity, as the authenticator classified it: a person,
 /// a service account, or neither said (then the policy judges by the

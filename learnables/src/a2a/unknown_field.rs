@@ -1,7 +1,7 @@
 //! The refusal of a teach block's suggestion for a key that is not one of
 //! its learnable's lesson fields.
 
-use crate::wire::LearnableDescriptor;
+use crate::LearnableDescriptor;
 
 /// A suggestion for a key that is not one of the learnable's fields.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,7 +20,7 @@ impl UnknownField {
             .iter()
             .map(|field| field.name.as_str());
         UnknownField {
-            key: crate::lesson_error::shortened(key),
+            key: crate::shared::shortened(key),
             collection: descriptor.collection.clone(),
             hint: learnables_rules::closest(key, names.clone())
                 .map(|near| format!(" (did you mean `{near}`?)"))

@@ -5,7 +5,7 @@
 //! as events: such a body goes on unchanged, held back only by the length
 //! of the longest spelling, unless the URI appears in it.
 
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 
 /// The longest raw spelling of the URI: every character a `\uXXXX` escape.
 pub(crate) const LONGEST_SPELLING: usize = 6 * EXTENSION_URI.len();

@@ -10,7 +10,7 @@
 
 use super::shared::{Dispatch, Shared};
 use super::{KnowledgeError, StoreError, TeachError};
-use crate::wire::{Lesson, LessonResult};
+use crate::{Lesson, LessonResult};
 
 /// Absorbs `lesson` on the calling task, and waits on the task, not its
 /// thread, while the commit thread stores it.

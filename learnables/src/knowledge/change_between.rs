@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::wire::LessonField;
+use crate::LessonField;
 
 /// One field whose value differs between two versions of an entry: its
 /// label and its value before and after, as the lesson form shows them

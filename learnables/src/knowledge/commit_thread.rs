@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 
 use super::writer::{Pending, Results, Writer};
 use super::{StoreError, TeachError};
-use crate::wire::LessonResult;
+use crate::LessonResult;
 
 type Outcome = Result<LessonResult, TeachError>;
 
@@ -339,7 +339,7 @@ fn commit(writer: &Writer, lessons: &[Pending<'static>]) -> Results {
                 .map(|text| (*text).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "no message".to_owned());
-            let message = crate::lesson_error::shortened(&message);
+            let message = crate::shared::shortened(&message);
             (0..lessons.len())
                 .map(|_| {
                     Err(TeachError::Store(StoreError::OutcomeUnknown(

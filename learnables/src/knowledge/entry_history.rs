@@ -6,8 +6,8 @@
 use super::VersionRecord;
 use super::change_between::{FieldChange, field_changes};
 use super::version::Version;
-use crate::learnable::Learnable;
-use crate::lesson_error::LessonError;
+use crate::Learnable;
+use crate::LessonError;
 
 /// One version of one entry: its record (id, definition version, teacher,
 /// time, reason) and its value as `T`.

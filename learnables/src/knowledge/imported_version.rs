@@ -12,7 +12,7 @@ use crate::untrusted::{Untrusted, is_hazard};
 use super::VersionRecord;
 use super::registry::Registry;
 use super::unreadable::UnreadableReport;
-use crate::registration::Unfit;
+use crate::shared::Unfit;
 
 /// Why a version read from an export cannot be imported.
 pub(super) enum Unfitting {

@@ -17,10 +17,10 @@ use super::{
     ImportError, KnowledgeError, OnUnreadable, Snapshot, Storage, TeachError, UnreadableReport,
     VersionRecord, export, import, revert,
 };
-use crate::declaration::Declaration;
-use crate::learnable::Learnable;
-use crate::registration::Registration;
-use crate::wire::{Lesson, LessonResult};
+use crate::Declaration;
+use crate::Learnable;
+use crate::shared::Registration;
+use crate::{Lesson, LessonResult};
 
 /// An agent's knowledge: the learnables it can be taught, every version of
 /// what it was taught, and the back end that keeps them.

@@ -14,8 +14,8 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
 use super::VersionRecord;
-use crate::key_name::KeyName;
-use crate::wire::LessonValue;
+use crate::LessonValue;
+use crate::shared::KeyName;
 
 /// How deep a value may nest and still be kept as JSON text: parsing it
 /// back must stay within `serde_json`'s recursion limit (128).

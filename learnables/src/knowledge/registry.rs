@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use super::version::value_json;
-use crate::registration::{Registration, Taught};
-use crate::wire::LessonValue;
+use crate::LessonValue;
+use crate::shared::{Registration, Taught};
 
 /// Collection name to registration.
 pub(crate) type Registry = HashMap<String, Registration>;

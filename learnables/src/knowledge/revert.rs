@@ -9,7 +9,7 @@ use super::registry::Absorbed;
 use super::shared::Shared;
 use super::version::value_json;
 use super::writer::Pending;
-use crate::wire::{LessonResult, LessonValue};
+use crate::{LessonResult, LessonValue};
 
 /// Teaches `entry` the value it had in its version `version_id` again:
 /// see [`Knowledge::revert`](super::Knowledge::revert).

@@ -18,10 +18,10 @@ use super::{
     Disagreement, KnowledgeError, OnUnreadable, Storage, StoreError, TeachError, UnreadableReport,
     Wake,
 };
-use crate::declaration::Declaration;
-use crate::registration::Registration;
+use crate::Declaration;
+use crate::shared::Registration;
 use crate::untrusted::Untrusted;
-use crate::wire::{Lesson, LessonResult};
+use crate::{Lesson, LessonResult};
 
 /// How long a teacher waits for its lesson to be stored before it is told
 /// the back end did not answer, unless
@@ -220,7 +220,7 @@ impl Shared {
                 let mut known: Vec<String> = registry.keys().cloned().collect();
                 known.sort_unstable();
                 Err(TeachError::UnknownCollection {
-                    collection: crate::lesson_error::shortened(collection),
+                    collection: crate::shared::shortened(collection),
                     known,
                 })
             }

@@ -6,9 +6,9 @@ use super::VersionRecord;
 use super::entry_history::{EntryVersion, typed_history};
 use super::state::{Collection, State};
 use super::version::Version;
-use crate::learnable::Learnable;
-use crate::lesson_error::LessonError;
-use crate::wire::LessonValue;
+use crate::Learnable;
+use crate::LessonError;
+use crate::LessonValue;
 
 /// The knowledge as it was when pinned: it never changes, whatever is taught
 /// afterwards. A task pins once when it starts and reads only from its pin.

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::lesson_error::{LessonError, LessonProblem};
 use crate::untrusted::Untrusted;
+use crate::{LessonError, LessonProblem};
 
 /// What [`Knowledge::register_with`](super::Knowledge::register_with) does
 /// when stored versions of the collection do not read as the type.

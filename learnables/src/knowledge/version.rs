@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::VersionRecord;
 use super::record_view::{DEEPEST_AS_TEXT, RecordView, ValueRef};
-use crate::wire::LessonValue;
+use crate::LessonValue;
 
 /// A value as its learnable's type, behind `dyn Any`.
 pub(crate) type Typed = Arc<dyn Any + Send + Sync>;

@@ -4,7 +4,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use crate::wire::LessonValue;
+use crate::LessonValue;
 
 /// One version of a collection: the lesson that made it, who taught it and
 /// when, and the entry it changed. A collection's history is the list of its

@@ -16,7 +16,7 @@ use super::record_view::{RecordView, ValueRef};
 use super::registry::Absorbed;
 use super::state::State;
 use super::{Storage, StoreError, TeachError, VersionRecord, version_record};
-use crate::wire::LessonResult;
+use crate::LessonResult;
 
 /// The results of a batch, one per lesson, in order.
 pub(crate) type Results = Vec<Result<LessonResult, TeachError>>;
@@ -253,13 +253,14 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             })
         };
         if let Some(stored) = unchanged {
-            results.push(Ok(LessonResult {
-                learned: false,
-                describes: pending.absorbed.describes.clone(),
-                definition_version: stored.definition_version,
-                version_id: Some(stored.version_id.to_string()),
-                previous_version_id: stored.previous_version_id.as_deref().map(str::to_owned),
-            }));
+            let mut result = LessonResult::new(
+                false,
+                pending.absorbed.describes.clone(),
+                stored.definition_version,
+            )
+            .with_version_id(stored.version_id.to_string());
+            result.previous_version_id = stored.previous_version_id.as_deref().map(str::to_owned);
+            results.push(Ok(result));
             continue;
         }
         let (definition_version, previous_version_id) = match seen.head(&pending.collection) {
@@ -288,13 +289,11 @@ fn decide(current: &State, batch: &[Pending<'_>]) -> (Option<State>, Vec<Version
             .get_or_insert_with(|| current.clone())
             .apply_written(&record, json);
         records.push(record.to_record());
-        results.push(Ok(LessonResult {
-            learned: true,
-            describes: pending.absorbed.describes.clone(),
-            definition_version,
-            version_id: Some(version_id),
-            previous_version_id,
-        }));
+        let mut result =
+            LessonResult::new(true, pending.absorbed.describes.clone(), definition_version)
+                .with_version_id(version_id);
+        result.previous_version_id = previous_version_id;
+        results.push(Ok(result));
     }
     (working, records, results)
 }

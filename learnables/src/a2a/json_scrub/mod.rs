@@ -598,7 +598,7 @@ pub(crate) fn scrub_whole(text: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::constants::EXTENSION_URI;
+    use crate::EXTENSION_URI;
 
     const U: &str = EXTENSION_URI;
 

@@ -2,7 +2,7 @@
 //! grammar, the containers it is in, numbers, and the matcher that tells
 //! the URI, `extensions` and `metadata` from other strings.
 
-use crate::constants::EXTENSION_URI;
+use crate::EXTENSION_URI;
 
 /// The key of the arrays that list a message's extensions.
 const EXTENSIONS: &[u8] = b"extensions";

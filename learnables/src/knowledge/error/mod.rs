@@ -7,8 +7,8 @@ mod store_reason;
 pub use store_reason::StoreReason;
 
 use super::UnreadableReport;
-use crate::lesson_error::LessonError;
-use crate::validation::Violations;
+use crate::LessonError;
+use crate::Violations;
 
 /// Why knowledge could not be opened or a learnable registered.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

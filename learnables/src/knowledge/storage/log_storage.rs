@@ -431,7 +431,7 @@ impl<'de> Visitor<'de> for &mut ApplyGroup<'_> {
 /// `path`, to a new file beside it (`knowledge.log.cut-<time>`), durably,
 /// and logs it: what a store cuts off is never destroyed.
 fn keep_aside(path: &Path, from: u64, cut: &[u8]) -> std::io::Result<()> {
-    let stamp: String = crate::timestamp::rfc3339(now_ms())
+    let stamp: String = crate::shared::rfc3339(now_ms())
         .chars()
         .filter(|c| !matches!(c, '-' | ':'))
         .collect();

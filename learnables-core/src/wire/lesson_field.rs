@@ -8,6 +8,7 @@ use crate::validation::Report;
 /// One input of a lesson: the spec's `LessonField`.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{FieldKind, LessonField};
 /// let field = LessonField::new("desk", "Desk", FieldKind::CHOICE)
 ///     .with_choices(["general", "dangerous-goods"])
@@ -90,6 +91,7 @@ impl LessonField {
     /// Marks the field as the entry's key ([`LessonField::entry_key`]).
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{FieldKind, LessonField};
     /// let chapter = LessonField::new("chapter", "HS chapter", FieldKind::TEXT).with_entry_key();
     /// assert_eq!(serde_json::to_value(&chapter).unwrap()["entryKey"], true);
@@ -107,7 +109,8 @@ impl LessonField {
         self
     }
 
-    pub(crate) fn check(&self, report: &mut Report<'_>) {
+    #[doc(hidden)]
+    pub fn check(&self, report: &mut Report<'_>) {
         if learnables_rules::is_blank(&self.name) {
             report.at("name", "the name is empty; it needs a character");
         }

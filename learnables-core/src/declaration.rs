@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::a2a::CardError;
+use crate::card::CardError;
 #[cfg(feature = "a2a-types")]
-use crate::a2a::card_json;
+use crate::card::card_json;
 use crate::constants::EXTENSION_URI;
 use crate::learnable::Learnable;
 use crate::registration::Registration;
@@ -16,6 +16,7 @@ use crate::wire::{DeclarationParams, LearnableDescriptor};
 /// produces the agent card's extension entry.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{Declaration, Learnable, TEACH_METHOD};
 /// # #[derive(Learnable)]
 /// # #[learnable(collection = "routing_rules", entry = "routing rule",
@@ -49,7 +50,7 @@ impl Declaration {
     }
 
     /// Declares the learnable type `T`: the card lists it, and the
-    /// knowledge a [`LearnablesService`](crate::a2a::LearnablesService) is
+    /// knowledge a `LearnablesService` (in `learnables`) is
     /// built with reads its lessons and stored versions as `T`.
     pub fn learnable<T: Learnable + Send + Sync + 'static>(mut self) -> Declaration {
         self.types.push(Registration::of::<T>());
@@ -77,6 +78,7 @@ impl Declaration {
     /// method under the same activation, token and teacher policy.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Declaration, RETRACT_METHOD, TEACH_METHOD};
     /// let declaration = Declaration::new().teach_method(TEACH_METHOD).retract_method(RETRACT_METHOD);
     /// assert_eq!(declaration.params().retract_method.as_deref(), Some("rsaxb.learnables.Retract"));
@@ -88,7 +90,8 @@ impl Declaration {
 
     /// How each type declared with [`Declaration::learnable`] is
     /// registered, in the order declared.
-    pub(crate) fn registrations(&self) -> impl Iterator<Item = Registration> + '_ {
+    #[doc(hidden)]
+    pub fn registrations(&self) -> impl Iterator<Item = Registration> + '_ {
         self.types.iter().copied()
     }
 
@@ -122,6 +125,7 @@ impl Declaration {
     /// an earlier Learnables entry, after checking it against the card.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::Declaration;
     /// let mut card = serde_json::json!({
     ///     "name": "Customs agent", "capabilities": {"streaming": false},
@@ -165,6 +169,7 @@ impl Declaration {
     /// the declaration does not fit.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use a2a::{AgentCapabilities, AgentCard, AgentInterface, AgentSkill};
     /// use learnables::{Declaration, EXTENSION_URI};
     /// let mut card = AgentCard {
@@ -234,4 +239,32 @@ pub struct AgentExtension {
     pub required: bool,
     /// The learnables and the teach method.
     pub params: DeclarationParams,
+}
+
+#[cfg(feature = "a2a-types")]
+impl From<AgentExtension> for a2a::AgentExtension {
+    /// The SDK's extension entry with the same JSON.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables::{Declaration, EXTENSION_URI};
+    /// let extension = a2a::AgentExtension::from(Declaration::new().agent_extension());
+    /// assert_eq!(extension.uri, EXTENSION_URI);
+    /// assert_eq!(extension.required, Some(false));
+    /// assert_eq!(extension.params.unwrap()["learnables"], serde_json::json!([]));
+    /// ```
+    fn from(extension: AgentExtension) -> a2a::AgentExtension {
+        // `DeclarationParams` is a struct of strings, lists and JSON values:
+        // it always serializes, as an object.
+        let params = match serde_json::to_value(extension.params) {
+            Ok(Value::Object(params)) => Some(params.into_iter().collect()),
+            _ => None,
+        };
+        a2a::AgentExtension {
+            uri: extension.uri,
+            description: extension.description,
+            required: Some(extension.required),
+            params,
+        }
+    }
 }

@@ -18,6 +18,7 @@ use super::LessonValue;
 /// checks them.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{Lesson, LessonValue};
 /// let lesson: Lesson = serde_json::from_value(serde_json::json!({
 ///     "collection": "routing_rules", "entry": "85",
@@ -69,6 +70,7 @@ impl Lesson {
     /// `reason`); `None` for any other name.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::Lesson;
     /// assert_eq!(Lesson::max_chars("taughtBy"), Some(Lesson::MAX_TAUGHT_BY_CHARS));
     /// assert_eq!(Lesson::max_chars("value"), None);
@@ -87,6 +89,7 @@ impl Lesson {
     /// its limit; `None` when every one fits.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Lesson, LessonValue};
     /// let lesson = Lesson::new("c", "e".repeat(257), LessonValue::default(), "alice@example.com");
     /// assert_eq!(lesson.too_long(), Some(("entry", 256)));

@@ -12,6 +12,7 @@ use std::collections::HashSet;
 /// [`LearnableDescriptor::validate`].
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{FieldKind, LearnableDescriptor, LessonField};
 /// let descriptor = LearnableDescriptor::new(
 ///     "routing_rules",
@@ -99,6 +100,7 @@ impl LearnableDescriptor {
     /// default is one of them; no two fields share a name.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::LearnableDescriptor;
     /// let descriptor = LearnableDescriptor::new("rules", "rule", "What to do", "TBD", "rules");
     /// let violations = descriptor.validate().unwrap_err();

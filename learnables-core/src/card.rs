@@ -38,7 +38,8 @@ impl CardDeclaration {
     /// violation, each with its path, when it declares them wrongly.
     ///
     /// ```
-    /// use learnables::a2a::CardDeclaration;
+    /// # extern crate learnables_core as learnables;
+    /// use learnables::CardDeclaration;
     /// let card = serde_json::json!({"capabilities": {"extensions": [
     ///     {"uri": "https://rsaxb.com/a2a/learnables/v1", "params": {"learnables": [
     ///         {"collection": "c", "entry": "e", "teaches": "t", "how": "TBD",
@@ -87,7 +88,8 @@ impl CardDeclaration {
     /// path, when it declares them wrongly.
     ///
     /// ```
-    /// use learnables::a2a::CardDeclaration;
+    /// # extern crate learnables_core as learnables;
+    /// use learnables::CardDeclaration;
     /// let card: a2a::AgentCard = serde_json::from_value(serde_json::json!({
     ///     "name": "Agent", "version": "1", "supportedInterfaces": [],
     ///     "capabilities": {"extensions": [
@@ -113,7 +115,7 @@ impl CardDeclaration {
 #[cfg(feature = "a2a-types")]
 /// What the JSON card functions look at of a typed card: its skills and
 /// its capabilities' extensions.
-pub(crate) fn card_json(card: &a2a::AgentCard) -> serde_json::Result<Value> {
+pub fn card_json(card: &a2a::AgentCard) -> serde_json::Result<Value> {
     let mut capabilities = serde_json::Map::new();
     if let Some(extensions) = &card.capabilities.extensions {
         capabilities.insert("extensions".into(), serde_json::to_value(extensions)?);

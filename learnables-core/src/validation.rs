@@ -84,7 +84,8 @@ impl std::error::Error for Violations {}
 impl Violations {
     /// Runs `check` with a report at the root, then `Ok` if it found no
     /// violation, else every one it found.
-    pub(crate) fn collect(check: impl FnOnce(&mut Report<'_>)) -> Result<(), Violations> {
+    #[doc(hidden)]
+    pub fn collect(check: impl FnOnce(&mut Report<'_>)) -> Result<(), Violations> {
         let mut list = Vec::new();
         check(&mut Report {
             list: &mut list,
@@ -95,13 +96,15 @@ impl Violations {
 }
 
 /// Collects violations under a path prefix.
-pub(crate) struct Report<'a> {
+#[derive(Debug)]
+pub struct Report<'a> {
     list: &'a mut Vec<Violation>,
     prefix: String,
 }
 
 impl Report<'_> {
-    pub(crate) fn at(&mut self, key: &str, message: impl Into<String>) {
+    /// Records a violation at `key` under this report's prefix.
+    pub fn at(&mut self, key: &str, message: impl Into<String>) {
         let path = if self.prefix.is_empty() {
             key.to_owned()
         } else {
@@ -113,7 +116,8 @@ impl Report<'_> {
         });
     }
 
-    pub(crate) fn nested(&mut self, key: &str) -> Report<'_> {
+    /// A report for the violations under `key`.
+    pub fn nested(&mut self, key: &str) -> Report<'_> {
         let prefix = if self.prefix.is_empty() {
             key.to_owned()
         } else {

@@ -7,6 +7,7 @@ use std::fmt;
 /// implements, together with `Display` and `FromStr` as the choice string.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::Choice;
 ///
 /// #[derive(Choice, Debug, Clone, Copy, PartialEq)]
@@ -34,6 +35,7 @@ pub trait Choice: Sized + 'static {
     /// for a variant without one). Empty when the type says nothing.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::Choice;
     /// #[derive(Choice, Debug, Clone, Copy)]
     /// enum Desk {
@@ -52,6 +54,7 @@ pub trait Choice: Sized + 'static {
     /// descriptor shows the choice it reads as.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::Choice;
     /// #[derive(Choice, Debug, Clone, Copy)]
     /// enum Desk {
@@ -76,6 +79,7 @@ pub trait Choice: Sized + 'static {
 /// (what a JSON boolean, or a stored value of an earlier release, holds).
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::Choice;
 /// assert_eq!(bool::CHOICES, ["yes", "no"]);
 /// assert_eq!(true.as_choice(), "yes");

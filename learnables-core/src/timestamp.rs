@@ -2,7 +2,7 @@
 //! milliseconds since the Unix epoch that versions record.
 
 /// Milliseconds since the Unix epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-pub(crate) fn rfc3339(ms: u64) -> String {
+pub fn rfc3339(ms: u64) -> String {
     let seconds = ms / 1000;
     let (days, of_day) = (seconds / 86_400, seconds % 86_400);
     let (year, month, day) = civil_from_days(days as i64);

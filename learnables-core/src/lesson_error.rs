@@ -5,6 +5,7 @@ use std::fmt;
 /// Everything wrong with a lesson: every bad field, not only the first.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// # use learnables::{Learnable, LessonValue};
 /// #[derive(Learnable, Debug)]
 /// #[learnable(collection = "limits", entry = "limit", teaches = "How much a broker may clear",
@@ -175,6 +176,7 @@ impl LessonProblem {
     /// the key too).
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::LessonProblem;
     /// let missing = LessonProblem::Missing { field: "amountEur".into(), label: "Limit in euros".into() };
     /// assert_eq!(missing.in_words(), "Limit in euros is needed");
@@ -381,6 +383,7 @@ impl std::error::Error for LessonError {}
 /// field at fault, reported like the field's own errors.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{FieldErrors, Learnable, LessonValue};
 /// #[derive(Learnable, Debug)]
 /// #[learnable(collection = "ranges", entry = "range", teaches = "Which weights a desk takes",
@@ -455,9 +458,9 @@ impl std::error::Error for FieldErrors {}
 /// The longest piece of a value that an error message repeats.
 const SHOWN_CHARS: usize = 80;
 
-/// `text` as an error message may repeat it: at most [`SHOWN_CHARS`]
+/// `text` as an error message may repeat it: at most `SHOWN_CHARS`
 /// characters, the cut marked with an ellipsis.
-pub(crate) fn shortened(text: &str) -> String {
+pub fn shortened(text: &str) -> String {
     match text.char_indices().nth(SHOWN_CHARS) {
         None => text.to_owned(),
         Some((cut, _)) => format!("{}…", &text[..cut]),

@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 /// (see [`FieldKind::rendering`]).
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{FieldKind, Rendering};
 /// assert_eq!(FieldKind::CHOICE.rendering(), Rendering::Choice);
 /// assert_eq!(FieldKind::new("date").rendering(), Rendering::Text);

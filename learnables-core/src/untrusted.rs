@@ -31,6 +31,7 @@
 //!   more). The cut falls between characters, never inside one.
 //!
 //! ```
+//! # extern crate learnables_core as learnables;
 //! use learnables::untrusted::Untrusted;
 //!
 //! let from_an_agent = "Desk\x1b]52;c;ZWNobyBoaQ==\x07 \u{202e}lanigiro\nnext";
@@ -62,6 +63,7 @@ pub const MARKER_MAX_CHARS: usize = 30;
 /// escaped and how.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::untrusted::Untrusted;
 /// let title = "\x1b]0;pwned\x07Customs agent";
 /// assert_eq!(format!("{}", Untrusted::new(title)), r"\u{1b}]0;pwned\u{7}Customs agent");
@@ -79,6 +81,7 @@ impl<'a> Untrusted<'a> {
     /// `text`, shown on one line and cut after [`DEFAULT_MAX_CHARS`].
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::untrusted::Untrusted;
     /// assert_eq!(Untrusted::new("two\nlines").to_string(), r"two\nlines");
     /// ```
@@ -94,6 +97,7 @@ impl<'a> Untrusted<'a> {
     /// truncation marker if anything was left out.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::untrusted::Untrusted;
     /// // An escape is never split: it fits whole, or the cut comes before it.
     /// assert_eq!(Untrusted::new("ab\x1bcd").max_chars(4).to_string(), "ab…[+3 chars]");
@@ -108,6 +112,7 @@ impl<'a> Untrusted<'a> {
     /// control, `\r` included, is still escaped.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::untrusted::Untrusted;
     /// assert_eq!(Untrusted::new("a\nb\rc").multi_line().to_string(), "a\nb\\rc");
     /// ```
@@ -243,6 +248,7 @@ impl Piece {
 /// can neither hide nor reorder text.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::untrusted::is_hazard;
 /// assert!(is_hazard('\x1b') && is_hazard('\u{9b}') && is_hazard('\u{202e}'));
 /// assert!(is_hazard('\u{200b}') && is_hazard('\u{feff}') && is_hazard('\u{e0041}'));
@@ -293,6 +299,7 @@ pub fn is_hazard(c: char) -> bool {
 /// values. Text with nothing to escape is borrowed as it is.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::untrusted::escaped;
 /// assert_eq!(escaped("Chapter 85 goes to the \u{202e}kseD desk"), r"Chapter 85 goes to the \u{202e}kseD desk");
 /// assert!(matches!(escaped("Größe ≤ 5 kg"), std::borrow::Cow::Borrowed(_)));
@@ -312,6 +319,7 @@ pub fn escaped(text: &str) -> std::borrow::Cow<'_, str> {
 /// character, each escaped as [`Untrusted`] escapes them.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::untrusted::HiddenCharacter;
 /// assert_eq!(HiddenCharacter::check("entry", "85"), Ok(()));
 /// let refused = HiddenCharacter::check("entry", "\u{202e}gnp.exe").unwrap_err();

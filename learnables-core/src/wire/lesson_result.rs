@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 /// value, which may be older than the collection's latest.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::LessonResult;
 /// let result = LessonResult::new(true, "Chapter 85 declarations now go to the general desk", 1)
 ///     .with_version_id("v1");
@@ -43,6 +44,7 @@ impl LessonResult {
     /// collection's `definition_version`, without version ids.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::LessonResult;
     /// let result = LessonResult::new(false, "Chapter 85 already goes to the general desk", 3);
     /// assert!(!result.learned);
@@ -66,6 +68,7 @@ impl LessonResult {
     /// The same, with the id of its version.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// let result = learnables::LessonResult::new(true, "learned", 1).with_version_id("v1");
     /// assert_eq!(result.version_id.as_deref(), Some("v1"));
     /// ```
@@ -77,6 +80,7 @@ impl LessonResult {
     /// The same, with the id of the version it replaced.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// let result = learnables::LessonResult::new(true, "learned", 2)
     ///     .with_version_id("v2")
     ///     .with_previous_version_id("v1");

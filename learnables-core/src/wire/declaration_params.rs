@@ -11,6 +11,7 @@ use crate::validation::{Violation, Violations};
 /// The `params` of the extension's entry in `capabilities.extensions[]`.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::DeclarationParams;
 /// let params = DeclarationParams::new(vec![]);
 /// assert_eq!(serde_json::to_string(&params).unwrap(), r#"{"learnables":[]}"#);
@@ -42,6 +43,7 @@ impl DeclarationParams {
     /// The params declaring `learnables`, with no teach method.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{DeclarationParams, Learnable, LearnableDescriptor};
     /// let params = DeclarationParams::new(vec![]);
     /// assert!(params.learnables.is_empty());
@@ -58,6 +60,7 @@ impl DeclarationParams {
     /// The same, with the RPC method that accepts a `Lesson`.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{DeclarationParams, TEACH_METHOD};
     /// let params = DeclarationParams::new(vec![]).with_teach_method(TEACH_METHOD);
     /// assert_eq!(params.teach_method.as_deref(), Some(TEACH_METHOD));
@@ -70,6 +73,7 @@ impl DeclarationParams {
     /// The same, with the RPC method that retracts an entry.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{DeclarationParams, RETRACT_METHOD};
     /// let params = DeclarationParams::new(vec![]).with_retract_method(RETRACT_METHOD);
     /// assert_eq!(params.retract_method.as_deref(), Some(RETRACT_METHOD));
@@ -83,6 +87,7 @@ impl DeclarationParams {
     /// `teachMethod`, when given, is not blank and no core A2A method.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{DeclarationParams, LearnableDescriptor};
     /// let ok = LearnableDescriptor::new("a", "a", "What a is", "A table kept by the team", "rules");
     /// let params = DeclarationParams::new(vec![ok.clone(), ok]);

@@ -11,9 +11,12 @@ use crate::wire::{LearnableDescriptor, LessonField, LessonValue};
 
 /// A lesson's value as the learnable read it for its entry: the value as
 /// the type writes it back ("84" and 84 alike), and its `describes`.
-pub(crate) struct Taught {
-    pub(crate) value: LessonValue,
-    pub(crate) describes: String,
+#[derive(Debug)]
+pub struct Taught {
+    /// The value as the type writes it back.
+    pub value: LessonValue,
+    /// The sentence the type's `describes` makes of it.
+    pub describes: String,
 }
 
 type AbsorbFn = fn(&LessonValue, &str) -> Result<Taught, LessonError>;
@@ -23,7 +26,8 @@ type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
 type ShownFn = fn(&LessonValue, &str) -> Result<(Vec<LessonField>, String), LessonError>;
 
 /// Why a stored value does not fit its entry: see [`Registration::fits`].
-pub(crate) enum Unfit {
+#[derive(Debug)]
+pub enum Unfit {
     /// It does not read as the type.
     Unreadable(LessonError),
     /// It reads, but the type refuses it for its entry (a key field that
@@ -33,23 +37,26 @@ pub(crate) enum Unfit {
 
 /// One learnable type, its functions taken from the trait.
 #[derive(Clone, Copy)]
-pub(crate) struct Registration {
-    pub(crate) type_id: TypeId,
-    pub(crate) type_name: &'static str,
+pub struct Registration {
+    /// The type's id: two registrations of one type are equal.
+    pub type_id: TypeId,
+    /// The type's name, for messages.
+    pub type_name: &'static str,
     /// Reads a lesson's value for its entry, as a lesson.
-    pub(crate) absorb: AbsorbFn,
+    pub absorb: AbsorbFn,
     /// The lesson fields a stored value shows as learned.
-    pub(crate) show: ShowFn,
+    pub show: ShowFn,
     /// Whether a stored value reads as the type.
-    pub(crate) reads: ReadsFn,
+    pub reads: ReadsFn,
     /// Whether a stored value reads as the type and, written back as
     /// today's type writes it, is a value a lesson on its entry could
     /// teach: what an imported version is checked against.
-    pub(crate) fits: FitsFn,
+    pub fits: FitsFn,
     /// A stored value of an entry as the type shows it now: its lesson
     /// fields as learned and its `describes` sentence, from one read.
-    pub(crate) shown: ShownFn,
-    pub(crate) descriptor: fn() -> &'static LearnableDescriptor,
+    pub shown: ShownFn,
+    /// The type's descriptor.
+    pub descriptor: fn() -> &'static LearnableDescriptor,
 }
 
 /// Two registrations are the same when they are of the same type.
@@ -69,7 +76,8 @@ impl std::fmt::Debug for Registration {
 }
 
 impl Registration {
-    pub(crate) fn of<T: Learnable + Send + Sync + 'static>() -> Registration {
+    /// The registration of the type `T`.
+    pub fn of<T: Learnable + Send + Sync + 'static>() -> Registration {
         Registration {
             type_id: TypeId::of::<T>(),
             type_name: std::any::type_name::<T>(),

@@ -6,6 +6,7 @@ use crate::wire::{LearnableDescriptor, Lesson, LessonField, LessonValue};
 /// A knowledge type: what `#[derive(Learnable)]` implements.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{Learnable, LessonValue};
 ///
 /// #[derive(Learnable, Debug, PartialEq)]
@@ -37,6 +38,7 @@ pub trait Learnable: Sized {
     /// and dropped.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Learnable, LessonValue};
     /// #[derive(Learnable, Debug)]
     /// #[learnable(collection = "greetings", entry = "greeting", teaches = "How to greet a client",
@@ -59,9 +61,10 @@ pub trait Learnable: Sized {
     /// writes them: "07" and "7" agree for a number). A value that leaves
     /// the field out takes it from the entry: the entry is typed once.
     /// [`Lesson::parse`](crate::Lesson::parse) and
-    /// [`Knowledge::teach`](crate::Knowledge::teach) parse this way.
+    /// `Knowledge::teach` (in `learnables`) parse this way.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Learnable, LessonValue};
     /// #[derive(Learnable, Debug)]
     /// #[learnable(collection = "rules", entry = "chapter", teaches = "Which desk handles a chapter",
@@ -104,6 +107,7 @@ pub trait Learnable: Sized {
     /// returns it. The stored value itself never changes.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Learnable, LessonValue};
     /// # use serde_json::{Map, Value, json};
     /// /// Stored before `desk` was split from `note`: "desk: general".
@@ -152,6 +156,7 @@ pub trait Learnable: Sized {
     /// A field `self` has no value for has no default.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// # use learnables::Learnable;
     /// # #[derive(Learnable)]
     /// # #[learnable(collection = "c", entry = "e", teaches = "What to greet with",
@@ -183,6 +188,7 @@ impl Lesson {
     /// for `T`'s collection.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// # use learnables::{Learnable, Lesson, LessonValue};
     /// #[derive(Learnable, Debug)]
     /// #[learnable(collection = "desks", entry = "desk", teaches = "Which desks exist",

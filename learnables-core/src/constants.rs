@@ -3,6 +3,7 @@
 /// The extension's URI, as the spec publishes it.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// assert_eq!(learnables::EXTENSION_URI, "https://rsaxb.com/a2a/learnables/v1");
 /// ```
 pub const EXTENSION_URI: &str = "https://rsaxb.com/a2a/learnables/v1";
@@ -24,6 +25,7 @@ pub const SHOW_BACK_METHOD: &str = "rsaxb.learnables.ShowBack";
 /// their name, so nobody types who they are.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// assert_eq!(learnables::TEACHER_METHOD, "rsaxb.learnables.Teacher");
 /// ```
 pub const TEACHER_METHOD: &str = "rsaxb.learnables.Teacher";

@@ -40,6 +40,7 @@ impl Probe<NaiveDate> {
     /// A date is a `date` field, read from `YYYY-MM-DD`.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Learnable, LessonValue};
     /// #[derive(Learnable, Debug)]
     /// #[learnable(collection = "reviews", entry = "broker", teaches = "When a broker is reviewed",

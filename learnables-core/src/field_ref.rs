@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 /// to make one, so code holding a `FieldRef<L, V>` names a field `L` has.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{FieldRef, Learnable};
 /// # #[derive(Learnable)]
 /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 /// [`Learnable::from_lesson_value`](crate::Learnable::from_lesson_value).
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::LessonValue;
 /// let value = LessonValue::try_from(serde_json::json!({"chapter": "84"})).unwrap();
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"chapter":"84"}"#);
@@ -57,7 +58,8 @@ impl LessonValue {
     }
 
     /// The key/value pairs, for the generated parser only.
-    pub(crate) fn entries(&self) -> impl Iterator<Item = (&str, &Value)> {
+    #[doc(hidden)]
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &Value)> {
         self.0.iter().map(|(key, value)| (key.as_str(), value))
     }
 

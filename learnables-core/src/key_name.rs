@@ -8,7 +8,8 @@ use serde::de::{DeserializeSeed, Deserializer, Visitor};
 
 /// A JSON object member's name, borrowed from the text it is read from
 /// unless it has escapes.
-pub(crate) struct KeyName;
+#[derive(Debug, Clone, Copy)]
+pub struct KeyName;
 
 impl<'de> DeserializeSeed<'de> for KeyName {
     type Value = Cow<'de, str>;
