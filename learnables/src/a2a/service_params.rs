@@ -155,6 +155,8 @@ pub(super) fn teach_error(error: &TeachError) -> RpcError {
             ),
         ),
         TeachError::Store(store) => store_error(store),
+        // The store's errors are open to new kinds of refusal.
+        _ => RpcError::new(codes::INVALID_PARAMS, error.to_string()),
     }
 }
 
@@ -189,6 +191,7 @@ pub(super) fn store_error(error: &StoreError) -> RpcError {
         StoreError::OutcomeUnknown(_) => {
             "the write was not confirmed; the lesson may have been absorbed: read it back"
         }
+        _ => "it failed; the lesson may have been absorbed: read it back",
     };
     RpcError::new(
         codes::INTERNAL_ERROR,
