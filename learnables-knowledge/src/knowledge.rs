@@ -4,8 +4,6 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::Declaration;
-use crate::Learnable;
 #[cfg(feature = "embedded")]
 use crate::LogStorage;
 #[cfg(feature = "postgres")]
@@ -16,11 +14,11 @@ use crate::shared::Shared;
 use crate::state::State;
 use crate::storage::MemoryStorage;
 use crate::writer::{Writer, extend};
+use crate::{Declaration, Learnable, Lesson, LessonResult};
 use crate::{
     ImportError, KnowledgeError, OnUnreadable, Snapshot, Storage, TeachError, UnreadableReport,
     VersionRecord, export, import, revert,
 };
-use crate::{Lesson, LessonResult};
 
 /// An agent's knowledge: the learnables it can be taught, every version of
 /// what it was taught, and the back end that keeps them.
@@ -99,23 +97,14 @@ impl Knowledge {
 
     /// Connects to the PostgreSQL database at `url` and opens the knowledge
     /// kept there, with every version it holds, creating or upgrading its
-    /// tables first (see [`PostgresStorage`] for what the back end
-    /// guarantees).
-    ///
-    /// Every replica of an agent connects to the same database and they
-    /// behave as one knowledge: a lesson taught to any replica becomes one
-    /// version of one linear history, and reaches the others promptly
-    /// (they are notified; no polling). A task's pinned [`Snapshot`]
-    /// never changes, whoever teaches meanwhile.
-    ///
-    /// `url` is `postgres://user:password@host:port/dbname` (or
-    /// `postgresql://`, or the `key=value` form); errors name the database
-    /// but never show the password. It takes libpq's TLS parameters:
-    /// `sslmode` (`disable`, `prefer` (the default), `require`,
-    /// `verify-ca`, `verify-full`) and `sslrootcert=PATH`, with libpq's
-    /// meaning (see [`PostgresStorage`]). Lessons taught to replicas at the
-    /// same moment wait for each other in the database; none is refused
-    /// for it. Safe to call from async code (see also `connect_async`).
+    /// tables first. Every replica of an agent connects to the same
+    /// database and they behave as one knowledge: one linear history, each
+    /// lesson reaching the others promptly (they are notified; no polling),
+    /// none refused for contention; a pinned [`Snapshot`] never changes.
+    /// `url` is `postgres://user:password@host:port/dbname` (or the
+    /// `key=value` form) with libpq's `sslmode` and `sslrootcert`; errors
+    /// never show the password. See [`PostgresStorage`] for the rest. Safe
+    /// to call from async code (see also `connect_async`).
     ///
     /// ```no_run
     /// # extern crate learnables_core as learnables;
@@ -143,8 +132,6 @@ impl Knowledge {
     /// assert_eq!(learned, result.version_id);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    ///
-    /// [`Snapshot`]: crate::Snapshot
     #[cfg(feature = "postgres")]
     pub fn connect(url: &str) -> Result<Knowledge, KnowledgeError> {
         Knowledge::with_storage(PostgresStorage::connect(url)?)
@@ -154,7 +141,6 @@ impl Knowledge {
     /// on tokio's blocking pool.
     ///
     /// ```no_run
-    /// # extern crate learnables_core as learnables;
     /// # async fn run() -> Result<(), learnables_knowledge::KnowledgeError> {
     /// let knowledge = learnables_knowledge::Knowledge::connect_async("postgres://agent@db.internal/k").await?;
     /// # Ok(()) }
@@ -174,7 +160,6 @@ impl Knowledge {
     /// knowledge keeps serving reads.
     ///
     /// ```
-    /// # extern crate learnables_core as learnables;
     /// let knowledge = learnables_knowledge::Knowledge::in_memory();
     /// knowledge.set_commit_timeout(std::time::Duration::from_secs(5));
     /// ```
@@ -283,18 +268,7 @@ impl Knowledge {
         declaration: &Declaration,
         on_unreadable: OnUnreadable,
     ) -> Result<UnreadableReport, KnowledgeError> {
-        let mut report = UnreadableReport::default();
-        for registration in declaration.registrations() {
-            match self.shared.register(registration, on_unreadable) {
-                Ok(more) | Err(KnowledgeError::Unreadable(more)) => report.extend(more),
-                Err(error) => return Err(error),
-            }
-        }
-        if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
-            return Err(KnowledgeError::Unreadable(report));
-        }
-        self.shared.agrees_with(declaration)?;
-        Ok(report)
+        self.shared.register_declaration(declaration, on_unreadable)
     }
 
     /// The collections that can be taught, in no particular order.
@@ -599,7 +573,6 @@ impl Knowledge {
     /// registering reports them for a store ([`ImportError::Unreadable`]).
     ///
     /// ```
-    /// # extern crate learnables_core as learnables;
     /// use learnables_knowledge::Knowledge;
     /// use learnables_knowledge::ImportError;
     /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";

@@ -179,9 +179,31 @@ impl Shared {
         Ok(report)
     }
 
+    /// Registers every learnable `declaration` declares, then checks that
+    /// they are one list: see
+    /// [`Knowledge::register_declaration`](crate::Knowledge::register_declaration).
+    pub(crate) fn register_declaration(
+        &self,
+        declaration: &Declaration,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError> {
+        let mut report = UnreadableReport::default();
+        for registration in declaration.registrations() {
+            match self.register(registration, on_unreadable) {
+                Ok(more) | Err(KnowledgeError::Unreadable(more)) => report.extend(more),
+                Err(error) => return Err(error),
+            }
+        }
+        if !report.is_empty() && on_unreadable == OnUnreadable::Refuse {
+            return Err(KnowledgeError::Unreadable(report));
+        }
+        self.agrees_with(declaration)?;
+        Ok(report)
+    }
+
     /// Whether `declaration` declares exactly the learnables this
     /// knowledge reads, each as its registered type describes it.
-    pub(crate) fn agrees_with(&self, declaration: &Declaration) -> Result<(), KnowledgeError> {
+    fn agrees_with(&self, declaration: &Declaration) -> Result<(), KnowledgeError> {
         let registry = self.registry.get();
         let declared = &declaration.params().learnables;
         let disagrees = |collection: &str, disagreement| KnowledgeError::Disagrees {

@@ -11,7 +11,6 @@ use crate::{LessonError, LessonProblem};
 /// when stored versions of the collection do not read as the type.
 ///
 /// ```
-/// # extern crate learnables_core as learnables;
 /// use learnables_knowledge::OnUnreadable;
 /// assert_eq!(OnUnreadable::default(), OnUnreadable::Refuse);
 /// ```

@@ -16,7 +16,6 @@ use std::sync::Arc;
 /// (`"disk full".into()`, or a `String`), or with the error that caused it:
 ///
 /// ```
-/// # extern crate learnables_core as learnables;
 /// use std::error::Error as _;
 /// use std::io;
 /// use learnables_knowledge::{StoreError, StoreReason};
@@ -40,7 +39,6 @@ impl StoreReason {
     /// A reason of `text` alone.
     ///
     /// ```
-    /// # extern crate learnables_core as learnables;
     /// let reason = learnables_knowledge::StoreReason::new("disk full");
     /// assert_eq!(&*reason, "disk full");
     /// assert!(reason.cause().is_none());
@@ -55,7 +53,6 @@ impl StoreReason {
     /// A reason of `text`, caused by `source`.
     ///
     /// ```
-    /// # extern crate learnables_core as learnables;
     /// use std::io;
     /// let cause = io::Error::from(io::ErrorKind::PermissionDenied);
     /// let reason = learnables_knowledge::StoreReason::with_source("knowledge.log: denied", cause);
@@ -75,7 +72,6 @@ impl StoreReason {
     /// The error that caused it, if any.
     ///
     /// ```
-    /// # extern crate learnables_core as learnables;
     /// let reason = learnables_knowledge::StoreReason::from("disk full");
     /// assert!(reason.cause().is_none());
     /// ```

@@ -45,7 +45,6 @@ pub(crate) const FILE_NAME: &str = "knowledge.log";
 /// The layout, frame by frame, is in `docs/store-format.md`.
 ///
 /// ```
-/// # extern crate learnables_core as learnables;
 /// use learnables_knowledge::{LogStorage, Storage};
 /// let dir = std::env::temp_dir().join(format!("learnables-doc-{}", std::process::id()));
 /// let storage = LogStorage::open(&dir).unwrap();

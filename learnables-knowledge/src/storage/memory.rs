@@ -17,7 +17,6 @@ use crate::VersionRecord;
 /// knowledge loads it.
 ///
 /// ```
-/// # extern crate learnables_core as learnables;
 /// use learnables_knowledge::{MemoryStorage, Storage};
 /// let storage = MemoryStorage::default();
 /// assert!(storage.load().unwrap().is_empty());

@@ -92,7 +92,6 @@ use crate::off_runtime::off_runtime;
 /// chain and the host name.
 ///
 /// ```no_run
-/// # extern crate learnables_core as learnables;
 /// use learnables_knowledge::{PostgresStorage, Storage};
 /// let storage = PostgresStorage::connect("postgres://agent@db.internal/knowledge")?;
 /// println!("{} versions stored", storage.load()?.len());
