@@ -321,9 +321,9 @@ impl Knowledge {
     }
 
     /// [`Knowledge::lesson_fields_as_learned`] and
-    /// [`Knowledge::describes_as_learned`] from one read of the value, as
-    /// show-back needs both. `None` when no learnable is registered for the
-    /// collection.
+    /// [`Knowledge::describes_as_learned`] from one read of the value, for
+    /// the server side's show-back.
+    #[doc(hidden)]
     pub fn shown_as_learned(
         &self,
         collection: &str,
