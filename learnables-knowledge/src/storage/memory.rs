@@ -1,20 +1,20 @@
-//! [`MemoryStorage`]: the back end that keeps its versions in memory, as
-//! the JSON Lines of their records in one buffer.
+//! [`MemoryStorage`]: the back end that keeps its versions in memory, each
+//! as a compact JSON array of its record's fields.
 
 use std::sync::{Mutex, PoisonError};
 
 use super::{Storage, StoreError, check_follows_on};
-use crate::VersionRecord;
+use crate::{LessonValue, VersionRecord};
 
 /// Versions kept in memory only: the back end of
 /// [`Knowledge::in_memory`](crate::Knowledge::in_memory), for tests and
 /// agents whose knowledge may start empty on every run. Several knowledges
 /// given one (behind an `Arc`) share it as replicas share a database.
 ///
-/// Each version is kept as its record's JSON line in one buffer, a few
-/// hundred bytes a version beside the knowledge's own state (a record kept
-/// whole would cost more than the state itself), and read back only when a
-/// knowledge loads it.
+/// Each version is kept as one JSON array of its record's fields, a
+/// couple of hundred bytes a version beside the knowledge's own state (a
+/// record kept whole would cost more than the state itself), and read back
+/// only when a knowledge loads it.
 ///
 /// ```
 /// use learnables_knowledge::{MemoryStorage, Storage};
@@ -23,16 +23,26 @@ use crate::VersionRecord;
 /// ```
 #[derive(Debug, Default)]
 pub struct MemoryStorage {
-    lines: Mutex<Lines>,
+    /// The version at position `p` is `versions[p - 1]`.
+    versions: Mutex<Vec<Box<[u8]>>>,
 }
 
-#[derive(Debug, Default)]
-struct Lines {
-    /// Every version's record as one line of JSON, in position order.
-    text: Vec<u8>,
-    /// Where the line of the version at position `p` starts: `starts[p - 1]`.
-    starts: Vec<usize>,
-}
+/// A record's fields in order, as a version is kept: an array, so that no
+/// field's name is kept with every version.
+type Fields = (
+    u64,
+    String,
+    u64,
+    String,
+    Option<String>,
+    String,
+    LessonValue,
+    String,
+    Option<String>,
+    String,
+    u64,
+    bool,
+);
 
 impl Storage for MemoryStorage {
     fn load(&self) -> Result<Vec<VersionRecord>, StoreError> {
@@ -41,52 +51,69 @@ impl Storage for MemoryStorage {
 
     fn load_since(&self, position: u64) -> Result<Vec<VersionRecord>, StoreError> {
         // Nothing is left half written under the lock: an append that
-        // fails takes its lines back before it returns.
-        let lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        let Some(&from) = usize::try_from(position)
-            .ok()
-            .and_then(|index| lines.starts.get(index))
-        else {
-            return Ok(Vec::new());
-        };
-        lines.text[from..]
-            .split(|byte| *byte == b'\n')
-            .filter(|line| !line.is_empty())
-            .map(|line| {
-                serde_json::from_slice(line).map_err(|error| {
+        // fails takes its versions back before it returns.
+        let versions = self.versions.lock().unwrap_or_else(PoisonError::into_inner);
+        let from = usize::try_from(position).unwrap_or(usize::MAX);
+        versions
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .map(|kept| {
+                let fields: Fields = serde_json::from_slice(kept).map_err(|error| {
                     StoreError::Damaged(
                         format!("a version kept in memory does not read: {error}").into(),
                     )
+                })?;
+                Ok(VersionRecord {
+                    position: fields.0,
+                    collection: fields.1,
+                    definition_version: fields.2,
+                    version_id: fields.3,
+                    previous_version_id: fields.4,
+                    entry: fields.5,
+                    value: fields.6,
+                    taught_by: fields.7,
+                    reason: fields.8,
+                    describes: fields.9,
+                    taught_at_ms: fields.10,
+                    retracted: fields.11,
                 })
             })
             .collect()
     }
 
     fn append(&self, records: &[VersionRecord]) -> Result<(), StoreError> {
-        let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut last = lines.starts.len() as u64;
+        let mut versions = self.versions.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut last = versions.len() as u64;
         check_follows_on(last, records)?;
-        let (text_was, starts_was) = (lines.text.len(), lines.starts.len());
+        let mut kept = Vec::with_capacity(records.len());
         for record in records {
-            let written = if record.position == last + 1 {
-                let start = lines.text.len();
-                lines.starts.push(start);
-                serde_json::to_writer(&mut lines.text, record)
-                    .map_err(|error| StoreError::Failed(format!("{error}").into()))
-            } else {
-                Err(StoreError::Conflict {
+            if record.position != last + 1 {
+                return Err(StoreError::Conflict {
                     expected: record.position,
                     found: last,
-                })
-            };
-            if let Err(error) = written {
-                lines.text.truncate(text_was);
-                lines.starts.truncate(starts_was);
-                return Err(error);
+                });
             }
-            lines.text.push(b'\n');
+            let fields = (
+                record.position,
+                &record.collection,
+                record.definition_version,
+                &record.version_id,
+                &record.previous_version_id,
+                &record.entry,
+                &record.value,
+                &record.taught_by,
+                &record.reason,
+                &record.describes,
+                record.taught_at_ms,
+                record.retracted,
+            );
+            let json = serde_json::to_vec(&fields)
+                .map_err(|error| StoreError::Failed(format!("{error}").into()))?;
+            kept.push(json.into_boxed_slice());
             last = record.position;
         }
+        versions.extend(kept);
         Ok(())
     }
 }
