@@ -153,11 +153,12 @@ impl Knowledge {
 
     /// Sets how long [`Knowledge::teach`] waits for the back end to store a
     /// lesson (for every handle of this knowledge; by default
-    /// [`DEFAULT_COMMIT_TIMEOUT`]). A lesson still queued behind a write
-    /// that has not finished by then is withdrawn and refused
-    /// ([`StoreError::Failed`]: nothing stored); one being stored is
-    /// answered with [`StoreError::OutcomeUnknown`]. Either way the
-    /// knowledge keeps serving reads.
+    /// [`DEFAULT_COMMIT_TIMEOUT`](crate::DEFAULT_COMMIT_TIMEOUT)). A lesson
+    /// still queued behind a write that has not finished by then is
+    /// withdrawn and refused ([`StoreError::Failed`](crate::StoreError::Failed):
+    /// nothing stored); one being stored is answered with
+    /// [`StoreError::OutcomeUnknown`](crate::StoreError::OutcomeUnknown).
+    /// Either way the knowledge keeps serving reads.
     ///
     /// ```
     /// let knowledge = learnables_knowledge::Knowledge::in_memory();
@@ -210,8 +211,7 @@ impl Knowledge {
     ///
     /// ```
     /// # extern crate learnables_core as learnables;
-    /// use learnables_knowledge::Knowledge;
-    /// use learnables_knowledge::OnUnreadable;
+    /// use learnables_knowledge::{Knowledge, OnUnreadable};
     /// # #[derive(learnables::Learnable, Clone, Debug)]
     /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
     /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
@@ -376,7 +376,8 @@ impl Knowledge {
     /// ([`Knowledge::set_commit_timeout`]). A
     /// lesson whose write was sent but not confirmed (a lost connection, a
     /// back end that panicked or did not answer in time) is answered with
-    /// [`StoreError::OutcomeUnknown`]: it may have been absorbed. Safe to
+    /// [`StoreError::OutcomeUnknown`](crate::StoreError::OutcomeUnknown):
+    /// it may have been absorbed. Safe to
     /// call from async code (it blocks the calling thread; see
     /// `teach_async` with the `tokio` feature for a call that does not).
     pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
@@ -573,8 +574,7 @@ impl Knowledge {
     /// registering reports them for a store ([`ImportError::Unreadable`]).
     ///
     /// ```
-    /// use learnables_knowledge::Knowledge;
-    /// use learnables_knowledge::ImportError;
+    /// use learnables_knowledge::{ImportError, Knowledge};
     /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";
     /// let Err(ImportError::Refused { line, reason }) = Knowledge::in_memory().import(&file[..])
     /// else { panic!() };

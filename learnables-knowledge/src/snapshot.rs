@@ -231,8 +231,7 @@ impl Snapshot {
     ///
     /// ```
     /// # extern crate learnables_core as learnables;
-    /// use learnables_knowledge::VersionValue;
-    /// use learnables_knowledge::Knowledge;
+    /// use learnables_knowledge::{Knowledge, VersionValue};
     /// use learnables::{Learnable, Lesson, LessonValue};
     /// # #[derive(Learnable, Clone, Debug, PartialEq)]
     /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
