@@ -61,7 +61,7 @@ pub(crate) enum ValueRef<'a> {
         /// and no deeper than a version keeps as text. Otherwise the value
         /// is parsed from `text`, as any value is.
         #[cfg_attr(
-            not(feature = "embedded"),
+            not(any(feature = "embedded", test)),
             expect(dead_code, reason = "only the log reads it")
         )]
         plain: bool,
