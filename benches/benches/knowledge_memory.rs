@@ -8,11 +8,15 @@
 //! read from the back end by `catch_up` on this thread, and each is read
 //! once through its pin (which keeps its typed value, as a teach does).
 //!
+//! In memory (`Knowledge::in_memory`), the back end keeps every version
+//! too, as a JSON line beside the knowledge's state: what `MemoryStorage`
+//! holding the same versions adds is counted the same way.
+//!
 //! `cargo bench -p learnables-benches --bench knowledge_memory`
 
 use std::sync::{Arc, Mutex};
 
-use learnables::knowledge::{Storage, StoreError, VersionRecord};
+use learnables::knowledge::{MemoryStorage, Storage, StoreError, VersionRecord};
 use learnables::{Knowledge, Learnable, Snapshot};
 use learnables_examples::{Chapter, Desk, RoutingRule};
 
@@ -112,6 +116,15 @@ fn main() {
     assert_eq!(pins.len() as u64, VERSIONS);
     drop((knowledge, pins));
 
+    let (in_memory, storage) = live_bytes(|| {
+        let storage = MemoryStorage::default();
+        for i in 0..ENTRIES + VERSIONS {
+            storage.append(&[record(i)]).unwrap();
+        }
+        storage
+    });
+    drop(storage);
+
     // Every entry's own storage (the stored records, their values) is in
     // both; the difference is what the 10,000 versions and pins add.
     println!("knowledge of {ENTRIES} entries, 1 version pinned:      {one:>12} bytes");
@@ -123,5 +136,11 @@ fn main() {
         one as f64 / ENTRIES as f64,
         many as f64 / ENTRIES as f64,
         (many - one) as f64 / VERSIONS as f64
+    );
+    println!(
+        "in memory, MemoryStorage holding the same versions adds {:.0} bytes an entry: \
+         {:.0} bytes an entry in all",
+        in_memory as f64 / ENTRIES as f64,
+        (many + in_memory) as f64 / ENTRIES as f64
     );
 }

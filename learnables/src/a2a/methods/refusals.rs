@@ -126,6 +126,8 @@ pub(in crate::a2a) fn teach_error(error: &TeachError) -> RpcError {
         TeachError::NoRejectionReason => RpcError::invalid_params("reason", error.to_string())
             .because(crate::knowledge::review_reasons::REJECTION_REASON_MISSING),
         TeachError::Store(store) => store_error(store),
+        // The store's errors are open to new kinds of refusal.
+        _ => RpcError::new(codes::INVALID_PARAMS, error.to_string()),
     }
 }
 
@@ -160,6 +162,7 @@ pub(in crate::a2a) fn store_error(error: &StoreError) -> RpcError {
         StoreError::OutcomeUnknown(_) => {
             "the write was not confirmed; the lesson may have been absorbed: read it back"
         }
+        _ => "it failed; the lesson may have been absorbed: read it back",
     };
     RpcError::new(
         codes::INTERNAL_ERROR,

@@ -1,0 +1,715 @@
+//! [`Knowledge`]: the handle an agent teaches and reads through.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[cfg(feature = "embedded")]
+use crate::LogStorage;
+#[cfg(feature = "postgres")]
+use crate::PostgresStorage;
+use crate::core_shared::Registration;
+use crate::off_runtime::off_runtime;
+use crate::shared::Shared;
+use crate::state::State;
+use crate::storage::MemoryStorage;
+use crate::writer::{Writer, extend};
+use crate::{Declaration, Learnable, Lesson, LessonError, LessonResult, Review};
+use crate::{FieldChange, Proposal, StoreError};
+use crate::{
+    ImportError, KnowledgeError, OnUnreadable, Snapshot, Storage, TeachError, UnreadableReport,
+    VersionRecord, export, import, revert,
+};
+
+/// An agent's knowledge: the learnables it can be taught, every version of
+/// what it was taught, and the back end that keeps them.
+///
+/// Cheap to clone and to share between threads: clones are handles to the
+/// same knowledge. Reads go through a [`Snapshot`] and never wait for a
+/// lesson being absorbed.
+///
+/// ```
+/// # extern crate learnables_core as learnables;
+/// use learnables_knowledge::Knowledge;
+/// use learnables::{Learnable, Lesson, LessonValue};
+/// # #[derive(Learnable, Clone, Debug, PartialEq)]
+/// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+/// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+/// #     describes = "Chapter {entry} now goes to the {desk} desk")]
+/// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+/// let dir = std::env::temp_dir().join(format!("learnables-knowledge-doc-{}", std::process::id()));
+/// let knowledge = Knowledge::open(&dir)?;
+/// knowledge.register::<RoutingRule>()?;
+/// let pinned = knowledge.pin();
+///
+/// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+/// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+/// let result = knowledge.teach(&lesson)?;
+/// assert!(result.learned);
+/// assert_eq!(result.definition_version, 1);
+/// assert_eq!(result.describes, "Chapter 84 now goes to the general desk");
+///
+/// assert_eq!(pinned.get::<RoutingRule>("84"), None);                 // unchanged by the lesson
+/// assert!(knowledge.pin().get::<RoutingRule>("84").is_some());       // sees the lesson
+/// assert!(!knowledge.teach(&lesson)?.learned);                       // nothing new
+/// # drop(knowledge); std::fs::remove_dir_all(&dir).unwrap();
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Knowledge {
+    shared: Arc<Shared>,
+}
+
+impl Knowledge {
+    /// Opens (or creates) the durable embedded store in `dir`, with every
+    /// version it holds.
+    #[cfg(feature = "embedded")]
+    pub fn open(dir: impl AsRef<std::path::Path>) -> Result<Knowledge, KnowledgeError> {
+        let mut state = State::default();
+        let storage = LogStorage::open_into(dir.as_ref(), &mut state)?;
+        Ok(Knowledge {
+            shared: Shared::on_storage(storage, state)?,
+        })
+    }
+
+    /// Knowledge kept in memory only ([`MemoryStorage`]), starting empty.
+    /// Its lessons are committed on the teacher's own thread: there is no
+    /// write to wait for.
+    pub fn in_memory() -> Knowledge {
+        let writer = Writer::new(Box::new(MemoryStorage::default()), State::default());
+        Knowledge {
+            shared: Arc::new(Shared::new(Arc::new(writer), None)),
+        }
+    }
+
+    /// Knowledge on any back end, with every version it holds. Each stored
+    /// version is checked to follow on from the one before; a store whose
+    /// history is broken is reported as damaged, never opened with lessons
+    /// missing. A back end shared with other processes is watched, so that
+    /// their lessons reach this knowledge as they are made. Lessons are
+    /// stored by the knowledge's commit thread.
+    pub fn with_storage(storage: impl Storage) -> Result<Knowledge, KnowledgeError> {
+        let mut state = State::default();
+        extend(&mut state, off_runtime(|| storage.load())?)?;
+        Ok(Knowledge {
+            shared: Shared::on_storage(storage, state)?,
+        })
+    }
+
+    /// Connects to the PostgreSQL database at `url` and opens the knowledge
+    /// kept there, with every version it holds, creating or upgrading its
+    /// tables first. Every replica of an agent connects to the same
+    /// database and they behave as one knowledge: one linear history, each
+    /// lesson reaching the others promptly (they are notified; no polling),
+    /// none refused for contention; a pinned [`Snapshot`] never changes.
+    /// `url` is `postgres://user:password@host:port/dbname` (or the
+    /// `key=value` form) with libpq's `sslmode` and `sslrootcert`; errors
+    /// never show the password. See [`PostgresStorage`] for the rest. Safe
+    /// to call from async code (see also `connect_async`).
+    ///
+    /// ```no_run
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} now goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let url = std::env::var("DATABASE_URL")?; // postgres://agent:secret@db.internal/customs
+    /// let replica_one = Knowledge::connect(&url)?;
+    /// let replica_two = Knowledge::connect(&url)?; // another process, in real life
+    /// replica_one.register::<RoutingRule>()?;
+    /// replica_two.register::<RoutingRule>()?;
+    ///
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+    /// let result = replica_one.teach(&lesson)?;
+    ///
+    /// // The other replica is notified and catches up by itself within
+    /// // moments; `catch_up` makes sure of it now.
+    /// replica_two.catch_up()?;
+    /// let learned = replica_two.pin().version("routing_rules").map(|v| v.version_id);
+    /// assert_eq!(learned, result.version_id);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub fn connect(url: &str) -> Result<Knowledge, KnowledgeError> {
+        Knowledge::with_storage(PostgresStorage::connect(url)?)
+    }
+
+    /// [`Knowledge::connect`] for async code: connects, migrates and loads
+    /// on tokio's blocking pool.
+    ///
+    /// ```no_run
+    /// # async fn run() -> Result<(), learnables_knowledge::KnowledgeError> {
+    /// let knowledge = learnables_knowledge::Knowledge::connect_async("postgres://agent@db.internal/k").await?;
+    /// # Ok(()) }
+    /// ```
+    #[cfg(feature = "postgres")]
+    pub async fn connect_async(url: &str) -> Result<Knowledge, KnowledgeError> {
+        let url = url.to_owned();
+        crate::async_calls::on_blocking_pool("connecting", move || Knowledge::connect(&url)).await
+    }
+
+    /// Sets how long [`Knowledge::teach`] waits for the back end to store a
+    /// lesson (for every handle of this knowledge; by default
+    /// [`DEFAULT_COMMIT_TIMEOUT`](crate::DEFAULT_COMMIT_TIMEOUT)). A lesson
+    /// still queued behind a write that has not finished by then is
+    /// withdrawn and refused ([`StoreError::Failed`](crate::StoreError::Failed):
+    /// nothing stored); one being stored is answered with
+    /// [`StoreError::OutcomeUnknown`](crate::StoreError::OutcomeUnknown).
+    /// Either way the knowledge keeps serving reads.
+    ///
+    /// ```
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
+    /// knowledge.set_commit_timeout(std::time::Duration::from_secs(5));
+    /// ```
+    pub fn set_commit_timeout(&self, timeout: Duration) {
+        self.shared.set_commit_timeout(timeout);
+    }
+
+    /// Reads the versions other processes sharing the back end have written
+    /// since this knowledge last looked, and makes them what later pins see.
+    /// Shared back ends call it on their own when told of new versions;
+    /// call it to be sure of seeing everything written so far.
+    pub fn catch_up(&self) -> Result<(), KnowledgeError> {
+        self.shared.catch_up()
+    }
+
+    /// [`Knowledge::catch_up`] for async code, on tokio's blocking pool.
+    #[cfg(feature = "tokio")]
+    pub async fn catch_up_async(&self) -> Result<(), KnowledgeError> {
+        let knowledge = self.clone();
+        crate::async_calls::on_blocking_pool("catching up", move || knowledge.catch_up()).await
+    }
+
+    /// Makes `T` teachable: lessons for its collection are parsed as `T`.
+    /// Registering the same type again does nothing; another type for the
+    /// same collection is refused, and so is a descriptor that breaks the
+    /// spec's rules. Every stored version of the collection is read as `T`
+    /// (each entry's latest and every earlier one a pin may reach): where
+    /// some do not read, the error is one report of every such version,
+    /// grouped by cause, each with its fix ([`KnowledgeError::Unreadable`]);
+    /// [`Knowledge::register_with`] can register anyway.
+    ///
+    /// An agent served by `learnables::a2a::LearnablesService`
+    /// need not call it: the service registers every learnable its
+    /// declaration declares.
+    pub fn register<T>(&self) -> Result<(), KnowledgeError>
+    where
+        T: Learnable + Send + Sync + 'static,
+    {
+        self.register_with::<T>(OnUnreadable::Refuse).map(drop)
+    }
+
+    /// [`Knowledge::register`], deciding what to do when stored versions
+    /// do not read as `T`: refuse ([`OnUnreadable::Refuse`], the report is
+    /// the error), or register anyway ([`OnUnreadable::TreatAsUnknown`]:
+    /// those entries read as unknown, and the report is returned). Stored
+    /// versions are never rewritten or dropped. Registering a type already
+    /// registered reports nothing.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::{Knowledge, OnUnreadable};
+    /// # #[derive(learnables::Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// let report = knowledge.register_with::<RoutingRule>(OnUnreadable::TreatAsUnknown)?;
+    /// assert!(report.is_empty());
+    /// # Ok::<(), learnables_knowledge::KnowledgeError>(())
+    /// ```
+    pub fn register_with<T>(
+        &self,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError>
+    where
+        T: Learnable + Send + Sync + 'static,
+    {
+        self.shared.register(Registration::of::<T>(), on_unreadable)
+    }
+
+    /// Registers every learnable `declaration` declares (with
+    /// [`Declaration::learnable`]), then checks that the declaration and
+    /// this knowledge are one list: each declared collection read by its
+    /// declared type, each registered one declared
+    /// ([`KnowledgeError::Disagrees`] says how they are not). Stored
+    /// versions that do not read are reported for every declared type at
+    /// once, as [`Knowledge::register_with`] does for one.
+    /// `learnables::a2a::LearnablesService::try_new`
+    /// calls it.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::{Disagreement, OnUnreadable};
+    /// use learnables_knowledge::{Knowledge, KnowledgeError};
+    /// use learnables::{Declaration, Learnable};
+    /// # #[derive(Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// let declaration = Declaration::new().learnable::<RoutingRule>();
+    /// knowledge.register_declaration(&declaration, OnUnreadable::Refuse)?;
+    /// assert_eq!(knowledge.collections(), ["routing_rules"]);
+    ///
+    /// // A learnable declared by hand has no type to read it.
+    /// let by_hand = Declaration::new().descriptor(RoutingRule::descriptor().clone());
+    /// let other = Knowledge::in_memory();
+    /// let Err(KnowledgeError::Disagrees { disagreement, .. }) =
+    ///     other.register_declaration(&by_hand, OnUnreadable::Refuse) else { panic!() };
+    /// assert_eq!(disagreement, Disagreement::NotReadable);
+    /// # Ok::<(), KnowledgeError>(())
+    /// ```
+    pub fn register_declaration(
+        &self,
+        declaration: &Declaration,
+        on_unreadable: OnUnreadable,
+    ) -> Result<UnreadableReport, KnowledgeError> {
+        self.shared.register_declaration(declaration, on_unreadable)
+    }
+
+    /// The collections that can be taught, in no particular order.
+    pub fn collections(&self) -> Vec<String> {
+        self.shared.registry().keys().cloned().collect()
+    }
+
+    /// A stored value of `collection` shown by its learnable: the lesson
+    /// fields with the value's parts as their defaults (see
+    /// [`Learnable::lesson_fields_as_learned`]). `None` when no learnable is
+    /// registered for the collection.
+    pub fn lesson_fields_as_learned(
+        &self,
+        collection: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<Vec<crate::LessonField>, crate::LessonError>> {
+        let show = self.shared.registry().get(collection)?.show;
+        Some(show(value))
+    }
+
+    /// What a stored value of `collection` says of entry `entry` in words,
+    /// as its learnable phrases it now (aliases and defaults applied: the
+    /// sentence agrees with [`Knowledge::lesson_fields_as_learned`]). `None`
+    /// when no learnable is registered for the collection.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
+    /// let said = knowledge.describes_as_learned("routing_rules", "85", &value);
+    /// assert_eq!(said, Some(Ok("Chapter 85 goes to the general desk".to_owned())));
+    /// # Ok::<(), learnables_knowledge::KnowledgeError>(())
+    /// ```
+    pub fn describes_as_learned(
+        &self,
+        collection: &str,
+        entry: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<String, crate::LessonError>> {
+        self.shown_as_learned(collection, entry, value)
+            .map(|shown| shown.map(|(_, describes)| describes))
+    }
+
+    /// [`Knowledge::lesson_fields_as_learned`] and
+    /// [`Knowledge::describes_as_learned`] from one read of the value, for
+    /// the server side's show-back.
+    #[doc(hidden)]
+    pub fn shown_as_learned(
+        &self,
+        collection: &str,
+        entry: &str,
+        value: &crate::LessonValue,
+    ) -> Option<Result<(Vec<crate::LessonField>, String), crate::LessonError>> {
+        let shown = self.shared.registry().get(collection)?.shown;
+        Some(shown(value, entry))
+    }
+
+    /// The knowledge as it is now, for a task to read from until it ends.
+    pub fn pin(&self) -> Snapshot {
+        Snapshot::of(self.shared.current())
+    }
+
+    /// The knowledge as it was at `position` (a [`Snapshot::position`]
+    /// kept by a task, say, to resume after a restart pinned to the version
+    /// it started on). A position past the latest gives the latest.
+    pub fn pin_at(&self, position: u64) -> Snapshot {
+        Snapshot::of_past(self.shared.current(), position)
+    }
+
+    /// The knowledge just after the version `version_id` was made: every
+    /// collection as it stood then. For audit.
+    pub fn pin_as_of(&self, version_id: &str) -> Result<Snapshot, KnowledgeError> {
+        let current = self.shared.current();
+        let position = current
+            .by_id(version_id)
+            .map(|version| version.position)
+            .ok_or_else(|| KnowledgeError::UnknownVersion(version_id.to_owned()))?;
+        Ok(self.pin_at(position))
+    }
+
+    /// Every version of `collection`, oldest first.
+    pub fn history(&self, collection: &str) -> Vec<VersionRecord> {
+        self.shared.current().history(collection)
+    }
+
+    /// Absorbs a lesson: the learnable registered for its collection parses
+    /// the value; if it differs from the entry's current value, a new
+    /// version is made durable and becomes what later pins see. The same
+    /// value again learns nothing (`learned: false`, no new version). A
+    /// refused lesson changes nothing and uses up no version number.
+    ///
+    /// A knowledge on a back end that does not wait
+    /// ([`Knowledge::in_memory`]) stores the lesson on the caller's thread.
+    /// Any other stores it on the knowledge's commit thread, which takes
+    /// every lesson waiting as one batch (group commit); the caller sleeps
+    /// until its answer, for the commit timeout at most
+    /// ([`Knowledge::set_commit_timeout`]). A
+    /// lesson whose write was sent but not confirmed (a lost connection, a
+    /// back end that panicked or did not answer in time) is answered with
+    /// [`StoreError::OutcomeUnknown`](crate::StoreError::OutcomeUnknown):
+    /// it may have been absorbed. Safe to
+    /// call from async code (it blocks the calling thread; see
+    /// `teach_async` with the `tokio` feature for a call that does not).
+    pub fn teach(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+        self.shared.commit_or_propose(self.shared.absorb(lesson)?)
+    }
+
+    /// [`Knowledge::teach`] for async code: the lesson is absorbed on the
+    /// calling task, and the task, not its thread, waits while the commit
+    /// thread stores it. A knowledge whose back end does not wait
+    /// ([`Knowledge::in_memory`]) stores it in place, with no wait at all.
+    /// Needs a tokio runtime with its timers enabled (the `tokio` feature),
+    /// as the wait is bounded by
+    /// the commit timeout. A lesson whose task is dropped while it waits is
+    /// still stored.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// # #[derive(learnables::Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async {
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Lesson, LessonValue};
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
+    /// let result = knowledge.teach_async(lesson).await?;
+    /// assert_eq!(result.definition_version, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(()) }).unwrap();
+    /// ```
+    #[cfg(feature = "tokio")]
+    pub async fn teach_async(&self, lesson: Lesson) -> Result<LessonResult, TeachError> {
+        crate::async_calls::teach(&self.shared, &lesson).await
+    }
+
+    /// [`Knowledge::teach_async`] of a lesson the caller keeps, for the
+    /// server side of `learnables`, which answers with the lesson after.
+    #[doc(hidden)]
+    #[cfg(feature = "tokio")]
+    pub async fn teach_borrowed_async(&self, lesson: &Lesson) -> Result<LessonResult, TeachError> {
+        crate::async_calls::teach(&self.shared, lesson).await
+    }
+
+    /// Teaches the entry `entry` of `collection` the value it had in its
+    /// version `version_id` again: a new version (or, when the entry holds
+    /// that value already, `learned: false` and no new version), whose
+    /// `describes` says it reverts, to which version, and what that
+    /// version taught. Reverting to a version that retracted the entry
+    /// retracts it again. The earlier value is read by the collection's
+    /// learnable as a lesson would be, and refused if it no longer reads.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
+    /// #     describes = "Chapter {entry} goes to the {desk} desk")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let teach = |desk: &str| {
+    ///     let value = LessonValue::try_from(serde_json::json!({"desk": desk})).unwrap();
+    ///     knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))
+    /// };
+    /// let first = teach("general")?;
+    /// teach("perishables")?;
+    /// let id = first.version_id.unwrap();
+    /// let reverted = knowledge.revert("routing_rules", "84", &id, "bob@example.com", Some("wrong desk"))?;
+    /// assert!(reverted.learned);
+    /// assert_eq!(reverted.definition_version, 3);
+    /// assert_eq!(reverted.describes, "Reverted to version 1: Chapter 84 goes to the general desk");
+    /// assert_eq!(knowledge.pin().get::<RoutingRule>("84").unwrap().desk, "general");
+    /// // Reverting again learns nothing.
+    /// assert!(!knowledge.revert("routing_rules", "84", &id, "bob@example.com", None)?.learned);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn revert(
+        &self,
+        collection: &str,
+        entry: &str,
+        version_id: &str,
+        taught_by: &str,
+        reason: Option<&str>,
+    ) -> Result<LessonResult, TeachError> {
+        revert::revert(
+            &self.shared,
+            collection,
+            entry,
+            version_id,
+            taught_by,
+            reason,
+        )
+    }
+
+    /// Retracts the entry `entry` of `collection`: a new version in which
+    /// the entry is absent. Pins taken from then on do not see it; pins
+    /// taken before still do; its history and show-back show the
+    /// retraction with who made it and why; a later lesson teaches it
+    /// again. An entry absent already gives `learned: false` and the
+    /// version that made it absent; one never taught is refused
+    /// ([`TeachError::UnknownEntry`]).
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
+    /// let before = knowledge.pin();
+    /// let retracted = knowledge.retract("routing_rules", "84", "bob@example.com", Some("no such rule"))?;
+    /// assert!(retracted.learned);
+    /// assert_eq!(retracted.describes, "The routing rule 84 is retracted");
+    /// assert_eq!(knowledge.pin().get::<RoutingRule>("84"), None);
+    /// assert!(before.get::<RoutingRule>("84").is_some());
+    /// let retraction = knowledge.pin().retraction("routing_rules", "84").unwrap();
+    /// assert_eq!(retraction.taught_by, "bob@example.com");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn retract(
+        &self,
+        collection: &str,
+        entry: &str,
+        taught_by: &str,
+        reason: Option<&str>,
+    ) -> Result<LessonResult, TeachError> {
+        revert::retract(&self.shared, collection, entry, taught_by, reason)
+    }
+
+    /// Writes every version of the knowledge as it is now (a pin of it:
+    /// lessons taught meanwhile are not in it) to `out` as JSON Lines: a
+    /// first line naming the format, one line per version in position order
+    /// (ids, positions, teachers, times, reasons, values and retractions,
+    /// each with a checksum), and a last line with the count of versions.
+    /// Returns that count. [`Knowledge::import`] reads it into an empty
+    /// knowledge on any back end, its learnables registered.
+    ///
+    /// ```
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::Knowledge;
+    /// use learnables::{Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<RoutingRule>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
+    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
+    /// let mut file = Vec::new();
+    /// assert_eq!(knowledge.export(&mut file)?, 1);
+    /// let text = String::from_utf8(file.clone())?;
+    /// assert_eq!(text.lines().count(), 3);
+    /// assert!(text.starts_with(r#"{"format":"learnables-knowledge","version":1}"#));
+    ///
+    /// let moved = Knowledge::in_memory();
+    /// moved.register::<RoutingRule>()?;
+    /// assert_eq!(moved.import(&file[..])?, 1);
+    /// assert_eq!(moved.history("routing_rules"), knowledge.history("routing_rules"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn export(&self, out: impl Write) -> std::io::Result<u64> {
+        let reviews = off_runtime(|| self.shared.writer.storage().load_reviews())
+            .map_err(std::io::Error::other)?;
+        export::export(&self.shared.current(), &reviews, out)
+    }
+
+    /// Loads a file [`Knowledge::export`] wrote into this knowledge, which
+    /// must be empty (on any back end) and have the learnables of the
+    /// file's collections registered, keeping every version's id, position,
+    /// teacher, time and reason; returns how many versions it loaded. The
+    /// whole file is checked before anything is stored, and stored in one
+    /// append, all or none: a file that is not whole (its last line
+    /// missing, a line cut short), that does not follow on (positions or
+    /// versions out of order, a version naming the wrong one before it),
+    /// that was edited (a line failing its checksum), or of another format
+    /// is refused with the line at fault ([`ImportError::Refused`]).
+    ///
+    /// A checksum anyone can compute again proves nothing against a file
+    /// edited on purpose, so each version is also checked as teach checks
+    /// a lesson: its collection registered, its entry and teacher named,
+    /// its texts within a lesson's limits ([`Lesson::max_chars`](crate::Lesson::max_chars)),
+    /// its teacher's name free of control, bidirectional and invisible
+    /// characters, and its value one its entry could be taught
+    /// ([`ImportError::Invalid`], with the line and the field); values
+    /// that do not read as their types are reported all at once, as
+    /// registering reports them for a store ([`ImportError::Unreadable`]).
+    ///
+    /// ```
+    /// use learnables_knowledge::{ImportError, Knowledge};
+    /// let file = b"{\"format\":\"learnables-knowledge\",\"version\":1}\n";
+    /// let Err(ImportError::Refused { line, reason }) = Knowledge::in_memory().import(&file[..])
+    /// else { panic!() };
+    /// assert_eq!(line, 2);
+    /// assert!(reason.contains("ends without its last line"), "{reason}");
+    /// ```
+    pub fn import(&self, input: impl std::io::Read) -> Result<u64, ImportError> {
+        import::import(&self.shared, input)
+    }
+
+    /// Approves or rejects a proposal (a lesson of a learnable declared
+    /// with review). An approval by a teacher other than its author, who
+    /// has not approved it yet, counts; the last one needed makes the
+    /// proposal's value the entry's new version, taught by its author, and
+    /// the answer is that version's result (with the proposal's id; its
+    /// approvers are read with [`Knowledge::version_proposal`]). Before
+    /// the last, the answer says how many approvals are still needed.
+    ///
+    /// Refused: the author's own approval ([`TeachError::SelfApproval`]), a
+    /// second approval by one teacher ([`TeachError::AlreadyApproved`]), an
+    /// approval of a proposal whose entry changed since it was proposed
+    /// ([`TeachError::StaleProposal`], saying what changed), a rejection
+    /// without a reason, and a proposal unknown or decided already. A
+    /// rejection learns nothing and closes the proposal.
+    ///
+    /// ```
+    /// use learnables::{Decision, Knowledge, Learnable, Lesson, LessonValue, Review, TeachError};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
+    /// #     teaches = "The highest value cleared without a second look",
+    /// #     how = "A table keyed on the country", decided_by = "rules",
+    /// #     describes = "{entry} clears up to {euros} euros", review = 2)]
+    /// # struct ClearanceLimit { #[learnable(label = "Euros")] euros: u32 }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<ClearanceLimit>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"euros": 1000}))?;
+    /// let proposed = knowledge.teach(&Lesson::new("clearance_limits", "DE", value, "alice@example.com"))?;
+    /// assert_eq!(proposed.describes, "Waiting for review: DE clears up to 1000 euros");
+    /// let approve = |by: &str| knowledge.review(&Review {
+    ///     collection: "clearance_limits".into(),
+    ///     entry: "DE".into(),
+    ///     proposal_id: proposed.proposal_id.clone().unwrap(),
+    ///     decision: Decision::Approve,
+    ///     reviewed_by: by.into(),
+    ///     reason: None,
+    /// });
+    /// assert!(matches!(approve("alice@example.com"), Err(TeachError::SelfApproval { .. })));
+    /// assert_eq!(approve("bob@example.com")?.describes, "1 more approval needed: DE clears up to 1000 euros");
+    /// assert!(matches!(approve("bob@example.com"), Err(TeachError::AlreadyApproved { .. })));
+    /// let learned = approve("carol@example.com")?;
+    /// assert!(learned.learned);
+    /// assert_eq!(learned.definition_version, 1);
+    /// assert_eq!(knowledge.history("clearance_limits")[0].taught_by, "alice@example.com");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn review(&self, review: &Review) -> Result<LessonResult, TeachError> {
+        self.shared.decide(review)
+    }
+
+    /// Every proposal of the entry `entry` of `collection`, open and
+    /// decided, oldest first, each with its status as the knowledge is now
+    /// (see [`Proposal`] for an example).
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert!(knowledge.proposals("clearance_limits", "DE")?.is_empty());
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn proposals(&self, collection: &str, entry: &str) -> Result<Vec<Proposal>, StoreError> {
+        self.shared.proposals(collection, entry)
+    }
+
+    /// Every proposal still waiting for review, of every entry, oldest
+    /// first.
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert!(knowledge.open_proposals()?.is_empty());
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
+        self.shared.open_proposals()
+    }
+
+    /// The proposal whose last approval made the version `version_id`:
+    /// who proposed it and why, and who approved it and why. `None` for a
+    /// version taught without review.
+    ///
+    /// ```
+    /// let knowledge = learnables::Knowledge::in_memory();
+    /// assert_eq!(knowledge.version_proposal("0193-no-such-version")?, None);
+    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// ```
+    pub fn version_proposal(&self, version_id: &str) -> Result<Option<Proposal>, StoreError> {
+        self.shared.version_proposal(version_id)
+    }
+
+    /// What `proposal` would change of its entry as the entry is now,
+    /// field by field, each field as the lesson form shows it (`None` when
+    /// no learnable is registered for its collection; an error when a
+    /// value no longer reads as the learnable).
+    ///
+    /// ```
+    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
+    /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
+    /// #     teaches = "The highest value cleared without a second look",
+    /// #     how = "A table keyed on the country", decided_by = "rules",
+    /// #     describes = "{entry} clears up to {euros} euros", review)]
+    /// # struct ClearanceLimit { #[learnable(label = "Euros")] euros: u32 }
+    /// let knowledge = Knowledge::in_memory();
+    /// knowledge.register::<ClearanceLimit>()?;
+    /// let value = LessonValue::try_from(serde_json::json!({"euros": 1000}))?;
+    /// knowledge.teach(&Lesson::new("clearance_limits", "DE", value, "alice@example.com"))?;
+    /// let proposal = knowledge.open_proposals()?.remove(0);
+    /// let changes = knowledge.proposal_changes(&proposal).unwrap()?;
+    /// assert_eq!((changes[0].before.as_deref(), changes[0].after.as_deref()), (None, Some("1000")));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn proposal_changes(
+        &self,
+        proposal: &Proposal,
+    ) -> Option<Result<Vec<FieldChange>, LessonError>> {
+        self.shared.changes_of(proposal)
+    }
+}
+
+impl std::fmt::Debug for Knowledge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Knowledge")
+            .field("position", &self.shared.current().position())
+            .field("collections", &self.collections())
+            .finish()
+    }
+}
