@@ -20,6 +20,7 @@ pub const RETRACT_METHOD: &str = "rsaxb.learnables.Retract";
 /// as its `reviewMethod` (our addition to the spec).
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// assert_eq!(learnables::REVIEW_METHOD, "rsaxb.learnables.Review");
 /// ```
 pub const REVIEW_METHOD: &str = "rsaxb.learnables.Review";

@@ -93,6 +93,7 @@ impl Declaration {
     /// served beside the teach method under the same activation and token.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{Declaration, REVIEW_METHOD, TEACH_METHOD};
     /// let declaration = Declaration::new().teach_method(TEACH_METHOD).review_method(REVIEW_METHOD);
     /// assert_eq!(declaration.params().review_method.as_deref(), Some("rsaxb.learnables.Review"));

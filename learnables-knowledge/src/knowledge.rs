@@ -21,40 +21,7 @@ use crate::{
     VersionRecord, export, import, revert,
 };
 
-/// An agent's knowledge: the learnables it can be taught, every version of
-/// what it was taught, and the back end that keeps them.
-///
-/// Cheap to clone and to share between threads: clones are handles to the
-/// same knowledge. Reads go through a [`Snapshot`] and never wait for a
-/// lesson being absorbed.
-///
-/// ```
-/// # extern crate learnables_core as learnables;
-/// use learnables_knowledge::Knowledge;
-/// use learnables::{Learnable, Lesson, LessonValue};
-/// # #[derive(Learnable, Clone, Debug, PartialEq)]
-/// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-/// #     how = "A table keyed on the HS chapter", decided_by = "rules",
-/// #     describes = "Chapter {entry} now goes to the {desk} desk")]
-/// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-/// let dir = std::env::temp_dir().join(format!("learnables-knowledge-doc-{}", std::process::id()));
-/// let knowledge = Knowledge::open(&dir)?;
-/// knowledge.register::<RoutingRule>()?;
-/// let pinned = knowledge.pin();
-///
-/// let value = LessonValue::try_from(serde_json::json!({"desk": "general"})).unwrap();
-/// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
-/// let result = knowledge.teach(&lesson)?;
-/// assert!(result.learned);
-/// assert_eq!(result.definition_version, 1);
-/// assert_eq!(result.describes, "Chapter 84 now goes to the general desk");
-///
-/// assert_eq!(pinned.get::<RoutingRule>("84"), None);                 // unchanged by the lesson
-/// assert!(knowledge.pin().get::<RoutingRule>("84").is_some());       // sees the lesson
-/// assert!(!knowledge.teach(&lesson)?.learned);                       // nothing new
-/// # drop(knowledge); std::fs::remove_dir_all(&dir).unwrap();
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+#[doc = include_str!("docs/knowledge.md")]
 #[derive(Clone)]
 pub struct Knowledge {
     shared: Arc<Shared>,
@@ -96,43 +63,7 @@ impl Knowledge {
         })
     }
 
-    /// Connects to the PostgreSQL database at `url` and opens the knowledge
-    /// kept there, with every version it holds, creating or upgrading its
-    /// tables first. Every replica of an agent connects to the same
-    /// database and they behave as one knowledge: one linear history, each
-    /// lesson reaching the others promptly (they are notified; no polling),
-    /// none refused for contention; a pinned [`Snapshot`] never changes.
-    /// `url` is `postgres://user:password@host:port/dbname` (or the
-    /// `key=value` form) with libpq's `sslmode` and `sslrootcert`; errors
-    /// never show the password. See [`PostgresStorage`] for the rest. Safe
-    /// to call from async code (see also `connect_async`).
-    ///
-    /// ```no_run
-    /// # extern crate learnables_core as learnables;
-    /// use learnables_knowledge::Knowledge;
-    /// use learnables::{Learnable, Lesson, LessonValue};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules",
-    /// #     describes = "Chapter {entry} now goes to the {desk} desk")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let url = std::env::var("DATABASE_URL")?; // postgres://agent:secret@db.internal/customs
-    /// let replica_one = Knowledge::connect(&url)?;
-    /// let replica_two = Knowledge::connect(&url)?; // another process, in real life
-    /// replica_one.register::<RoutingRule>()?;
-    /// replica_two.register::<RoutingRule>()?;
-    ///
-    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
-    /// let lesson = Lesson::new("routing_rules", "84", value, "alice@example.com");
-    /// let result = replica_one.teach(&lesson)?;
-    ///
-    /// // The other replica is notified and catches up by itself within
-    /// // moments; `catch_up` makes sure of it now.
-    /// replica_two.catch_up()?;
-    /// let learned = replica_two.pin().version("routing_rules").map(|v| v.version_id);
-    /// assert_eq!(learned, result.version_id);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[doc = include_str!("docs/connect.md")]
     #[cfg(feature = "postgres")]
     pub fn connect(url: &str) -> Result<Knowledge, KnowledgeError> {
         Knowledge::with_storage(PostgresStorage::connect(url)?)
@@ -232,38 +163,7 @@ impl Knowledge {
         self.shared.register(Registration::of::<T>(), on_unreadable)
     }
 
-    /// Registers every learnable `declaration` declares (with
-    /// [`Declaration::learnable`]), then checks that the declaration and
-    /// this knowledge are one list: each declared collection read by its
-    /// declared type, each registered one declared
-    /// ([`KnowledgeError::Disagrees`] says how they are not). Stored
-    /// versions that do not read are reported for every declared type at
-    /// once, as [`Knowledge::register_with`] does for one.
-    /// `learnables::a2a::LearnablesService::try_new`
-    /// calls it.
-    ///
-    /// ```
-    /// # extern crate learnables_core as learnables;
-    /// use learnables_knowledge::{Disagreement, OnUnreadable};
-    /// use learnables_knowledge::{Knowledge, KnowledgeError};
-    /// use learnables::{Declaration, Learnable};
-    /// # #[derive(Learnable, Clone, Debug)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let knowledge = Knowledge::in_memory();
-    /// let declaration = Declaration::new().learnable::<RoutingRule>();
-    /// knowledge.register_declaration(&declaration, OnUnreadable::Refuse)?;
-    /// assert_eq!(knowledge.collections(), ["routing_rules"]);
-    ///
-    /// // A learnable declared by hand has no type to read it.
-    /// let by_hand = Declaration::new().descriptor(RoutingRule::descriptor().clone());
-    /// let other = Knowledge::in_memory();
-    /// let Err(KnowledgeError::Disagrees { disagreement, .. }) =
-    ///     other.register_declaration(&by_hand, OnUnreadable::Refuse) else { panic!() };
-    /// assert_eq!(disagreement, Disagreement::NotReadable);
-    /// # Ok::<(), KnowledgeError>(())
-    /// ```
+    #[doc = include_str!("docs/register_declaration.md")]
     pub fn register_declaration(
         &self,
         declaration: &Declaration,
@@ -588,51 +488,7 @@ impl Knowledge {
         import::import(&self.shared, input)
     }
 
-    /// Approves or rejects a proposal (a lesson of a learnable declared
-    /// with review). An approval by a teacher other than its author, who
-    /// has not approved it yet, counts; the last one needed makes the
-    /// proposal's value the entry's new version, taught by its author, and
-    /// the answer is that version's result (with the proposal's id; its
-    /// approvers are read with [`Knowledge::version_proposal`]). Before
-    /// the last, the answer says how many approvals are still needed.
-    ///
-    /// Refused: the author's own approval ([`TeachError::SelfApproval`]), a
-    /// second approval by one teacher ([`TeachError::AlreadyApproved`]), an
-    /// approval of a proposal whose entry changed since it was proposed
-    /// ([`TeachError::StaleProposal`], saying what changed), a rejection
-    /// without a reason, and a proposal unknown or decided already. A
-    /// rejection learns nothing and closes the proposal.
-    ///
-    /// ```
-    /// use learnables::{Decision, Knowledge, Learnable, Lesson, LessonValue, Review, TeachError};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
-    /// #     teaches = "The highest value cleared without a second look",
-    /// #     how = "A table keyed on the country", decided_by = "rules",
-    /// #     describes = "{entry} clears up to {euros} euros", review = 2)]
-    /// # struct ClearanceLimit { #[learnable(label = "Euros")] euros: u32 }
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<ClearanceLimit>()?;
-    /// let value = LessonValue::try_from(serde_json::json!({"euros": 1000}))?;
-    /// let proposed = knowledge.teach(&Lesson::new("clearance_limits", "DE", value, "alice@example.com"))?;
-    /// assert_eq!(proposed.describes, "Waiting for review: DE clears up to 1000 euros");
-    /// let approve = |by: &str| knowledge.review(&Review {
-    ///     collection: "clearance_limits".into(),
-    ///     entry: "DE".into(),
-    ///     proposal_id: proposed.proposal_id.clone().unwrap(),
-    ///     decision: Decision::Approve,
-    ///     reviewed_by: by.into(),
-    ///     reason: None,
-    /// });
-    /// assert!(matches!(approve("alice@example.com"), Err(TeachError::SelfApproval { .. })));
-    /// assert_eq!(approve("bob@example.com")?.describes, "1 more approval needed: DE clears up to 1000 euros");
-    /// assert!(matches!(approve("bob@example.com"), Err(TeachError::AlreadyApproved { .. })));
-    /// let learned = approve("carol@example.com")?;
-    /// assert!(learned.learned);
-    /// assert_eq!(learned.definition_version, 1);
-    /// assert_eq!(knowledge.history("clearance_limits")[0].taught_by, "alice@example.com");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[doc = include_str!("docs/review.md")]
     pub fn review(&self, review: &Review) -> Result<LessonResult, TeachError> {
         self.shared.decide(review)
     }
@@ -642,9 +498,9 @@ impl Knowledge {
     /// (see [`Proposal`] for an example).
     ///
     /// ```
-    /// let knowledge = learnables::Knowledge::in_memory();
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
     /// assert!(knowledge.proposals("clearance_limits", "DE")?.is_empty());
-    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// # Ok::<(), learnables_knowledge::StoreError>(())
     /// ```
     pub fn proposals(&self, collection: &str, entry: &str) -> Result<Vec<Proposal>, StoreError> {
         self.shared.proposals(collection, entry)
@@ -654,9 +510,9 @@ impl Knowledge {
     /// first.
     ///
     /// ```
-    /// let knowledge = learnables::Knowledge::in_memory();
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
     /// assert!(knowledge.open_proposals()?.is_empty());
-    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// # Ok::<(), learnables_knowledge::StoreError>(())
     /// ```
     pub fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
         self.shared.open_proposals()
@@ -667,9 +523,9 @@ impl Knowledge {
     /// version taught without review.
     ///
     /// ```
-    /// let knowledge = learnables::Knowledge::in_memory();
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
     /// assert_eq!(knowledge.version_proposal("0193-no-such-version")?, None);
-    /// # Ok::<(), learnables::knowledge::StoreError>(())
+    /// # Ok::<(), learnables_knowledge::StoreError>(())
     /// ```
     pub fn version_proposal(&self, version_id: &str) -> Result<Option<Proposal>, StoreError> {
         self.shared.version_proposal(version_id)
@@ -681,7 +537,9 @@ impl Knowledge {
     /// value no longer reads as the learnable).
     ///
     /// ```
-    /// use learnables::{Knowledge, Learnable, Lesson, LessonValue};
+    /// # extern crate learnables_core as learnables;
+    /// use learnables_knowledge::{Knowledge};
+    /// use learnables::{Learnable, Lesson, LessonValue};
     /// # #[derive(Learnable, Clone, Debug, PartialEq)]
     /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
     /// #     teaches = "The highest value cleared without a second look",

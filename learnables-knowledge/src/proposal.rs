@@ -21,8 +21,10 @@ use crate::LessonValue;
 /// approved it so far.
 ///
 /// ```
-/// use learnables::{Decision, Knowledge, Learnable, Lesson, LessonValue, Review};
-/// use learnables::knowledge::ProposalStatus;
+/// # extern crate learnables_core as learnables;
+/// use learnables_knowledge::{Knowledge};
+/// use learnables::{Decision, Learnable, Lesson, LessonValue, Review};
+/// use learnables_knowledge::ProposalStatus;
 /// # #[derive(Learnable, Clone, Debug, PartialEq)]
 /// # #[learnable(collection = "clearance_limits", entry = "clearance limit",
 /// #     teaches = "The highest value cleared without a second look",

@@ -95,6 +95,7 @@ impl DeclarationParams {
     /// lesson.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::{DeclarationParams, REVIEW_METHOD};
     /// let params = DeclarationParams::new(vec![]).with_review_method(REVIEW_METHOD);
     /// assert_eq!(params.review_method.as_deref(), Some(REVIEW_METHOD));

@@ -98,6 +98,7 @@ impl LearnableDescriptor {
     /// than its author before it is learned (none for 0).
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// use learnables::LearnableDescriptor;
     /// let descriptor = LearnableDescriptor::new("limits", "limit", "The limit", "A table", "rules")
     ///     .with_review(2);

@@ -100,6 +100,7 @@ impl LessonResult {
     /// The same, naming the proposal it made or decided.
     ///
     /// ```
+    /// # extern crate learnables_core as learnables;
     /// let result = learnables::LessonResult::new(false, "Waiting for review", 3)
     ///     .with_proposal_id("p1");
     /// let json = serde_json::to_value(&result).unwrap();

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// declares one, `#[learnable(review = N)]` N.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::ReviewRule;
 /// let rule = ReviewRule::new(2).unwrap();
 /// assert_eq!(serde_json::to_value(rule).unwrap(), serde_json::json!({"approvals": 2}));
@@ -33,6 +34,7 @@ impl ReviewRule {
 /// What a reviewer decides of a proposal.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::Decision;
 /// assert_eq!(serde_json::to_value(Decision::Approve).unwrap(), "approve");
 /// ```
@@ -51,6 +53,7 @@ pub enum Decision {
 /// [`Knowledge::review`](crate::Knowledge::review) takes.
 ///
 /// ```
+/// # extern crate learnables_core as learnables;
 /// use learnables::{Decision, Review};
 /// let review = Review {
 ///     collection: "clearance_limits".into(),

@@ -27,7 +27,7 @@ impl TeachError {
     /// [`review_reasons`]); `None` for every other refusal.
     ///
     /// ```
-    /// use learnables::TeachError;
+    /// use learnables_knowledge::TeachError;
     /// let error = TeachError::SelfApproval {
     ///     proposal_id: "p1".into(),
     ///     teacher: "alice@example.com".into(),

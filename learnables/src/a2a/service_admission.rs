@@ -28,9 +28,13 @@ impl LearnablesService {
             .named("Learnables")
             .method(SHOW_BACK_METHOD)
             .method(crate::TEACHER_METHOD);
-        for method in [self.teach_method(), self.retract_method()]
-            .into_iter()
-            .flatten()
+        for method in [
+            self.teach_method(),
+            self.retract_method(),
+            self.review_method(),
+        ]
+        .into_iter()
+        .flatten()
         {
             extension = extension.method(method);
         }
