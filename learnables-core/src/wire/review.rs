@@ -50,7 +50,7 @@ pub enum Decision {
 
 /// A reviewer's decision on one proposal: the params of
 /// `rsaxb.learnables.Review`, and what
-/// [`Knowledge::review`](crate::Knowledge::review) takes.
+/// `Knowledge::review` (in `learnables`) takes.
 ///
 /// ```
 /// # extern crate learnables_core as learnables;
