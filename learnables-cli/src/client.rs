@@ -556,6 +556,17 @@ fn request_failed(url: &str, error: &reqwest::Error) -> CliError {
     CliError::network(format!("cannot reach the agent at {url}: {reason}"))
 }
 
+/// The agent's answer to a teach, retract, revert or review call, read as
+/// the `LessonResult` it must be.
+pub fn lesson_result(answer: Value) -> Result<learnables::LessonResult, CliError> {
+    serde_json::from_value(answer).map_err(|error| {
+        CliError::not_understood(format!(
+            "the agent's answer is not a LessonResult: {}",
+            crate::render::line(&error.to_string())
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

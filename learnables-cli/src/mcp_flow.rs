@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use learnables::a2a::{ShowBack, ShowBackParams, TeachBlock};
-use learnables::{LearnableDescriptor, Lesson, LessonResult, SHOW_BACK_METHOD, mcp};
+use learnables::{LearnableDescriptor, Lesson, SHOW_BACK_METHOD, mcp};
 use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
@@ -294,14 +294,9 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         }
         Err(error) => return Step::Done(failure(&error)),
     };
-    let result: LessonResult = match serde_json::from_value(result) {
+    let result = match crate::client::lesson_result(result) {
         Ok(result) => result,
-        Err(error) => {
-            return Step::Done(failure(&CliError::not_understood(format!(
-                "the agent's answer is not a LessonResult: {}",
-                line(&error.to_string())
-            ))));
-        }
+        Err(error) => return Step::Done(failure(&error)),
     };
     let mut text = render_result(&result, Style::plain());
     // The entry's own version, from show-back (the result names the

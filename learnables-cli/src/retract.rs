@@ -3,15 +3,13 @@
 //! scripts). Earlier versions stay in the history; a later lesson teaches
 //! the entry again.
 
-use learnables::LessonResult;
-
 use crate::check::params_for_teaching;
 use crate::cli::RetractArgs;
 use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
 use crate::outcome::{Format, Outcome, warn};
-use crate::render::{line, the_entry};
+use crate::render::the_entry;
 use crate::revert::confirmed;
 use crate::style::Style;
 use crate::teach::{find_descriptor, render_result, teacher};
@@ -67,12 +65,7 @@ pub fn run(args: &RetractArgs, client: &AgentClient, format: Format) -> Result<O
         "the retraction",
         "retracting",
     )?;
-    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::not_understood(format!(
-            "the agent's answer is not a LessonResult: {}",
-            line(&error.to_string())
-        ))
-    })?;
+    let result = crate::client::lesson_result(result)?;
     let json = serde_json::json!({
         "result": serde_json::to_value(&result).unwrap_or_default(),
         "warnings": warnings,

@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::io::BufRead;
 
+use learnables::Lesson;
 use learnables::knowledge::field_changes;
-use learnables::{Lesson, LessonResult};
 
 use crate::check::params_for_teaching;
 use crate::cli::RevertArgs;
@@ -140,12 +140,7 @@ pub fn run(args: &RevertArgs, client: &AgentClient, format: Format) -> Result<Ou
         "the revert",
         "teaching",
     )?;
-    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::not_understood(format!(
-            "the agent's answer is not a LessonResult: {}",
-            line(&error.to_string())
-        ))
-    })?;
+    let result = crate::client::lesson_result(result)?;
     let json = serde_json::json!({
         "to": target.version_id,
         "changes": serde_json::to_value(&changes).unwrap_or_default(),

@@ -4,7 +4,7 @@
 //! (`--yes` for scripts). A proposal is found by its id in the agent's own
 //! list, so that what is approved is what was shown.
 
-use learnables::{DeclarationParams, LessonResult};
+use learnables::DeclarationParams;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -134,12 +134,7 @@ pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Ou
         },
         "deciding",
     )?;
-    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::not_understood(format!(
-            "the agent's answer is not a LessonResult: {}",
-            line(&error.to_string())
-        ))
-    })?;
+    let result = crate::client::lesson_result(result)?;
     let text = if approve {
         render_result(&result, Style::for_stdout())
     } else {

@@ -206,12 +206,7 @@ pub fn run(args: &TeachArgs, client: &AgentClient, format: Format) -> Result<Out
             Err(error) => return Err(error),
         }
     };
-    let result: LessonResult = serde_json::from_value(result).map_err(|error| {
-        CliError::not_understood(format!(
-            "the agent's answer is not a LessonResult: {}",
-            line(&error.to_string())
-        ))
-    })?;
+    let result = crate::client::lesson_result(result)?;
     // A lesson the question asked for resumes the task that asked: say so,
     // with the agent's answer.
     let answered = match (&asking_task, result.learned) {

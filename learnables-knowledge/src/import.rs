@@ -196,19 +196,6 @@ fn read(
 
 /// The version a version line holds, its checksum checked.
 fn version(line: &[u8]) -> Result<VersionRecord, String> {
-    let after = &line[VERSION_LINE.len()..];
-    let digits = after
-        .iter()
-        .take_while(|byte| byte.is_ascii_digit())
-        .count();
-    let checksum = std::str::from_utf8(&after[..digits])
-        .ok()
-        .and_then(|digits| digits.parse::<u32>().ok());
-    let (Some(checksum), Some(b',')) = (checksum, after.get(digits)) else {
-        return Err("its checksum cannot be read".to_owned());
-    };
-    if crc32fast::hash(&after[digits + 1..]) != checksum {
-        return Err("it fails its checksum: it was changed after it was exported".to_owned());
-    }
+    crate::checked_line::checked_body(line, VERSION_LINE.len())?;
     serde_json::from_slice(line).map_err(|error| format!("it does not read as a version: {error}"))
 }

@@ -72,6 +72,7 @@ mod approved;
 #[cfg(feature = "tokio")]
 mod async_calls;
 mod change_between;
+mod checked_line;
 mod commit_thread;
 mod entry_history;
 mod entry_key;

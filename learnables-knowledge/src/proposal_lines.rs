@@ -36,21 +36,7 @@ pub(crate) fn write_lines(records: &[ReviewRecord], out: &mut impl Write) -> std
 /// The record a review line holds, its checksum checked, and numbered as
 /// the next of its proposal among `read` (the records read before it).
 pub(crate) fn read_line(line: &[u8], read: &[ReviewRecord]) -> Result<ReviewRecord, String> {
-    let after = &line[REVIEW_LINE.len()..];
-    let digits = after
-        .iter()
-        .take_while(|byte| byte.is_ascii_digit())
-        .count();
-    let checksum = std::str::from_utf8(&after[..digits])
-        .ok()
-        .and_then(|digits| digits.parse::<u32>().ok());
-    let (Some(checksum), Some(b',')) = (checksum, after.get(digits)) else {
-        return Err("its checksum cannot be read".to_owned());
-    };
-    let body = &after[digits + 1..];
-    if crc32fast::hash(body) != checksum {
-        return Err("it fails its checksum: it was changed after it was exported".to_owned());
-    }
+    let body = crate::checked_line::checked_body(line, REVIEW_LINE.len())?;
     let mut json = Vec::with_capacity(body.len() + 1);
     json.push(b'{');
     json.extend_from_slice(body);
