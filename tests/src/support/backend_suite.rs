@@ -32,6 +32,26 @@ pub fn lesson(collection: &str, entry: &str, value: Value) -> Lesson {
     )
 }
 
+/// Teaches `lesson` and, when its learnable is reviewed (the example's
+/// clearance limits), approves the proposal as a second teacher: the
+/// version it makes.
+pub fn teach_approved(knowledge: &Knowledge, lesson: &Lesson) -> learnables::LessonResult {
+    let result = knowledge.teach(lesson).unwrap();
+    let Some(proposal_id) = result.proposal_id.clone() else {
+        return result;
+    };
+    knowledge
+        .review(&learnables::Review {
+            collection: lesson.collection.clone(),
+            entry: lesson.entry.clone(),
+            proposal_id,
+            decision: learnables::Decision::Approve,
+            reviewed_by: "bob@example.com".into(),
+            reason: None,
+        })
+        .unwrap()
+}
+
 /// Asserts `history` is one linear history: numbers 1, 2, 3, ... each
 /// naming the version before.
 pub fn assert_linear(history: &[learnables::knowledge::VersionRecord]) {
@@ -108,7 +128,7 @@ macro_rules! backend_suite {
         use learnables_examples::{Desk, RoutingRule};
         use serde_json::json;
 
-        use $crate::support::backend_suite::{lesson, registered, rule_lesson};
+        use $crate::support::backend_suite::{lesson, registered, rule_lesson, teach_approved};
 
         fn knowledge() -> Knowledge {
             registered(($make)())
@@ -135,9 +155,10 @@ macro_rules! backend_suite {
             assert_eq!(second.previous_version_id, first.version_id);
             assert_eq!(third.definition_version, 3);
             assert_eq!(third.previous_version_id, second.version_id);
-            let limit = knowledge
-                .teach(&lesson("clearance_limits", "b1", json!({"amountEur": "10"})))
-                .unwrap();
+            let limit = teach_approved(
+                &knowledge,
+                &lesson("clearance_limits", "b1", json!({"amountEur": "10"})),
+            );
             assert_eq!(limit.definition_version, 1, "each collection has its own history");
         }
 

@@ -41,13 +41,14 @@ fn taught(knowledge: &Knowledge) {
     knowledge
         .retract("routing_rules", "86", "bob@example.com", None)
         .unwrap();
-    knowledge
-        .teach(&backend_suite::lesson(
+    backend_suite::teach_approved(
+        knowledge,
+        &backend_suite::lesson(
             "clearance_limits",
             "b1",
             serde_json::json!({"amountEur": "10"}),
-        ))
-        .unwrap();
+        ),
+    );
 }
 
 fn export(knowledge: &Knowledge) -> Vec<u8> {
@@ -159,7 +160,9 @@ fn lines(file: &[u8]) -> Vec<Vec<u8>> {
 fn a_file_cut_short_is_refused_at_the_line_where_it_ends() {
     let file = exported();
     let all = lines(&file);
-    assert_eq!(all.len(), 2 + 7);
+    // The header, 7 versions, the clearance limit's proposal and its
+    // approval, the last line.
+    assert_eq!(all.len(), 2 + 7 + 2);
     // Without its last line.
     let without_end: Vec<u8> = all[..all.len() - 1].concat();
     let (line, reason) = refusal(&without_end);
@@ -190,7 +193,8 @@ fn an_edited_line_is_refused_with_its_number() {
     // A count that does not match in the last line.
     let mut all = lines(&file);
     let last = all.len() - 1;
-    all[last] = b"{\"end\":\"learnables-knowledge\",\"versions\":99}\n".to_vec();
+    // (The clearance limit's proposal and approval are counted as they were.)
+    all[last] = b"{\"end\":\"learnables-knowledge\",\"versions\":99,\"reviews\":2}\n".to_vec();
     let (line, reason) = refusal(&all.concat());
     assert_eq!(line, last as u64 + 1);
     assert!(reason.contains("99"), "{reason}");
