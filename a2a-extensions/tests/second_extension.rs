@@ -20,6 +20,13 @@ use axum::routing::{get, post};
 use futures::stream::{self, BoxStream};
 use serde_json::{Value, json};
 
+/// An HTTP client, with ring as the process's crypto provider should the
+/// workspace's features leave reqwest without one.
+fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::new()
+}
+
 /// The second extension's URI, and the key of its metadata.
 const URI: &str = "https://example.com/a2a/greeting/v1";
 const GREET: &str = "example.greeting.Greet";
@@ -131,7 +138,7 @@ impl Answer {
 
 /// Sends `body` to `url`; `activate` names the extension; `extra` headers.
 async fn post_json(url: &str, body: &Value, activate: bool, extra: &[(&str, &str)]) -> Answer {
-    let client = reqwest::Client::new();
+    let client = client();
     let mut request = client
         .post(url)
         .header("content-type", "application/json")
@@ -211,7 +218,7 @@ async fn answers_and_refuses(base: &str) {
     assert_eq!(error["data"][1]["reason"], "NAME_MISSING");
     assert_eq!(error["data"][1]["domain"], URI);
 
-    let client = reqwest::Client::new();
+    let client = client();
     for version in [None, Some("0.3")] {
         let mut request = client
             .post(base)
@@ -250,7 +257,7 @@ async fn on_a_plain_axum_app() {
 #[tokio::test]
 async fn events_and_gzip_are_scrubbed_for_a_client_that_did_not_activate() {
     let base = serve(axum_host()).await;
-    let client = reqwest::Client::new();
+    let client = client();
     let events = client
         .get(format!("{base}/events"))
         .send()
