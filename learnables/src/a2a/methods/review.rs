@@ -408,6 +408,58 @@ mod tests {
         );
     }
 
+    #[test]
+    fn show_back_of_an_entry_whose_first_lesson_waits_says_so() {
+        use crate::a2a::{Activation, Principal, Tokens};
+        use crate::{Declaration, Learnable, SHOW_BACK_METHOD, TEACH_METHOD};
+
+        #[derive(Learnable, Clone, Debug, PartialEq)]
+        #[learnable(
+            collection = "clearance_limits",
+            entry = "broker",
+            teaches = "How much a broker may clear alone",
+            how = "A fixed amount per broker, set by the compliance team",
+            decided_by = "rules",
+            describes = "{entry}: {limit}",
+            review
+        )]
+        struct Limit {
+            /// Limit in euros
+            limit: u32,
+        }
+        let declaration = Declaration::new()
+            .learnable::<Limit>()
+            .teach_method(TEACH_METHOD);
+        let tokens = Tokens::new().with("a1", Principal::human("alice@example.com"));
+        let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
+        let call = |method: &str, params: Value| {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+            let request =
+                crate::a2a::json_rpc::read_request(body.to_string().as_bytes(), Default::default())
+                    .unwrap();
+            let activation = Activation::from_header_values([crate::EXTENSION_URI]);
+            service.call(request, &activation, Some("a1")).unwrap()
+        };
+        let entry = json!({"collection": "clearance_limits", "entry": "b1"});
+        let unknown = call(SHOW_BACK_METHOD, entry.clone());
+        assert!(!unknown.to_string().contains("review"), "{unknown}");
+        let proposed = call(
+            TEACH_METHOD,
+            json!({"collection": "clearance_limits", "entry": "b1", "value": {"limit": "10"},
+                   "taughtBy": "alice@example.com"}),
+        );
+        assert_eq!(proposed["result"]["learned"], false, "{proposed}");
+        let waiting = call(SHOW_BACK_METHOD, entry);
+        assert_eq!(waiting["error"]["code"], codes::NOT_FOUND, "{waiting}");
+        assert!(
+            waiting["error"]["message"]
+                .as_str()
+                .unwrap()
+                .ends_with(": 1 lesson for it waits for review"),
+            "{waiting}"
+        );
+    }
+
     /// The question's task: waiting while the answer is a proposal,
     /// resumed by the approval that makes the version.
     #[cfg(all(feature = "derive", feature = "a2a-server"))]

@@ -177,26 +177,44 @@ impl LearnablesService {
             None => self.knowledge().pin(),
         };
         let retraction = snapshot.retraction(&params.collection, &params.entry);
-        let record = snapshot
+        let Some(record) = snapshot
             .entry_record(&params.collection, &params.entry)
             .or(retraction.as_ref())
-            .ok_or_else(|| {
-                let message = format!(
-                    "`{}` has no {} `{}` yet",
-                    params.collection,
-                    descriptor.entry,
-                    shown(&params.entry)
-                );
-                // Beside the field, in a teacher's words.
-                let in_words = format!(
-                    "the agent has not been taught the {} \"{}\" yet",
-                    descriptor.entry,
-                    shown(&params.entry)
-                );
-                RpcError::new(codes::NOT_FOUND, message)
-                    .because(reasons::ENTRY_NOT_FOUND)
-                    .at_field("entry", in_words)
-            })?;
+        else {
+            let mut message = format!(
+                "`{}` has no {} `{}` yet",
+                params.collection,
+                descriptor.entry,
+                shown(&params.entry)
+            );
+            // Beside the field, in a teacher's words.
+            let mut in_words = format!(
+                "the agent has not been taught the {} \"{}\" yet",
+                descriptor.entry,
+                shown(&params.entry)
+            );
+            // An entry whose first lesson waits for review is not unknown
+            // to the teachers who must decide it.
+            let waiting = match &params.version_id {
+                None => super::review::open_of_entry(
+                    self.knowledge(),
+                    &params.collection,
+                    &params.entry,
+                )?
+                .len(),
+                Some(_) => 0,
+            };
+            if waiting > 0 {
+                let lessons = if waiting == 1 { "lesson" } else { "lessons" };
+                let wait = if waiting == 1 { "waits" } else { "wait" };
+                let more = format!(": {waiting} {lessons} for it {wait} for review");
+                message.push_str(&more);
+                in_words.push_str(&more);
+            }
+            return Err(RpcError::new(codes::NOT_FOUND, message)
+                .because(reasons::ENTRY_NOT_FOUND)
+                .at_field("entry", in_words));
+        };
         // The fields and the sentence as the type reads the value now, so
         // that they agree after an alias or a default changed how it reads.
         let (fields, describes) = match self
