@@ -165,6 +165,13 @@ pub(crate) fn outcomes(
     reports: &Path,
     name: &str,
 ) -> BTreeMap<String, Outcome> {
+    // The TCK's push tests listen on one fixed port (8888): two runs at
+    // once (this file's and `tck_second_extension`'s tests run side by
+    // side) would take it from each other. One run at a time.
+    static ONE_RUN_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _run = ONE_RUN_AT_A_TIME
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut all = BTreeMap::new();
     for (index, (path, markers)) in CATEGORIES.iter().enumerate() {
         let report = reports.join(format!("{name}-{index}.json"));
