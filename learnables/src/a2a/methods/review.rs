@@ -291,6 +291,21 @@ mod tests {
         })
     }
 
+    /// A request for `method` to `service`, activated, with `token`: its response.
+    fn activated_call(
+        service: &LearnablesService,
+        method: &str,
+        params: Value,
+        token: &str,
+    ) -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let request =
+            crate::a2a::json_rpc::read_request(body.to_string().as_bytes(), Default::default())
+                .unwrap();
+        let activation = crate::a2a::Activation::from_header_values([crate::EXTENSION_URI]);
+        service.call(request, &activation, Some(token)).unwrap()
+    }
+
     fn approval() -> Value {
         json!({"collection": "clearance_limits", "entry": "FR", "proposalId": "p1",
             "decision": "approve", "reviewedBy": "bob@example.com"})
@@ -359,7 +374,7 @@ mod tests {
     #[cfg(feature = "derive")]
     #[test]
     fn a_decision_names_the_teacher_the_token_names() {
-        use crate::a2a::{Activation, Principal, Tokens};
+        use crate::a2a::{Principal, Tokens};
         use crate::{Declaration, Learnable, REVIEW_METHOD, TEACH_METHOD};
 
         #[derive(Learnable, Clone, Debug, PartialEq)]
@@ -382,15 +397,7 @@ mod tests {
         let tokens = Tokens::new().with("b0b", Principal::human("Bob@Example.com"));
         let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
         assert!(service.handles(REVIEW_METHOD));
-        let call = |params: Value| {
-            let body =
-                json!({"jsonrpc": "2.0", "id": 1, "method": REVIEW_METHOD, "params": params});
-            let request =
-                crate::a2a::json_rpc::read_request(body.to_string().as_bytes(), Default::default())
-                    .unwrap();
-            let activation = Activation::from_header_values([crate::EXTENSION_URI]);
-            service.call(request, &activation, Some("b0b")).unwrap()
-        };
+        let call = |params: Value| activated_call(&service, REVIEW_METHOD, params, "b0b");
         let mut params = approval();
         params["collection"] = json!("clearance_limits");
         params["reviewedBy"] = json!("alice@example.com");
@@ -410,7 +417,7 @@ mod tests {
 
     #[test]
     fn show_back_of_an_entry_whose_first_lesson_waits_says_so() {
-        use crate::a2a::{Activation, Principal, Tokens};
+        use crate::a2a::{Principal, Tokens};
         use crate::{Declaration, Learnable, SHOW_BACK_METHOD, TEACH_METHOD};
 
         #[derive(Learnable, Clone, Debug, PartialEq)]
@@ -432,14 +439,7 @@ mod tests {
             .teach_method(TEACH_METHOD);
         let tokens = Tokens::new().with("a1", Principal::human("alice@example.com"));
         let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
-        let call = |method: &str, params: Value| {
-            let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-            let request =
-                crate::a2a::json_rpc::read_request(body.to_string().as_bytes(), Default::default())
-                    .unwrap();
-            let activation = Activation::from_header_values([crate::EXTENSION_URI]);
-            service.call(request, &activation, Some("a1")).unwrap()
-        };
+        let call = |method: &str, params: Value| activated_call(&service, method, params, "a1");
         let entry = json!({"collection": "clearance_limits", "entry": "b1"});
         let unknown = call(SHOW_BACK_METHOD, entry.clone());
         assert!(!unknown.to_string().contains("review"), "{unknown}");
