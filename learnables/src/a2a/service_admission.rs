@@ -7,7 +7,7 @@ use a2a_extensions::{Admission, Extension};
 use serde_json::Value;
 
 use super::LearnablesService;
-use crate::SHOW_BACK_METHOD;
+use super::methods::Method;
 
 impl LearnablesService {
     /// The one admission path of the learnables methods, `a2a_extensions`'
@@ -24,18 +24,8 @@ impl LearnablesService {
     /// assert!(!admission.extension().serves(TEACH_METHOD));
     /// ```
     pub fn admission(&self) -> Admission {
-        let mut extension = Extension::new(crate::EXTENSION_URI)
-            .named("Learnables")
-            .method(SHOW_BACK_METHOD)
-            .method(crate::TEACHER_METHOD);
-        for method in [
-            self.teach_method(),
-            self.retract_method(),
-            self.review_method(),
-        ]
-        .into_iter()
-        .flatten()
-        {
+        let mut extension = Extension::new(crate::EXTENSION_URI).named("Learnables");
+        for method in Method::served(self) {
             extension = extension.method(method);
         }
         Admission::new(extension).with_limits(self.limits())

@@ -74,23 +74,41 @@ pub(super) enum Call {
 }
 
 impl Method {
-    /// The method `name` names on `service`, if the agent serves it: the
-    /// declaration's `teachMethod` and `retractMethod`, show-back, and the
-    /// teacher's identity.
-    pub(super) fn named(service: &LearnablesService, name: &str) -> Option<Method> {
-        if name == SHOW_BACK_METHOD {
-            Some(Method::ShowBack)
-        } else if name == TEACHER_METHOD {
-            Some(Method::Teacher)
-        } else if service.teach_method() == Some(name) {
-            Some(Method::Teach)
-        } else if service.retract_method() == Some(name) {
-            Some(Method::Retract)
-        } else if service.review_method() == Some(name) {
-            Some(Method::Review)
-        } else {
-            None
+    /// Every method, in the order a name is looked up.
+    const ALL: [Method; 5] = [
+        Method::ShowBack,
+        Method::Teacher,
+        Method::Teach,
+        Method::Retract,
+        Method::Review,
+    ];
+
+    /// The name this method has on `service`, if the agent serves it: the
+    /// declaration's `teachMethod`, `retractMethod` and `reviewMethod`,
+    /// show-back, and the teacher's identity.
+    fn name(self, service: &LearnablesService) -> Option<&str> {
+        match self {
+            Method::ShowBack => Some(SHOW_BACK_METHOD),
+            Method::Teacher => Some(TEACHER_METHOD),
+            Method::Teach => service.teach_method(),
+            Method::Retract => service.retract_method(),
+            Method::Review => service.review_method(),
         }
+    }
+
+    /// The method `name` names on `service`, if the agent serves it.
+    pub(super) fn named(service: &LearnablesService, name: &str) -> Option<Method> {
+        Method::ALL
+            .into_iter()
+            .find(|method| method.name(service) == Some(name))
+    }
+
+    /// The names of every method `service` serves: what its admission
+    /// lets through, from the same list as [`Method::named`].
+    pub(in crate::a2a) fn served(service: &LearnablesService) -> impl Iterator<Item = &str> {
+        Method::ALL
+            .into_iter()
+            .filter_map(move |method| method.name(service))
     }
 
     /// Reads `params` into the method's own type, naming the field at
