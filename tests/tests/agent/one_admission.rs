@@ -48,6 +48,8 @@ fn the_layer_and_the_service_refuse_the_same_things() {
         &runtime,
         Router::new().layer(LearnablesLayer::new(service())),
     );
+    // The crypto provider: run alone, no other test has installed it yet.
+    learnables_examples::install_crypto_provider();
     let client = reqwest::blocking::Client::new();
     let teach = |params: Value| {
         json!({"jsonrpc": "2.0", "id": 1, "method": TEACH_METHOD, "params": params}).to_string()
