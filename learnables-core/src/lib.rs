@@ -64,8 +64,8 @@ pub use learnable::Learnable;
 pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
 pub use validation::{Violation, Violations};
 pub use wire::{
-    Decision, DeclarationParams, FieldKind, LearnableDescriptor, Lesson, LessonField, LessonResult,
-    LessonValue, NotAnObject, Rendering, Review, ReviewRule,
+    Decision, DeclarationParams, FieldBound, FieldKind, LIST_SEPARATOR, LearnableDescriptor,
+    Lesson, LessonField, LessonResult, LessonValue, NotAnObject, Rendering, Review, ReviewRule,
 };
 
 #[cfg(feature = "derive")]

@@ -217,8 +217,8 @@ pub use a2a::TeachBlock;
 pub use knowledge::{Knowledge, KnowledgeError, Snapshot, TeachError};
 pub use learnables_core::{
     ACTIVATION_HEADER, AgentExtension, Choice, ChoiceError, Decision, Declaration,
-    DeclarationParams, EXTENSION_URI, FieldErrors, FieldKind, FieldRef, Learnable,
-    LearnableDescriptor, Lesson, LessonError, LessonField, LessonProblem, LessonResult,
+    DeclarationParams, EXTENSION_URI, FieldBound, FieldErrors, FieldKind, FieldRef, LIST_SEPARATOR,
+    Learnable, LearnableDescriptor, Lesson, LessonError, LessonField, LessonProblem, LessonResult,
     LessonValue, NotAnObject, RETRACT_METHOD, REVIEW_METHOD, Rendering, Review, ReviewRule,
     SHOW_BACK_METHOD, TEACH_METHOD, TEACHER_METHOD, Violation, Violations,
 };

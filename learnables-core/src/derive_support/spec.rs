@@ -103,6 +103,7 @@ impl FieldSpec {
                 .descriptions
                 .filter(|all| all.iter().any(Option::is_some))
                 .map(|all| all.iter().map(|d| d.map(plain_text)).collect()),
+            ..LessonField::new("", "", FieldKind::TEXT)
         }
     }
 }

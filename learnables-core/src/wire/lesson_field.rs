@@ -55,6 +55,59 @@ pub struct LessonField {
     /// A client that does not know it shows the choices alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice_descriptions: Option<Vec<Option<String>>>,
+    /// Ours, beside the spec's keys (`list: true`, absent when false): the
+    /// field takes a list of items of its kind (a list of choices is a
+    /// multi-select). In a lesson value it is a JSON array; a client that
+    /// does not know the key shows a `text` or `choice` field, and the text
+    /// it sends is read as one item a line ([`LIST_SEPARATOR`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub list: bool,
+    /// Ours: the form of a `text` field's value where it is not free text
+    /// (`valueType`: `integer`, `number` or `boolean`), so that a form and
+    /// a schema can say so; absent for free text, choices and dates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_type: Option<String>,
+    /// Ours: the least value a number or a date may take, inclusive (a JSON
+    /// number for a number, the date's text for a date).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minimum: Option<FieldBound>,
+    /// Ours: the greatest value a number or a date may take, inclusive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub maximum: Option<FieldBound>,
+    /// Ours: the fewest characters a text, or items a list, may have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// Ours: the most characters a text, or items a list, may have.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    /// Ours: a regular expression (the `regex` crate's syntax) the whole
+    /// text of each value must match; checked by the agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+}
+
+/// What separates the items of a list field in its text form: one item a
+/// line, as a client that does not know `list` sends it.
+pub const LIST_SEPARATOR: char = '\n';
+
+/// A bound of a [`LessonField`]'s `minimum` or `maximum`: a number for a
+/// number field, the text of a date for a date field.
+///
+/// ```
+/// # extern crate learnables_core as learnables;
+/// use learnables::FieldBound;
+/// let least: FieldBound = serde_json::from_str("100").unwrap();
+/// assert_eq!(least, FieldBound::Number(100.into()));
+/// let first: FieldBound = serde_json::from_str(r#""2026-01-01""#).unwrap();
+/// assert_eq!(first, FieldBound::Text("2026-01-01".into()));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum FieldBound {
+    /// A number's bound.
+    Number(serde_json::Number),
+    /// A date's (or another ordered text's) bound, in the field's text form.
+    Text(String),
 }
 
 impl LessonField {
@@ -69,6 +122,13 @@ impl LessonField {
             help: None,
             entry_key: false,
             choice_descriptions: None,
+            list: false,
+            value_type: None,
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
         }
     }
 

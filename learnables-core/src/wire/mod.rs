@@ -15,7 +15,7 @@ pub use declaration_params::DeclarationParams;
 pub use field_kind::{FieldKind, Rendering};
 pub use learnable_descriptor::LearnableDescriptor;
 pub use lesson::Lesson;
-pub use lesson_field::LessonField;
+pub use lesson_field::{FieldBound, LIST_SEPARATOR, LessonField};
 pub use lesson_result::LessonResult;
 pub use lesson_value::{LessonValue, NotAnObject};
 pub use review::{Decision, Review, ReviewRule};
