@@ -474,7 +474,8 @@ mod tests {
     }
 
     #[test]
-    fn show_back_of_an_entry_whose_first_lesson_waits_says_so() {
+    fn show_back_of_an_entry_whose_first_lesson_waits_lists_it_and_a_reviewed_version_names_its_approvers()
+     {
         use crate::a2a::{Principal, Tokens};
         use crate::{Declaration, Learnable, SHOW_BACK_METHOD, TEACH_METHOD};
 
@@ -494,8 +495,11 @@ mod tests {
         }
         let declaration = Declaration::new()
             .learnable::<Limit>()
-            .teach_method(TEACH_METHOD);
-        let tokens = Tokens::new().with("a1", Principal::human("alice@example.com"));
+            .teach_method(TEACH_METHOD)
+            .review_method(crate::REVIEW_METHOD);
+        let tokens = Tokens::new()
+            .with("a1", Principal::human("alice@example.com"))
+            .with("b2", Principal::human("bob@example.com"));
         let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
         let call = |method: &str, params: Value| activated_call(&service, method, params, "a1");
         let entry = json!({"collection": "clearance_limits", "entry": "b1"});
@@ -507,15 +511,34 @@ mod tests {
                    "taughtBy": "alice@example.com"}),
         );
         assert_eq!(proposed["result"]["learned"], false, "{proposed}");
-        let waiting = call(SHOW_BACK_METHOD, entry);
-        assert_eq!(waiting["error"]["code"], codes::NOT_FOUND, "{waiting}");
+        let waiting = call(SHOW_BACK_METHOD, entry.clone());
+        // Shown by its proposal, field by field: who, why, what it changes.
+        let shown = &waiting["result"];
+        assert_eq!(shown["unlearned"], true, "{waiting}");
         assert!(
-            waiting["error"]["message"]
+            shown["describes"]
                 .as_str()
                 .unwrap()
                 .ends_with(": 1 lesson for it waits for review"),
             "{waiting}"
         );
+        let proposal = &shown["proposals"][0];
+        assert_eq!(proposal["proposedBy"], "alice@example.com", "{waiting}");
+        assert_eq!(proposal["changes"][0]["after"], "10", "{waiting}");
+        assert_eq!(shown["lessonFields"][0].get("default"), None, "{waiting}");
+        // Approved, the version names its approver.
+        let approved = activated_call(
+            &service,
+            crate::REVIEW_METHOD,
+            json!({"collection": "clearance_limits", "entry": "b1",
+                   "proposalId": proposed["result"]["proposalId"], "decision": "approve",
+                   "reviewedBy": "bob@example.com"}),
+            "b2",
+        );
+        assert_eq!(approved["result"]["learned"], true, "{approved}");
+        let learned = call(SHOW_BACK_METHOD, entry);
+        assert_eq!(learned["result"]["approvedBy"], json!(["bob@example.com"]));
+        assert_eq!(learned["result"].get("unlearned"), None, "{learned}");
     }
 
     /// A policy that bounds what a teacher may set bounds what they may
