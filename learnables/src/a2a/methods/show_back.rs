@@ -244,18 +244,7 @@ impl LearnablesService {
                 ));
             }
             // A retraction has no values to show.
-            None if record.retracted => (
-                descriptor
-                    .lesson_fields
-                    .iter()
-                    .map(|field| {
-                        let mut field = field.clone();
-                        field.default = None;
-                        field
-                    })
-                    .collect(),
-                None,
-            ),
+            None if record.retracted => (without_values(descriptor), None),
             None => (descriptor.lesson_fields.clone(), None),
         };
         let mut shown_back = ShowBack::of(fields, &snapshot, record);
@@ -307,15 +296,7 @@ fn unlearned(
             descriptor.entry,
             shown(entry)
         ),
-        lesson_fields: descriptor
-            .lesson_fields
-            .iter()
-            .map(|field| {
-                let mut field = field.clone();
-                field.default = None;
-                field
-            })
-            .collect(),
+        lesson_fields: without_values(descriptor),
         definition_version: 0,
         version_id: String::new(),
         entry_version: 0,
@@ -332,6 +313,19 @@ fn unlearned(
         approved_by: Vec::new(),
         unlearned: true,
     }
+}
+
+/// The learnable's fields, none with a value: an entry that has none.
+fn without_values(descriptor: &crate::LearnableDescriptor) -> Vec<LessonField> {
+    descriptor
+        .lesson_fields
+        .iter()
+        .map(|field| {
+            let mut field = field.clone();
+            field.default = None;
+            field
+        })
+        .collect()
 }
 
 /// Reads the params of a show-back, naming the field at fault. The
