@@ -333,12 +333,16 @@ async function showBack(collection, entry, byKey) {
   for (const f of fields) {
     details.append(el("dt", textOr(f?.label, textOr(f?.name, "?"))), el("dd", textOr(f?.default, "—")));
   }
-  for (const [term, value] of [
+  const approvers = Array.isArray(current.approvedBy) ? current.approvedBy.filter((a) => typeof a === "string") : [];
+  // An entry with no version yet has only its proposals to show.
+  const facts = current.unlearned === true ? [] : [
     [current.retracted ? "Retracted by" : "Taught by", current.taughtBy],
+    ...(approvers.length ? [["Approved by", approvers.join(", ")]] : []),
     ["When", when(current.taughtAt)],
     ["Why", current.reason],
     ["Version", versionText(current, thing)],
-  ]) {
+  ];
+  for (const [term, value] of facts) {
     details.append(el("dt", term), el("dd", textOr(value, "—")));
   }
   // Lessons for this entry waiting for review: who, why, what they'd change.
