@@ -154,6 +154,8 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
         let details = browser.text("#show-back-details").await;
         assert!(details.contains("Waiting for review"), "{details}");
         assert!(details.contains("Limit in euros: 25000 → 90000"), "{details}");
+        // The version shown names who approved it.
+        assert!(details.contains("Approved by\nbob@example.com"), "{details}");
         let history = browser.text("#show-back-history").await;
         assert!(history.contains("Approved by bob@example.com"), "{history}");
 
