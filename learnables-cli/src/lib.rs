@@ -44,6 +44,7 @@ mod completions;
 mod error;
 mod error_kind;
 mod form;
+mod hidden_text;
 mod history;
 mod man;
 mod mcp;
