@@ -189,7 +189,7 @@ pub(crate) fn list(
     let mut listed = Vec::new();
     let mut from: Option<String> = None;
     for _ in 0..MAX_PAGES {
-        let (page, raw, next) = read_page(client, &method, token, from.as_deref())?;
+        let Page { page, raw, next } = read_page(client, &method, token, from.as_deref())?;
         let found = looking_for.is_some_and(|id| page.iter().any(|open| open.proposal_id == id));
         proposals.extend(page);
         listed.extend(raw);
@@ -230,15 +230,24 @@ pub(crate) fn list(
     })
 }
 
-/// One page of the Review listing from `from` (the `next` of the page
-/// before; none for the first): its proposals, read and as sent, and the
-/// page after it, if any.
+/// One page of the Review listing.
+struct Page {
+    /// Its proposals, read.
+    page: Vec<Proposal>,
+    /// The same, as the agent sent them.
+    raw: Vec<Value>,
+    /// Where the page after it starts, if any.
+    next: Option<String>,
+}
+
+/// The page of the Review listing from `from` (the `next` of the page
+/// before; none for the first).
 fn read_page(
     client: &AgentClient,
     method: &str,
     token: &str,
     from: Option<&str>,
-) -> Result<(Vec<Proposal>, Vec<Value>, Option<String>), CliError> {
+) -> Result<Page, CliError> {
     let mut params = json!({"limit": PAGE_LIMIT});
     if let Some(from) = from {
         params["from"] = Value::from(from);
@@ -267,7 +276,7 @@ fn read_page(
         Some(Value::String(next)) => Some(next.clone()),
         Some(_) => return Err(unreadable("its `next` is not a proposal id".to_owned())),
     };
-    Ok((page, raw, next))
+    Ok(Page { page, raw, next })
 }
 
 /// The list for a person: each proposal, or a line saying there is none.
