@@ -78,6 +78,15 @@ struct Target {
 
 /// Runs the step of `call` after `answer` (none for the first).
 pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> Step {
+    // The token is checked with the agent before the person fills a form.
+    if answer.is_none()
+        && let Err(error) = lesson_teacher(agent)
+    {
+        return Step::Done(failed(
+            &format!("Nothing was asked: {}.", line(&error.to_string())),
+            &error.to_json(),
+        ));
+    }
     let outcome = match call {
         Call::Teach {
             collection,

@@ -239,6 +239,17 @@ fn a_hostile_agents_words_reach_the_host_only_escaped() {
 /// sent (the tools it listed, then each call's result) and what it wrote on
 /// standard error.
 fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value>, String) {
+    call_tools_as(url, TOKEN, person.clone(), calls)
+}
+
+/// [`call_tools`] with `token`, connected as `host` (a person's host, or
+/// one that shows no forms).
+pub(crate) fn call_tools_as<H: rmcp::ClientHandler>(
+    url: &str,
+    token: &str,
+    host: H,
+    calls: &[(&str, Value)],
+) -> (Vec<Value>, String) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -246,7 +257,7 @@ fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value
     runtime.block_on(async {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_learnables_command"))
             .args(["mcp", url])
-            .env("LEARNABLES_TOKEN", TOKEN)
+            .env("LEARNABLES_TOKEN", token)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -254,11 +265,7 @@ fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value
             .spawn()
             .expect("the command starts");
         let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-        let client = person
-            .clone()
-            .serve(transport)
-            .await
-            .expect("the handshake");
+        let client = host.serve(transport).await.expect("the handshake");
         let mut said = Vec::new();
         for tool in client.list_all_tools().await.unwrap() {
             said.push(serde_json::to_value(&tool).unwrap());
@@ -304,6 +311,7 @@ fn a_question_is_read_from_the_agents_own_words_only() {
                         seen.lock().unwrap().push(method.clone());
                         let result = match method.as_str() {
                             "GetTask" => task_asked_by_the_user(&request["params"]["id"]),
+                            "rsaxb.learnables.Teacher" => json!({"teacher": "alice@example.com"}),
                             _ => json!({}),
                         };
                         Json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
@@ -328,6 +336,10 @@ fn a_question_is_read_from_the_agents_own_words_only() {
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("not the agent's own"), "{text}");
     assert!(person.asked.lock().unwrap().is_empty(), "no form was shown");
-    assert_eq!(*methods.lock().unwrap(), ["GetTask"], "nothing was taught");
+    assert_eq!(
+        *methods.lock().unwrap(),
+        ["rsaxb.learnables.Teacher", "GetTask"],
+        "the token is checked, and nothing was taught"
+    );
     agent.stop();
 }
