@@ -100,6 +100,18 @@ impl Knowledge {
         self.shared.set_commit_timeout(timeout);
     }
 
+    /// Sets how many proposals may wait for review at once, per teacher
+    /// and per entry ([`ProposalLimits`](crate::ProposalLimits), whose
+    /// doc has an example).
+    pub fn set_proposal_limits(&self, limits: crate::ProposalLimits) {
+        self.shared.proposal_limits.set(limits);
+    }
+
+    /// How many proposals may wait for review at once.
+    pub fn proposal_limits(&self) -> crate::ProposalLimits {
+        self.shared.proposal_limits.get()
+    }
+
     /// Reads the versions other processes sharing the back end have written
     /// since this knowledge last looked, and makes them what later pins see.
     /// Shared back ends call it on their own when told of new versions;
@@ -516,6 +528,18 @@ impl Knowledge {
     /// ```
     pub fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
         self.shared.open_proposals()
+    }
+
+    /// The proposal `proposal_id`, with its status as the knowledge is
+    /// now; `None` when there is none.
+    ///
+    /// ```
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
+    /// assert_eq!(knowledge.proposal("0193-no-such-proposal")?, None);
+    /// # Ok::<(), learnables_knowledge::StoreError>(())
+    /// ```
+    pub fn proposal(&self, proposal_id: &str) -> Result<Option<Proposal>, StoreError> {
+        self.shared.proposal(proposal_id)
     }
 
     /// The proposal whose last approval made the version `version_id`:

@@ -62,11 +62,11 @@ extern crate learnables_core as learnables;
 use learnables_core::__shared as core_shared;
 #[cfg(test)]
 use learnables_core::FieldKind;
-use learnables_core::untrusted;
 use learnables_core::{
     Decision, Declaration, Learnable, Lesson, LessonError, LessonField, LessonProblem,
     LessonResult, LessonValue, Review, ReviewRule, Violations,
 };
+use learnables_core::{identity, untrusted};
 
 mod approved;
 #[cfg(feature = "tokio")]
@@ -79,11 +79,13 @@ mod entry_key;
 mod error;
 mod export;
 mod import;
+mod imported_reviews;
 mod imported_version;
 mod knowledge;
 mod latest;
 mod off_runtime;
 mod proposal;
+mod proposal_limits;
 mod proposal_lines;
 mod published;
 mod record_view;
@@ -102,16 +104,18 @@ mod writer;
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{
-    Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError, review_reasons,
+    Disagreement, ImportError, KnowledgeError, ProposalsOf, StoreError, StoreReason, TeachError,
+    review_reasons,
 };
 pub use knowledge::Knowledge;
 pub use proposal::{Approval, Proposal, ProposalStatus, ReviewEvent, ReviewRecord};
+pub use proposal_limits::ProposalLimits;
 pub use shared::DEFAULT_COMMIT_TIMEOUT;
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-pub use storage::{MemoryStorage, Redecide, Storage, Wake};
+pub use storage::{MemoryStorage, Redecide, ReviewsOf, Storage, Wake};
 pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

@@ -95,5 +95,7 @@ pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
-pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
+pub use teachers::{
+    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, TokenTableError, Tokens,
+};
 pub use unknown_field::UnknownField;
