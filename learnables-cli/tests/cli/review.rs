@@ -257,3 +257,57 @@ fn thousands_of_proposals_are_listed_and_decided_a_page_at_a_time() {
         .count();
     assert_eq!(decided, 1, "the decision named the proposal");
 }
+
+/// `teacher` (by `token`) proposes a limit for `entry`.
+fn propose_for(agent: &Agent, entry: &str, teacher: &str, token: &str) {
+    let taught = run(&[
+        "teach",
+        &agent.url,
+        "--collection",
+        "clearance_limits",
+        "--entry",
+        entry,
+        "--taught-by",
+        teacher,
+        "--token",
+        token,
+        "--set",
+        "amountEur=25000",
+        "--set",
+        "review_after=",
+        "--reason",
+        "the ministry's letter",
+    ])
+    .ok();
+    assert!(taught.starts_with("Waiting for review"), "{taught}");
+}
+
+#[test]
+fn the_example_agents_paged_listing_is_read_whole_and_decided() {
+    let agent = Agent::start();
+    // As many as two teachers may have open: 20 each.
+    for n in 0..20 {
+        propose_for(&agent, &format!("broker-a{n}"), ALICE, ALICE_TOKEN);
+        propose_for(&agent, &format!("broker-b{n}"), common::BOB, BOB_TOKEN);
+    }
+    let listed = review(&agent, BOB_TOKEN, &[]).ok();
+    assert!(
+        listed.starts_with("40 lessons waiting for review:"),
+        "{listed}"
+    );
+    let document = run(&["--json", "review", &agent.url, "--token", BOB_TOKEN]).json(0);
+    let proposals = document["proposals"].as_array().unwrap();
+    assert_eq!(proposals.len(), 40);
+    let last = proposals
+        .iter()
+        .rfind(|proposal| proposal["proposedBy"] == ALICE)
+        .unwrap();
+    let id = last["proposalId"].as_str().unwrap();
+    let approved = review(&agent, BOB_TOKEN, &["--approve", id, "--yes"]).ok();
+    assert!(approved.contains("25000"), "{approved}");
+    let listed = review(&agent, BOB_TOKEN, &[]).ok();
+    assert!(
+        listed.starts_with("39 lessons waiting for review:"),
+        "{listed}"
+    );
+}

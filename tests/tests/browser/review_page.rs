@@ -7,7 +7,7 @@
 use learnables_tests::support::agent as agent_harness;
 use learnables_tests::support::browser as browser_harness;
 
-use agent_harness::{ACTIVATED, AS_ALICE, Agent};
+use agent_harness::{ACTIVATED, AS_ALICE, AS_BOB, Agent};
 use browser_harness::{Browser, browser_available, control, error_of, runtime, submit, type_into};
 use learnables_tests::support::webdriver::Locator;
 use serde_json::{Value, json};
@@ -314,5 +314,46 @@ fn the_review_listing_is_read_a_page_at_a_time() {
             json!({"limit": 20, "from": "p40"})
         ]
     );
+    agent.stop();
+}
+
+#[test]
+fn the_example_agents_listing_is_paged_on_the_page() {
+    if !browser_available("the_example_agents_listing_is_paged_on_the_page") {
+        return;
+    }
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let agent = Agent::start(data.path());
+    // As many as two teachers may have open: 20 each, two pages of 20.
+    for n in 0..20 {
+        for (teacher, token) in [("alice@example.com", AS_ALICE), ("bob@example.com", AS_BOB)] {
+            let reply = agent.call_with(
+                learnables::TEACH_METHOD,
+                json!({"collection": "clearance_limits", "entry": format!("{}-{n}", &teacher[..3]),
+                       "value": {"amountEur": "25000"}, "taughtBy": teacher}),
+                &[ACTIVATED, token],
+            );
+            assert_eq!(reply.result()["learned"], false, "{}", reply.result());
+        }
+    }
+    let page = format!("{}learnables/", agent.base_url);
+    runtime().block_on(async {
+        let browser = Browser::start(1000, 1400).await;
+        signed_in_with_reviews(&browser, &page, "bob-token").await;
+        let listed = "document.querySelectorAll('#review-list li').length";
+        browser.until(&format!("{listed} === 20"), "the first page is listed").await;
+        browser.click_button("Show more lessons waiting for review").await;
+        browser.until(&format!("{listed} === 40"), "the second page is listed").await;
+        assert_eq!(
+            browser.eval("new Set([...document.querySelectorAll('#review-list li')].map(li => li.dataset.proposal)).size").await,
+            json!(40),
+            "every proposal once"
+        );
+        assert_eq!(
+            browser.eval("document.getElementById('review-more') === null").await,
+            json!(true)
+        );
+        browser.close().await;
+    });
     agent.stop();
 }
