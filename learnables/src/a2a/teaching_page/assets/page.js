@@ -7,7 +7,7 @@ import {
   signOut, signedIn,
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
-import { answerForm, answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { answerForm, answerOfTask, fromFragment, questionOfTask, questionWords, readTask, teachBlock } from "./question.js";
 import { renderReviews } from "./review.js";
 import { setText, shown, shownParagraph } from "./shown.js";
 
@@ -572,16 +572,11 @@ async function openFromLink() {
     if (!learnable) throw new AgentError(`this agent cannot be taught "${question.block.collection}"`);
     const fromLink = !task;
     const answer = answerForm(question.block, learnable, fromLink);
-    // A `#block=` link may come from anyone: nothing of it is put in the
-    // agent's mouth, under its heading or in bold as a finding.
-    setText($("question-title"), fromLink ? "A link suggests a lesson" : "The agent asks");
-    $("question-text").textContent = question.text
-      ? shownParagraph(question.text)
-      : "A link, which anyone can write, suggests this lesson: check it before you teach.";
-    const label = question.block.suggestionLabel;
-    const suggestion = $("suggestion-label");
-    suggestion.className = fromLink ? "from-link" : "suggestion";
-    setText(suggestion, label ? (fromLink ? `The link says: "${label}"` : `Suggested: ${label}`) : "");
+    const words = questionWords(question, fromLink);
+    setText($("question-title"), words.title);
+    $("question-text").textContent = question.text ? shownParagraph(question.text) : words.text;
+    $("suggestion-label").className = words.labelClass;
+    setText($("suggestion-label"), words.label);
     dropped(answer.dropped);
     pageError("");
     show("question", true);

@@ -94,6 +94,22 @@ export function answerForm(block, learnable, fromLink = false) {
   return { entries, prefill, dropped };
 }
 
+// The heading and words a question is shown with. A `#block=` link may
+// come from anyone: nothing of it is put in the agent's mouth, under its
+// heading or in bold as a finding; its label is quoted as the link's.
+export function questionWords(question, fromLink) {
+  const label = question.block.suggestionLabel;
+  if (!fromLink) {
+    return { title: "The agent asks", text: "", label: label ? `Suggested: ${label}` : "", labelClass: "suggestion" };
+  }
+  return {
+    title: "A link suggests a lesson",
+    text: "A link, which anyone can write, suggests this lesson: check it before you teach.",
+    label: label ? `The link says: "${label}"` : "",
+    labelClass: "from-link",
+  };
+}
+
 const blockOf = (message) => message?.metadata?.[EXTENSION_URI]?.teach;
 
 const textOf = (message) =>
