@@ -132,22 +132,25 @@ fn any_hazard(values: &[Value]) -> Option<String> {
         .map(str::to_owned)
 }
 
-#[test]
-fn a_card_whose_declaration_hides_characters_is_refused_before_any_form() {
-    let agent = Agent::start_router(|_| {
+/// The hostile agent serving `card`, and a person who answers the first
+/// form with `answer`.
+fn hostile_agent(card: fn() -> Value, answer: Value) -> (Agent, Person) {
+    let agent = Agent::start_router(move |_| {
         axum::Router::new()
             .route(
                 "/.well-known/agent-card.json",
-                get(|| async { Json(card()) }),
+                get(move || async move { Json(card()) }),
             )
             .route("/", post(rpc))
     });
     let person = Person::default();
-    person
-        .answers
-        .lock()
-        .unwrap()
-        .push(Some(json!({"desk": ATTACK, "note": "checked"})));
+    person.answers.lock().unwrap().push(Some(answer));
+    (agent, person)
+}
+
+#[test]
+fn a_card_whose_declaration_hides_characters_is_refused_before_any_form() {
+    let (agent, person) = hostile_agent(card, json!({"desk": ATTACK, "note": "checked"}));
     let (said, stderr) = call_tools(
         &agent.base_url,
         &person,
@@ -181,20 +184,10 @@ fn a_card_whose_declaration_hides_characters_is_refused_before_any_form() {
 
 #[test]
 fn a_hostile_agents_words_reach_the_host_only_escaped() {
-    let agent = Agent::start_router(|_| {
-        axum::Router::new()
-            .route(
-                "/.well-known/agent-card.json",
-                get(|| async { Json(card_with_a_clean_declaration()) }),
-            )
-            .route("/", post(rpc))
-    });
-    let person = Person::default();
-    person
-        .answers
-        .lock()
-        .unwrap()
-        .push(Some(json!({"desk": "cold chain", "note": "checked"})));
+    let (agent, person) = hostile_agent(
+        card_with_a_clean_declaration,
+        json!({"desk": "cold chain", "note": "checked"}),
+    );
     let (said, stderr) = call_tools(
         &agent.base_url,
         &person,
