@@ -92,8 +92,18 @@ impl<R: Serialize> Answer<R> {
     /// precision is no longer the same number there: to write the
     /// response, serialize the answer itself).
     pub fn to_value(&self) -> Value {
-        // Cannot fail: every map the response holds has string keys.
-        serde_json::to_value(self).unwrap_or_default()
+        // Built member by member, so that an id no JSON value holds (1e400)
+        // costs only the id (null), never the answer. The rest cannot fail:
+        // every map the response holds has string keys.
+        let mut response = Map::new();
+        response.insert("jsonrpc".to_owned(), Value::from("2.0"));
+        response.insert("id".to_owned(), self.id.to_value());
+        let (key, body) = match &self.outcome {
+            Ok(result) => ("result", serde_json::to_value(result)),
+            Err(error) => ("error", serde_json::to_value(error)),
+        };
+        response.insert(key.to_owned(), body.unwrap_or_default());
+        Value::Object(response)
     }
 }
 
@@ -495,6 +505,16 @@ mod tests {
                 format!(r#"{{"jsonrpc":"2.0","id":{id},"result":true}}"#)
             );
         }
+    }
+
+    #[test]
+    fn as_a_value_an_id_no_value_holds_costs_only_the_id() {
+        let request = read(r#"{"jsonrpc":"2.0","id":1e400,"method":"m"}"#).unwrap();
+        let answer = Answer::new(request.id.unwrap(), Ok(json!(true)));
+        assert_eq!(
+            answer.to_value(),
+            json!({"jsonrpc": "2.0", "id": null, "result": true})
+        );
     }
 
     #[test]
