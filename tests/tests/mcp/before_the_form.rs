@@ -70,3 +70,35 @@ fn a_host_without_forms_is_given_the_teachers_page() {
     assert!(text_of(answer).contains(&link), "{}", text_of(answer));
     agent.stop();
 }
+
+#[test]
+fn an_entry_the_agent_refuses_is_said_before_any_form() {
+    let data = tempfile::tempdir().unwrap();
+    let agent = Agent::start(data.path());
+    let person = Person::default();
+    person
+        .answers
+        .lock()
+        .unwrap()
+        .push(Some(json!({"desk": "cold chain"})));
+    // A zero-width space in the entry: the agent refuses the name.
+    let (said, _) = call_tools_as(
+        &agent.base_url,
+        "alice-token",
+        person.clone(),
+        &[(
+            "teach",
+            json!({"collection": "routing_rules", "entry": "8\u{200b}5"}),
+        )],
+    );
+    let result = said.last().unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        person.asked.lock().unwrap().is_empty(),
+        "no form was shown: {result}"
+    );
+    let text = text_of(result);
+    assert!(text.contains("Nothing was asked"), "{text}");
+    assert!(text.contains("\\u{200b}"), "{text}");
+    agent.stop();
+}
