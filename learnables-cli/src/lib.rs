@@ -48,6 +48,7 @@ mod hidden_text;
 mod history;
 mod man;
 mod mcp;
+mod mcp_before_form;
 mod mcp_flow;
 mod mcp_review;
 mod mcp_step;

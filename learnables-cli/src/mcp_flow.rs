@@ -78,25 +78,10 @@ struct Target {
 
 /// Runs the step of `call` after `answer` (none for the first).
 pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> Step {
-    // The token is checked with the agent before the person fills a form.
     if answer.is_none()
-        && let Err(error) = lesson_teacher(agent)
+        && let Some(refused) = crate::mcp_before_form::refused(agent, call)
     {
-        return Step::Done(failed(
-            &format!("Nothing was asked: {}.", line(&error.to_string())),
-            &error.to_json(),
-        ));
-    }
-    if answer.is_none()
-        && let Call::Teach {
-            collection, entry, ..
-        } = call
-        && let Some(refused) = entry_refused(agent, collection, entry)
-    {
-        return Step::Done(failed(
-            &format!("Nothing was asked: {}.", line(&refused.to_string())),
-            &refused.to_json(),
-        ));
+        return Step::Done(refused);
     }
     let outcome = match call {
         Call::Teach {
@@ -357,7 +342,7 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
 /// Who teaches: whom the agent says the token names (the command's
 /// `--taught-by` has no counterpart here, so its failure says what to do
 /// instead).
-fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
+pub(crate) fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
     teacher(&agent.client, None, &agent.token).map_err(|error| match error {
         CliError::Failed { kind, message } => CliError::Failed {
             kind,
@@ -368,29 +353,6 @@ fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
         },
         other => other,
     })
-}
-
-/// The agent's refusal of `entry` of `collection`, asked by a show-back
-/// before the person fills a form: `None` when it takes the name (an entry
-/// not taught yet included), or when it serves no show-back to ask.
-fn entry_refused(agent: &Agent, collection: &str, entry: &str) -> Option<CliError> {
-    use learnables::a2a::json_rpc::codes::{METHOD_NOT_FOUND, NOT_FOUND};
-    let params = serde_json::to_value(ShowBackParams::new(collection, entry)).ok()?;
-    let asked = agent.client.call(
-        SHOW_BACK_METHOD,
-        params,
-        &agent.token,
-        "the entry",
-        "checking the entry",
-    );
-    match asked {
-        Err(CliError::Refused(refusal))
-            if refusal.code != NOT_FOUND && refusal.code != METHOD_NOT_FOUND =>
-        {
-            Some(CliError::Refused(refusal))
-        }
-        _ => None,
-    }
 }
 
 /// The entry's version as show-back says, if it says.
