@@ -146,7 +146,7 @@ impl Server {
         for _ in 0..16 {
             let step_call = call.clone();
             let step = match self
-                .blocking(move |agent| mcp_flow::step(agent, &step_call, answer))
+                .blocking(move |agent| crate::mcp_before_form::step(agent, &step_call, answer))
                 .await
             {
                 Ok(step) => step,
@@ -191,7 +191,7 @@ impl Server {
     ) -> CallToolResponse {
         let answer = answer_of(request);
         let step = match self
-            .blocking(move |agent| mcp_flow::step(agent, &call, answer))
+            .blocking(move |agent| crate::mcp_before_form::step(agent, &call, answer))
             .await
         {
             Ok(step) => step,

@@ -7,14 +7,27 @@ use learnables::SHOW_BACK_METHOD;
 use learnables::a2a::ShowBackParams;
 use rmcp::model::CallToolResult;
 
+use rmcp::model::ElicitResult;
+
 use crate::error::CliError;
-use crate::mcp_flow::{Call, lesson_teacher};
-use crate::mcp_step::Agent;
+use crate::mcp_flow::{self, Call, lesson_teacher};
+use crate::mcp_step::{Agent, Step};
 use crate::mcp_text::{failed, line};
+
+/// Runs the step of `call` after `answer` ([`mcp_flow::step`]), the
+/// agent asked first when it is the first (no answer yet).
+pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> Step {
+    if answer.is_none()
+        && let Some(refused) = refused(agent, call)
+    {
+        return Step::Done(refused);
+    }
+    mcp_flow::step(agent, call, answer)
+}
 
 /// The result that ends `call` before its first form, if the agent
 /// refuses the token or the entry; `None` when the form may be asked.
-pub fn refused(agent: &Agent, call: &Call) -> Option<CallToolResult> {
+fn refused(agent: &Agent, call: &Call) -> Option<CallToolResult> {
     let refusal = match lesson_teacher(agent) {
         Err(error) => Some(error),
         Ok(_) => match call {

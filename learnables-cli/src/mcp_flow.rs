@@ -78,11 +78,6 @@ struct Target {
 
 /// Runs the step of `call` after `answer` (none for the first).
 pub fn step(agent: &Agent, call: &Call, answer: Option<(u32, ElicitResult)>) -> Step {
-    if answer.is_none()
-        && let Some(refused) = crate::mcp_before_form::refused(agent, call)
-    {
-        return Step::Done(refused);
-    }
     let outcome = match call {
         Call::Teach {
             collection,
