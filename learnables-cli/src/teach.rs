@@ -362,10 +362,13 @@ pub fn read_question(
             "reading the question",
         )?;
         if let Some(answer) = answer_in(&found) {
-            return Err(CliError::usage(format!(
-                "the agent's question is answered already: {}",
-                line(&answer)
-            )));
+            return Err(CliError::new(
+                ErrorKind::Answered,
+                format!(
+                    "the agent's question is answered already: {}",
+                    line(&answer)
+                ),
+            ));
         }
         let block = teach_block_of(
             question_message(&found),

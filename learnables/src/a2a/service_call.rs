@@ -196,7 +196,7 @@ impl LearnablesService {
 
 /// A request admitted: what its response needs.
 struct Admitted {
-    id: Option<Value>,
+    id: Option<a2a_extensions::json_rpc::Id>,
     method: String,
 }
 
