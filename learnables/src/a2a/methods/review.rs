@@ -161,7 +161,8 @@ impl LearnablesService {
             ReviewRequest::Decide(params) => params,
         };
         hidden_characters(&params.collection, &params.entry)?;
-        if !crate::identity::same(&params.reviewed_by, principal.id()) {
+        // As for a lesson's `taughtBy`: the name as written, ASCII case aside.
+        if !params.reviewed_by.eq_ignore_ascii_case(principal.id()) {
             let message = format!(
                 "`reviewedBy` is `{}`, but the authenticated teacher is `{}`: a decision names the \
                  person who makes it",

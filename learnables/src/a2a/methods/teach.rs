@@ -117,7 +117,9 @@ impl LearnablesService {
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
-        if !crate::identity::same(&lesson.taught_by, principal.id()) {
+        // Stricter than the canonical form: the name as written (ASCII case
+        // aside), so that a look-alike of the teacher is refused, not taken.
+        if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
             let message = format!(
                 "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names the \
                  person who teaches it",
