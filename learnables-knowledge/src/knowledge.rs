@@ -233,6 +233,15 @@ impl Knowledge {
             .map(|shown| shown.map(|(_, describes)| describes))
     }
 
+    /// Why no lesson can teach `entry` of `collection`, whatever its value
+    /// (its entry does not read as the learnable's entry key: "there is no
+    /// HS chapter 99"), for a client that asks before a person fills a
+    /// form; `None` when a lesson could, or nothing is registered for it.
+    #[doc(hidden)]
+    pub fn entry_refusal(&self, collection: &str, entry: &str) -> Option<crate::LessonError> {
+        (self.shared.registry().get(collection)?.entry_refusal)(entry)
+    }
+
     /// [`Knowledge::lesson_fields_as_learned`] and
     /// [`Knowledge::describes_as_learned`] from one read of the value, for
     /// the server side's show-back.

@@ -541,7 +541,7 @@ fn nesting(table: &mut Table) {
     table.add(
         "brackets inside a string are not nesting",
         show_back(json!({"collection": "routing_rules", "entry": "[".repeat(1000)})),
-        not_found("entry", "has no routing rule"),
+        invalid_params("entry", "an HS chapter is a number from 1 to 97"),
     );
 }
 
@@ -740,7 +740,7 @@ fn unicode_tricks(table: &mut Table, version_id: &str) {
     table.add(
         "a show-back entry in fullwidth digits",
         show_back(json!({"collection": "routing_rules", "entry": "８５"})),
-        not_found("entry", "has no routing rule `８５`"),
+        invalid_params("entry", "is not a `chapter` (HS chapter)"),
     );
     table.add(
         "a lone leading surrogate escape in the entry",
@@ -922,9 +922,14 @@ fn unknown_collections_and_methods(table: &mut Table, known: &Value) {
         invalid_params("collection", "no learnable `tariffs`"),
     );
     table.add(
-        "showing back an unknown entry",
+        "showing back an entry no lesson could teach",
         show_back(json!({"collection": "routing_rules", "entry": "99"})),
-        not_found("entry", "has no routing rule `99`"),
+        invalid_params("entry", "there is no HS chapter 99"),
+    );
+    table.add(
+        "showing back an entry not taught yet",
+        show_back(json!({"collection": "routing_rules", "entry": "96"})),
+        not_found("entry", "has no routing rule `96`"),
     );
     table.add(
         "showing back an unknown version",
@@ -1298,7 +1303,7 @@ fn show(agent: &Agent, collection: &str, entry: &str) -> Value {
 
 /// The catalogue's size, and how many cases expect each kind of answer:
 /// pinned, so that a case cannot be lost or silently change kind.
-const CASES: usize = 176;
+const CASES: usize = 177;
 const KINDS: [(&str, usize); 11] = [
     ("HTTP 100 without a JSON-RPC body", 1),
     ("HTTP 400 without a JSON-RPC body", 4),
@@ -1306,7 +1311,7 @@ const KINDS: [(&str, usize); 11] = [
     ("HTTP 405 without a JSON-RPC body", 4),
     ("HTTP 431 without a JSON-RPC body", 2),
     ("a JSON-RPC result, HTTP 200", 13),
-    ("a learnables JSON-RPC error, HTTP 200", 113),
+    ("a learnables JSON-RPC error, HTTP 200", 114),
     ("a learnables JSON-RPC error, HTTP 400", 1),
     ("a learnables JSON-RPC error, HTTP 413", 4),
     ("a notification's HTTP 204, the knowledge unchanged", 16),

@@ -102,3 +102,35 @@ fn an_entry_the_agent_refuses_is_said_before_any_form() {
     assert!(text.contains("\\u{200b}"), "{text}");
     agent.stop();
 }
+
+#[test]
+fn an_entry_no_lesson_could_teach_is_said_before_any_form() {
+    let data = tempfile::tempdir().unwrap();
+    let agent = Agent::start(data.path());
+    let person = Person::default();
+    person
+        .answers
+        .lock()
+        .unwrap()
+        .push(Some(json!({"desk": "cold chain"})));
+    // The routing rules are keyed on the HS chapter: there is no 99.
+    let (said, _) = call_tools_as(
+        &agent.base_url,
+        "alice-token",
+        person.clone(),
+        &[(
+            "teach",
+            json!({"collection": "routing_rules", "entry": "99"}),
+        )],
+    );
+    let result = said.last().unwrap();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(
+        person.asked.lock().unwrap().is_empty(),
+        "no form was shown: {result}"
+    );
+    let text = text_of(result);
+    assert!(text.contains("Nothing was asked"), "{text}");
+    assert!(text.contains("there is no HS chapter 99"), "{text}");
+    agent.stop();
+}

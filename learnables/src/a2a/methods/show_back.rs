@@ -194,6 +194,18 @@ impl LearnablesService {
             .entry_record(&params.collection, &params.entry)
             .or(retraction.as_ref())
         else {
+            // An entry no lesson could teach is not "not yet" taught: it
+            // is refused in the learnable's words, before anyone fills a
+            // form for it.
+            if let Some(refusal) = self
+                .knowledge()
+                .entry_refusal(&params.collection, &params.entry)
+            {
+                let words = crate::untrusted::escaped(&refusal.to_string()).into_owned();
+                return Err(RpcError::new(codes::INVALID_PARAMS, words.clone())
+                    .because(reasons::LESSON_INVALID)
+                    .at_field("entry", words));
+            }
             let message = format!(
                 "`{}` has no {} `{}` yet",
                 params.collection,
