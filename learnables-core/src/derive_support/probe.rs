@@ -170,25 +170,7 @@ pub trait StandardText: FromStr + Display {
     }
 }
 
-/// `number` with a comma between each group of three digits, past four
-/// digits: "255", "65,535", "-9,223,372,036,854,775,808".
-fn grouped(number: i128) -> String {
-    let digits = number.unsigned_abs().to_string();
-    if digits.len() <= 4 {
-        return number.to_string();
-    }
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if number < 0 {
-        text.push('-');
-    }
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
-}
+use crate::field_check::grouped;
 
 /// The standard whole-number types: `text` fields read as whole numbers in
 /// their type's range.
