@@ -294,11 +294,8 @@ pub(crate) fn grouped(number: i128) -> String {
 /// each check (a descriptor from outside cannot grow the cache unbounded).
 const CACHED_PATTERNS: usize = 64;
 
-/// The most memory a compiled pattern may take.
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-
 /// `pattern` compiled to match a whole value; `None` when it does not
-/// compile within [`PATTERN_SIZE_LIMIT`].
+/// compile (within its size limit).
 fn compiled(pattern: &str) -> Option<Arc<Regex>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<Regex>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
@@ -317,20 +314,9 @@ fn compiled(pattern: &str) -> Option<Arc<Regex>> {
 }
 
 /// `pattern` compiled so that it matches a whole value only: what
-/// `pattern` means in a descriptor (and what the derive checks a
-/// `pattern = "..."` with at compile time).
-///
-/// ```
-/// # extern crate learnables_core as learnables;
-/// let country = learnables::field_check::whole_match("[A-Z]{2}").unwrap();
-/// assert!(country.is_match("NL"));
-/// assert!(!country.is_match("NLD"));
-/// ```
-pub fn whole_match(pattern: &str) -> Result<Regex, regex::Error> {
-    regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .build()
-}
+/// `pattern` means in a descriptor (the derive refuses at compile time one
+/// that does not compile).
+pub use learnables_rules::whole_match;
 
 #[cold]
 #[inline(never)]

@@ -38,6 +38,14 @@ pub struct FieldOps<T> {
     pub take: TakeFn<T>,
     /// The value as text: what its lesson value and phrasings show.
     pub display: fn(&T) -> &dyn Display,
+    /// The descriptor's `valueType`: `integer` or `number` for the
+    /// standard numbers, none for any other type.
+    pub value_type: Option<&'static str>,
+    /// The least value of a whole-number type (up to 64 bits: what a
+    /// JSON number holds exactly).
+    pub least: Option<i128>,
+    /// The greatest value of a whole-number type (up to 64 bits).
+    pub most: Option<i128>,
 }
 
 /// A lesson field's type, field `N` of the learnable `L` in the generated
@@ -82,6 +90,9 @@ impl<T: Choice + Display> Probe<T> {
         parse: parse_choice::<T>,
         take: take_choice::<T>,
         display: choice_display::<T>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
@@ -123,6 +134,9 @@ where
         parse: parse_text::<T>,
         take: take_text::<T>,
         display: as_display::<T>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
@@ -138,6 +152,9 @@ impl Probe<String> {
         parse: parse_text::<String>,
         take: take_string,
         display: as_display::<String>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
@@ -184,9 +201,19 @@ macro_rules! whole_numbers {
 
         impl Probe<$ty> {
             /// A whole number is a `text` field, read as one in range.
-            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>(
+                Some("integer"),
+                whole_bound(<$ty>::MIN as i128, <$ty>::BITS),
+                whole_bound(<$ty>::MAX as i128, <$ty>::BITS),
+            );
         }
     )*};
+}
+
+/// A whole-number type's bound, for the descriptor: none past 64 bits
+/// (no JSON number holds it exactly).
+const fn whole_bound(bound: i128, bits: u32) -> Option<i128> {
+    if bits > 64 { None } else { Some(bound) }
 }
 
 /// [`grouped`] for a maximum, which for `u128` does not fit in an `i128`.
@@ -216,7 +243,7 @@ macro_rules! fractional_numbers {
 
         impl Probe<$ty> {
             /// A floating-point number is a `text` field, read as a finite number.
-            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>(Some("number"), None, None);
         }
     )*};
 }
@@ -231,11 +258,15 @@ impl StandardText for char {
 
 impl Probe<char> {
     /// A `char` is a `text` field of one character.
-    pub const OPS: FieldOps<char> = standard_ops::<char>();
+    pub const OPS: FieldOps<char> = standard_ops::<char>(None, None, None);
 }
 
 /// The field of a [`StandardText`] type.
-const fn standard_ops<T: StandardText>() -> FieldOps<T>
+const fn standard_ops<T: StandardText>(
+    value_type: Option<&'static str>,
+    least: Option<i128>,
+    most: Option<i128>,
+) -> FieldOps<T>
 where
     T::Err: Display,
 {
@@ -247,6 +278,9 @@ where
         parse: parse_standard::<T>,
         take: take_standard::<T>,
         display: as_display::<T>,
+        value_type,
+        least,
+        most,
     }
 }
 
@@ -372,18 +406,7 @@ mod tests {
 
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
-        static FIELD: FieldSpec = FieldSpec {
-            name: "amount",
-            label: Some("Amount"),
-            help: None,
-            doc: &[],
-            kind: crate::FieldKind::TEXT,
-            choices: None,
-            descriptions: None,
-            default: None,
-            entry_key: false,
-            optional: false,
-        };
+        static FIELD: FieldSpec = FieldSpec::text("amount", "Amount");
         let read = |value: Value| parse_text::<String>(&value, &FIELD);
         assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
         assert_eq!(read(serde_json::json!(-3)).unwrap(), "-3");
@@ -402,18 +425,7 @@ mod tests {
         ));
     }
 
-    static DAYS: FieldSpec = FieldSpec {
-        name: "days",
-        label: Some("Days"),
-        help: None,
-        doc: &[],
-        kind: crate::FieldKind::TEXT,
-        choices: None,
-        descriptions: None,
-        default: None,
-        entry_key: false,
-        optional: false,
-    };
+    static DAYS: FieldSpec = FieldSpec::text("days", "Days");
 
     fn reason<T>(parse: ParseFn<T>, value: Value) -> String {
         match parse(&value, &DAYS) {

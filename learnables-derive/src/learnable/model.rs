@@ -46,6 +46,9 @@ const KEYS: Keys = Keys {
         "skip",
         "entry_key",
         "alias",
+        "range",
+        "length",
+        "pattern",
     ],
     repeatable: &["alias"],
 };
@@ -272,14 +275,18 @@ fn read_fields(
         let Some(ident) = field.ident.clone() else {
             continue;
         };
-        let (value_ty, optional) = match option_inner(&field.ty) {
+        let (ty, optional) = match option_inner(&field.ty) {
             Some(inner) => (inner.clone(), true),
             None => (field.ty.clone(), false),
+        };
+        let (value_ty, list) = match vec_inner(&ty) {
+            Some(inner) if !field.skip.is_present() => (inner.clone(), true),
+            _ => (ty.clone(), false),
         };
         let lesson = if field.skip.is_present() {
             None
         } else {
-            let lesson = read_lesson_field(field, &ident, &value_ty, rule, errors);
+            let lesson = read_lesson_field(field, &ident, &value_ty, list, rule, errors);
             let name_span = field
                 .rename
                 .as_ref()
@@ -332,6 +339,14 @@ fn read_fields(
                     )
                     .with_span(&span),
                 );
+            } else if list {
+                errors.push(
+                    darling::Error::custom(
+                        "the entry's key cannot be a list: a lesson is about one entry; make \
+                         the field's type the key's type, without `Vec`",
+                    )
+                    .with_span(&span),
+                );
             } else if let Some(first) = entry_key {
                 errors.push(
                     darling::Error::custom(format!(
@@ -346,9 +361,11 @@ fn read_fields(
         }
         fields.push(Field {
             ident,
+            ty,
             value_ty,
             optional,
-            entry_key: is_key && !field.skip.is_present() && !optional,
+            list,
+            entry_key: is_key && !field.skip.is_present() && !optional && !list,
             lesson,
         });
     }
@@ -415,6 +432,7 @@ fn read_lesson_field(
     field: &FieldAttrs,
     ident: &Ident,
     value_ty: &Type,
+    list: bool,
     rule: Option<RenameRule>,
     errors: &mut darling::error::Accumulator,
 ) -> LessonField {
@@ -472,9 +490,20 @@ fn read_lesson_field(
             "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
         ));
     }
-    if let Some(default) = &field.default {
-        errors.handle(check::default_parses(default, value_ty, &name));
+    match &field.default {
+        Some(default) if list => errors.push(
+            darling::Error::custom(
+                "a list field takes no `default`: a lesson that leaves it out gives no items; \
+                 remove `default`, or make the field one value",
+            )
+            .with_span(default),
+        ),
+        Some(default) => {
+            errors.handle(check::default_parses(default, value_ty, &name));
+        }
+        None => {}
     }
+    let checks = super::checks::read(field, &name, list, errors);
     LessonField {
         name,
         label: field.label.clone(),
@@ -484,17 +513,28 @@ fn read_lesson_field(
         default: field.default.clone(),
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
         stored_names,
+        checks,
     }
+}
+
+/// `Some(T)` when `ty` is `Vec<T>` (also as `std::vec::Vec<T>`).
+fn vec_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Vec")
 }
 
 /// `Some(T)` when `ty` is `Option<T>` (also as `std::option::Option<T>`).
 fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Option")
+}
+
+/// `Some(T)` when `ty` is `{wrapper}<T>`, by its last segment's name.
+fn generic_inner<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;
     }
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != wrapper {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &last.arguments else {

@@ -6,6 +6,7 @@ mod conformance_on_the_wire;
 mod descriptor;
 mod descriptor_allocations;
 mod lesson_parsing;
+mod lists_and_checks;
 mod rename_all;
 mod round_trip_properties;
 mod rules;
