@@ -67,4 +67,6 @@ pub struct FieldAttrs {
     pub length: Option<crate::meta::Bounds>,
     #[darling(default, with = crate::meta::text)]
     pub pattern: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
+    pub custom_kind: Option<LitStr>,
 }

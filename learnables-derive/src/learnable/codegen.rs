@@ -425,6 +425,9 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         if field.lesson.is_none() {
             // A skipped field's value: its type's default, which the
             // compiler asks for at the type.
+            if let Some(path) = &field.skip_default {
+                return quote_spanned!(path.span()=> #ident: #path(),);
+            }
             return quote_spanned!(field.value_ty.span()=> #ident: ::core::default::Default::default(),);
         }
         let slot = slot(lesson_index);

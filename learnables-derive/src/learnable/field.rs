@@ -24,6 +24,9 @@ pub struct Field {
     pub entry_key: bool,
     /// `None` for a `skip`ped field.
     pub lesson: Option<LessonField>,
+    /// `default = "path"` of a skipped field: the function that makes
+    /// its value (its type's `Default` otherwise).
+    pub skip_default: Option<syn::Path>,
 }
 
 /// What a field contributes to the descriptor.

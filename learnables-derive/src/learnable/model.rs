@@ -49,9 +49,13 @@ const KEYS: Keys = Keys {
         "range",
         "length",
         "pattern",
+        "custom_kind",
     ],
     repeatable: &["alias"],
 };
+
+/// The kinds the library's clients know (the spec's two and `date`).
+const KINDS: &[&str] = &["text", "choice", "date"];
 
 /// A learnable struct, checked.
 pub struct Learnable {
@@ -309,6 +313,29 @@ fn read_fields(
             );
             Some(lesson)
         };
+        let skip_default = if field.skip.is_present() {
+            skipped_keys(field, errors);
+            field
+                .default
+                .as_ref()
+                .and_then(|default| match default.parse::<Path>() {
+                    Ok(path) => Some(path),
+                    Err(_) => {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "on a skipped field, `default` names the function that makes its \
+                                 value, as serde's does: write `default = \"path::to::function\"`; \
+                                 {:?} is not a path",
+                                default.value()
+                            ))
+                            .with_span(default),
+                        );
+                        None
+                    }
+                })
+        } else {
+            None
+        };
         if field.skip.is_present()
             && let Some(alias) = field.alias.first()
         {
@@ -367,6 +394,7 @@ fn read_fields(
             list,
             entry_key: is_key && !field.skip.is_present() && !optional && !list,
             lesson,
+            skip_default,
         });
     }
     check_aliases(&aliases, &seen, errors);
@@ -381,6 +409,32 @@ fn read_fields(
         });
     }
     fields
+}
+
+/// The keys of a lesson field given on a skipped field, which would have
+/// no effect: each an error.
+fn skipped_keys(field: &FieldAttrs, errors: &mut darling::error::Accumulator) {
+    let given: [(&str, Option<Span>); 8] = [
+        ("label", field.label.as_ref().map(LitStr::span)),
+        ("help", field.help.as_ref().map(LitStr::span)),
+        ("rename", field.rename.as_ref().map(LitStr::span)),
+        ("kind", field.kind.as_ref().map(LitStr::span)),
+        ("custom_kind", field.custom_kind.as_ref().map(LitStr::span)),
+        ("range", field.range.as_ref().map(|range| range.span)),
+        ("length", field.length.as_ref().map(|length| length.span)),
+        ("pattern", field.pattern.as_ref().map(LitStr::span)),
+    ];
+    for (key, span) in given {
+        if let Some(span) = span {
+            errors.push(
+                darling::Error::custom(format!(
+                    "a skipped field is no lesson field, so `{key}` would have no effect: remove \
+                     `{key}`, or `skip`"
+                ))
+                .with_span(&span),
+            );
+        }
+    }
 }
 
 /// An alias names one field only: not a field's own name, not another's
@@ -483,11 +537,41 @@ fn read_lesson_field(
         }
         (None, _) => {}
     }
-    if let Some(kind) = &field.kind {
+    if let Some(kind) = &field.kind
+        && errors
+            .handle(not_blank(
+                kind,
+                "`kind`",
+                "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
+            ))
+            .is_some()
+        && !KINDS.contains(&kind.value().as_str())
+    {
+        let hint = learnables_rules::closest(&kind.value(), KINDS.iter().copied())
+            .map(|near| format!(" (did you mean {near:?}?)"))
+            .unwrap_or_default();
+        errors.push(
+            darling::Error::custom(format!(
+                "unknown `kind` {:?}{hint}: the kinds are {}; for a kind of your own, which a \
+                 client that does not know it shows as text, write `custom_kind = {:?}`",
+                kind.value(),
+                KINDS.join(", "),
+                kind.value()
+            ))
+            .with_span(kind),
+        );
+    }
+    if let (Some(_), Some(custom)) = (&field.kind, &field.custom_kind) {
+        errors.push(
+            darling::Error::custom("give `kind` or `custom_kind`, not both: remove one")
+                .with_span(custom),
+        );
+    }
+    if let Some(custom) = &field.custom_kind {
         errors.handle(not_blank(
-            kind,
-            "`kind`",
-            "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
+            custom,
+            "`custom_kind`",
+            "write the kind's name, or leave `custom_kind` out to have the field's type decide",
         ));
     }
     match &field.default {
@@ -509,7 +593,7 @@ fn read_lesson_field(
         label: field.label.clone(),
         help: field.help.clone(),
         doc: doc.pieces,
-        kind: field.kind.clone(),
+        kind: field.kind.clone().or_else(|| field.custom_kind.clone()),
         default: field.default.clone(),
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
         stored_names,

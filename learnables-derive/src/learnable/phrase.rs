@@ -66,40 +66,7 @@ pub(super) fn describes(learnable: &Learnable) -> TokenStream {
             __describes_with(self, __entry)
         },
         Describes::Template(pieces) => {
-            let pieces = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
-                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
-                TemplatePiece::Field { ident, .. } => {
-                    let shown = match learnable
-                        .lesson_fields()
-                        .find(|(_, field)| field.ident == *ident)
-                    {
-                        Some((_, field)) => shown(krate, field),
-                        // A skipped field: its type must be `Display`.
-                        None => {
-                            let field = learnable
-                                .fields
-                                .iter()
-                                .find(|field| field.ident == *ident)
-                                .expect("a template names a field of the struct");
-                            let value_ty = &field.value_ty;
-                            if field.optional {
-                                quote_spanned! {value_ty.span()=>
-                                    match &self.#ident {
-                                        ::core::option::Option::Some(__value) => #krate::__private::Shown::One(__value as &dyn ::core::fmt::Display),
-                                        ::core::option::Option::None => #krate::__private::Shown::Absent,
-                                    }
-                                }
-                            } else {
-                                quote_spanned! {value_ty.span()=>
-                                    #krate::__private::Shown::One(&self.#ident as &dyn ::core::fmt::Display)
-                                }
-                            }
-                        }
-                    };
-                    quote!(#krate::__private::Piece::Value(#shown))
-                }
-            });
+            let pieces = pieces.iter().map(|piece| template_piece(learnable, piece));
             quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
         }
     };
@@ -107,6 +74,49 @@ pub(super) fn describes(learnable: &Learnable) -> TokenStream {
         #[inline]
         fn describes(&self, __entry: &str) -> ::std::string::String {
             #body
+        }
+    }
+}
+
+/// A template piece as the `Piece` the phrasing writes.
+fn template_piece(learnable: &Learnable, piece: &TemplatePiece) -> TokenStream {
+    let krate = &learnable.krate;
+    match piece {
+        TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
+        TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
+        TemplatePiece::Part(part) => {
+            let part = part.iter().map(|piece| template_piece(learnable, piece));
+            quote!(#krate::__private::Piece::Part(::std::vec![#(#part),*]))
+        }
+        TemplatePiece::Field { ident, .. } => {
+            let shown = match learnable
+                .lesson_fields()
+                .find(|(_, field)| field.ident == *ident)
+            {
+                Some((_, field)) => shown(krate, field),
+                // A skipped field: its type must be `Display`.
+                None => {
+                    let field = learnable
+                        .fields
+                        .iter()
+                        .find(|field| field.ident == *ident)
+                        .expect("a template names a field of the struct");
+                    let value_ty = &field.value_ty;
+                    if field.optional {
+                        quote_spanned! {value_ty.span()=>
+                            match &self.#ident {
+                                ::core::option::Option::Some(__value) => #krate::__private::Shown::One(__value as &dyn ::core::fmt::Display),
+                                ::core::option::Option::None => #krate::__private::Shown::Absent,
+                            }
+                        }
+                    } else {
+                        quote_spanned! {value_ty.span()=>
+                            #krate::__private::Shown::One(&self.#ident as &dyn ::core::fmt::Display)
+                        }
+                    }
+                }
+            };
+            quote!(#krate::__private::Piece::Value(#shown))
         }
     }
 }
