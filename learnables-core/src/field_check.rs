@@ -57,6 +57,47 @@ pub fn check(field: &LessonField, value: &Value) -> Result<(), LessonProblem> {
     Ok(())
 }
 
+/// What `field`'s checks ask, in words a person reads before answering
+/// (as the refusals say them): "At least 100, at most 1,000,000." "At most
+/// 200 characters." `None` for a field without checks.
+///
+/// ```
+/// # extern crate learnables_core as learnables;
+/// use learnables::{FieldBound, FieldKind, LessonField, field_check};
+/// let mut limit = LessonField::new("amountEur", "Limit in euros", FieldKind::TEXT);
+/// limit.minimum = Some(FieldBound::Number(100.into()));
+/// limit.maximum = Some(FieldBound::Number(1_000_000.into()));
+/// assert_eq!(field_check::in_words(&limit).as_deref(), Some("At least 100, at most 1,000,000."));
+/// ```
+pub fn in_words(field: &LessonField) -> Option<String> {
+    let unit = |count: u64| match (count, field.list) {
+        (1, true) => "1 item".to_owned(),
+        (1, false) => "1 character".to_owned(),
+        (count, true) => format!("{count} items"),
+        (count, false) => format!("{count} characters"),
+    };
+    let mut parts = Vec::new();
+    if let Some(least) = &field.minimum {
+        parts.push(format!("at least {}", bound_text(least)));
+    }
+    if let Some(most) = &field.maximum {
+        parts.push(format!("at most {}", bound_text(most)));
+    }
+    if let Some(least) = field.min_length {
+        parts.push(format!("at least {}", unit(least)));
+    }
+    if let Some(most) = field.max_length {
+        parts.push(format!("at most {}", unit(most)));
+    }
+    if let Some(pattern) = &field.pattern {
+        parts.push(format!("matching the pattern {}", shortened(pattern)));
+    }
+    let words = parts.join(", ");
+    let mut chars = words.chars();
+    let first = chars.next()?;
+    Some(format!("{}{}.", first.to_uppercase(), chars.as_str()))
+}
+
 /// The items of a list's text form: one a line, each trimmed, blank lines
 /// left out.
 ///
