@@ -134,7 +134,7 @@ fn property(field: &LessonField, default: Option<&String>) -> Value {
     let said: Vec<String> = [
         field.help.as_deref().map(text),
         (field.list && !field.kind.is_choice()).then(|| "One a line.".to_owned()),
-        learnables_core::field_check::in_words(field).map(|words| text(&words)),
+        crate::field_check::in_words(field).map(|words| text(&words)),
     ]
     .into_iter()
     .flatten()
