@@ -65,7 +65,13 @@ pub fn read(
             Err(error) => errors.push(
                 darling::Error::custom(format!(
                     "`pattern` is not a regular expression of the `regex` crate: {}",
-                    error.to_string().lines().last().unwrap_or_default().trim()
+                    error
+                        .to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim()
+                        .trim_start_matches("error: ")
                 ))
                 .with_span(pattern),
             ),

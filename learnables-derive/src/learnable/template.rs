@@ -281,6 +281,8 @@ fn resolve(
                     });
                 }
                 None => {
+                    // Meant for a field: "names nothing" would only repeat it.
+                    *named = true;
                     let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
                         .map(|near| format!(" (did you mean `{{{near}}}`?)"))
                         .unwrap_or_default();
