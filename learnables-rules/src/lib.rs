@@ -26,7 +26,7 @@ mod words;
 
 pub use doc::{DocText, unindent_doc};
 pub use pattern::whole_match;
-pub use placeholder::{HowProblem, how_problem};
+pub use placeholder::{HowProblem, how_problem, teaches_problem};
 pub use rules::{
     CORE_A2A_METHODS, Checked, ChoicesProblem, Rule, SkillsProblem, TeachMethodProblem,
     choices_problem, default_problem, is_blank, skills_problem, teach_method_problem,

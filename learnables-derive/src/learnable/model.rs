@@ -188,6 +188,9 @@ impl Learnable {
         if let (Some(how), Some(teaches)) = (&how, &teaches) {
             errors.handle(check::how(how, teaches));
         }
+        if let Some(teaches) = &teaches {
+            errors.handle(check::teaches(teaches));
+        }
         if let Some(skills) = &attrs.skills {
             errors.handle(check::skills(skills));
         }

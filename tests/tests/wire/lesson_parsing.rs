@@ -190,7 +190,7 @@ fn describes_renders_choices_as_the_choice_picked() {
     teaches = "Which declarations are urgent",
     how = "Declarations above a value threshold are urgent",
     decided_by = "rules",
-    describes = "{{{entry}}}: urgent={urgent}, weight={weight}, tag={tag}"
+    describes = "{{{entry}}}: urgent={urgent}, weight={weight}[, tag={tag}]"
 )]
 struct Flag {
     /// Urgent
@@ -216,7 +216,7 @@ fn booleans_and_floats_parse_from_json_scalars_and_text() {
         Flag::from_lesson_value(&value(json!({"urgent": "false", "weight": "2"}))).unwrap();
     assert!(!from_text.urgent);
     // A bool is a choice of "yes" and "no", and speaks so.
-    assert_eq!(from_text.describes("f1"), "{f1}: urgent=no, weight=2, tag=");
+    assert_eq!(from_text.describes("f1"), "{f1}: urgent=no, weight=2");
     let answered =
         Flag::from_lesson_value(&value(json!({"urgent": "yes", "weight": "2"}))).unwrap();
     assert!(answered.urgent);
