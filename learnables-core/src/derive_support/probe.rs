@@ -149,7 +149,7 @@ impl Probe<String> {
         choices: None,
         descriptions: None,
         aliases: &[],
-        parse: parse_text::<String>,
+        parse: parse_string,
         take: take_string,
         display: as_display::<String>,
         value_type: None,
@@ -158,11 +158,18 @@ impl Probe<String> {
     };
 }
 
+/// A text as a person means it: spaces around it trimmed, as a choice's
+/// and a number's are (copied only when there are any).
 fn take_string(value: Value, field: &FieldSpec) -> Result<String, LessonProblem> {
     match value {
-        Value::String(text) => Ok(text),
-        other => parse_text::<String>(&other, field),
+        Value::String(text) if text.trim().len() == text.len() => Ok(text),
+        Value::String(text) => Ok(text.trim().to_owned()),
+        other => parse_string(&other, field),
     }
+}
+
+fn parse_string(value: &Value, field: &FieldSpec) -> Result<String, LessonProblem> {
+    with_text(value, field, |text| Ok(text.trim().to_owned()))
 }
 
 fn take_text<T>(value: Value, field: &FieldSpec) -> Result<T, LessonProblem>
@@ -354,11 +361,26 @@ fn take_choice<T: Choice>(value: Value, field: &FieldSpec) -> Result<T, LessonPr
     parse_choice::<T>(&value, field)
 }
 
+/// A choice as a person types it: exactly, else with spaces around it
+/// trimmed and without regard to case or to whether words are separated
+/// by a space, a hyphen or an underscore (as `field_check` matches one),
+/// against the choices and their aliases.
 fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
     with_text(value, field, |text| match T::from_choice(text) {
         Some(choice) => Ok(choice),
-        None => Err(not_a_choice(field, text, T::CHOICES)),
+        None => loose_choice::<T>(text).ok_or_else(|| not_a_choice(field, text, T::CHOICES)),
     })
+}
+
+#[cold]
+#[inline(never)]
+fn loose_choice<T: Choice>(text: &str) -> Option<T> {
+    let text = text.trim();
+    T::CHOICES
+        .iter()
+        .chain(T::ALIASES.iter().map(|(alias, _)| alias))
+        .find(|choice| crate::field_check::same_choice(choice, text))
+        .and_then(|choice| T::from_choice(choice))
 }
 
 // The problems are built out of line: the labels and copies they own cost

@@ -163,16 +163,15 @@ impl Reader {
     }
 
     /// Reads list field `index`'s value (a JSON array, or its text form:
-    /// one item a line), each item with `parse`; for an optional field,
-    /// `null` and a blank text mean absent.
+    /// one item a line), each item with `parse`; `null` and a blank text
+    /// mean absent.
     pub fn read_list<T>(
         &mut self,
         index: usize,
         value: impl Sent,
         parse: ParseFn<T>,
-        optional: bool,
     ) -> Slot<Vec<T>> {
-        if optional && is_empty(value.value()) {
+        if is_empty(value.value()) {
             return Slot::Absent;
         }
         let field = &self.spec.fields[index];
@@ -218,18 +217,13 @@ impl Reader {
         }
     }
 
-    /// Reads field `index`'s value; for an optional field, `null` and an
-    /// empty (or blank) text mean absent, whatever the type: what a form
-    /// sends for a field left empty. (One function for both, so that a
-    /// build instantiates one reader per field type.)
-    pub fn read<T>(
-        &mut self,
-        index: usize,
-        value: impl Sent,
-        parsers: Parsers<T>,
-        optional: bool,
-    ) -> Slot<T> {
-        if optional && is_empty(value.value()) {
+    /// Reads field `index`'s value; `null` and an empty (or blank) text
+    /// mean absent, whatever the type: what a form sends for a field left
+    /// empty (a required one is then missing, or takes its default).
+    pub fn read<T>(&mut self, index: usize, value: impl Sent, parsers: Parsers<T>) -> Slot<T> {
+        // `null` and a blank text are absent for every field: a required
+        // one is then refused as missing, in the same words.
+        if is_empty(value.value()) {
             return Slot::Absent;
         }
         let checked = self.check(index, value.value());
@@ -259,14 +253,13 @@ impl Reader {
         key: &str,
         value: impl Sent,
         parsers: Parsers<T>,
-        optional: bool,
     ) {
         if !matches!(slot, Slot::Absent) {
             self.twice(index, key);
             *slot = Slot::Rejected;
             return;
         }
-        *slot = self.read(index, value, parsers, optional);
+        *slot = self.read(index, value, parsers);
     }
 
     #[cold]

@@ -379,11 +379,10 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let aliases = &lesson.aliases;
         let parse = parse(field);
         let take = take(field);
-        let optional = field.optional;
         let stored_names = &lesson.stored_names;
         if field.list {
             // A list is read whole; an alias or stored name reads it too.
-            let read = quote!(#slot = __reader.read_list(#index, __value, #parse, #optional));
+            let read = quote!(#slot = __reader.read_list(#index, __value, #parse));
             let stored = (!stored_names.is_empty())
                 .then(|| quote!(#(#stored_names)|* if __stored => #read,));
             return quote! {
@@ -392,16 +391,16 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
             };
         }
         if aliases.is_empty() && stored_names.is_empty() {
-            quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take), #optional),)
+            quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take)),)
         } else if stored_names.is_empty() {
             quote! {
-                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
             }
         } else {
             // The name before `rename_all`: in stored versions only.
             quote! {
-                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
-                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
+                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
             }
         }
     });

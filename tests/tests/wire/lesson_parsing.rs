@@ -82,11 +82,8 @@ fn an_unknown_key_is_refused_with_a_suggestion() {
 
 #[test]
 fn a_wrong_json_type_says_what_was_expected() {
-    for (bad, found) in [
-        (json!([84]), "an array"),
-        (json!({"x": 1}), "an object"),
-        (Value::Null, "null"),
-    ] {
+    // `null` is absent (a required field is then missing), not a wrong type.
+    for (bad, found) in [(json!([84]), "an array"), (json!({"x": 1}), "an object")] {
         let error = parse(json!({"chapter": bad, "desk": "general"})).unwrap_err();
         assert_eq!(error.field(), Some("chapter"));
         assert_eq!(

@@ -168,3 +168,26 @@ fn a_list_is_written_as_an_array_and_phrased_in_words() {
     let again = Clearance::from_lesson_value(&read.to_lesson_value()).unwrap();
     assert_eq!(again, read);
 }
+
+proptest::proptest! {
+    /// A list the parser accepts reads the same from its text form (one
+    /// item a line, what a client that knows no lists sends) as from an
+    /// array, and back from the value it writes.
+    #[test]
+    fn a_list_round_trips_through_its_text_form(
+        approvers in proptest::collection::vec("[a-z][a-z .-]{0,10}[a-z]", 1..5),
+    ) {
+        let from_text = parse(json!({
+            "desks": ["general"], "amount_eur": "500", "approvers": approvers.join("\n"),
+        }))
+        .unwrap();
+        let from_array = parse(json!({
+            "desks": ["general"], "amount_eur": "500", "approvers": approvers,
+        }))
+        .unwrap();
+        proptest::prop_assert_eq!(&from_text, &from_array);
+        proptest::prop_assert_eq!(&from_text.approvers, &approvers);
+        let again = Clearance::from_lesson_value(&from_text.to_lesson_value()).unwrap();
+        proptest::prop_assert_eq!(again, from_text);
+    }
+}

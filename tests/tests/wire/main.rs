@@ -10,4 +10,5 @@ mod lists_and_checks;
 mod rename_all;
 mod round_trip_properties;
 mod rules;
+mod what_a_person_types;
 mod wire_round_trip;
