@@ -416,7 +416,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let parse = parse(field);
         let optional = field.optional;
         if field.list {
-            return quote!(let #slot = __reader.take_list(#index, #slot, #parse, #optional););
+            return quote!(let #slot = __reader.take_list(#index, #slot, #optional););
         }
         quote!(let #slot = __reader.take(#index, #slot, #parse, #optional);)
     });
