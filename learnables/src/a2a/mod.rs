@@ -53,6 +53,7 @@ mod service;
 mod service_accounts;
 mod service_admission;
 mod service_call;
+mod suggestion;
 mod teach_block;
 mod teachers;
 mod unknown_field;
@@ -94,6 +95,7 @@ pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
-pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
+pub use suggestion::RefusedSuggestion;
+pub use teach_block::{SuggestionError, TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;

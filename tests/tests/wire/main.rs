@@ -9,4 +9,5 @@ mod lesson_parsing;
 mod rename_all;
 mod round_trip_properties;
 mod rules;
+mod suggestions_by_value;
 mod wire_round_trip;
