@@ -46,6 +46,7 @@
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: crate#features")]
 
 mod activation;
+mod ask_tool;
 pub mod json_rpc;
 mod message_error;
 mod methods;
@@ -86,6 +87,10 @@ pub use sdk::{
 };
 
 pub use activation::Activation;
+pub use ask_tool::{
+    ASK_TOOL_NAME, AskRefused, AskTool, AskedQuestion, MAX_ASKED_ENTRIES, MAX_QUESTION_CHARS,
+    MODEL_SUGGESTION_LABEL,
+};
 pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
 pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};

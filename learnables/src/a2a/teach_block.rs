@@ -355,7 +355,7 @@ impl TeachBlock {
 
     #[cfg(feature = "a2a-server")]
     /// [`TeachBlock::attach_checked`], its values checked by `check`.
-    fn attach_after_check(
+    pub(crate) fn attach_after_check(
         &self,
         descriptor: &LearnableDescriptor,
         activation: &Activation,
