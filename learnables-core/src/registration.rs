@@ -3,7 +3,8 @@
 //! knowledge reading lessons and stored values by collection). It sits
 //! beside the trait and depends on nothing above it.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
@@ -24,6 +25,8 @@ type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
 type ShownFn = fn(&LessonValue, &str) -> Result<(Vec<LessonField>, String), LessonError>;
+type TypedFn = fn(&LessonValue) -> Result<Arc<dyn Any + Send + Sync>, LessonError>;
+type DescribesTypedFn = fn(&(dyn Any + Send + Sync), &str) -> Option<String>;
 
 /// Why a stored value does not fit its entry: see [`Registration::fits`].
 #[derive(Debug)]
@@ -57,6 +60,12 @@ pub struct Registration {
     pub shown: ShownFn,
     /// The type's descriptor.
     pub descriptor: fn() -> &'static LearnableDescriptor,
+    /// A stored value read as the type, shared behind `dyn Any` (what a
+    /// store keeps of a version once read).
+    pub typed: TypedFn,
+    /// The `describes` sentence of a value [`Registration::typed`] read,
+    /// for entry `entry`; `None` for a value of another type.
+    pub describes_typed: DescribesTypedFn,
 }
 
 /// Two registrations are the same when they are of the same type.
@@ -87,8 +96,25 @@ impl Registration {
             fits: fits::<T>,
             shown: shown::<T>,
             descriptor: T::descriptor,
+            typed: typed::<T>,
+            describes_typed: describes_typed::<T>,
         }
     }
+}
+
+fn typed<T: Learnable + Send + Sync + 'static>(
+    value: &LessonValue,
+) -> Result<Arc<dyn Any + Send + Sync>, LessonError> {
+    T::from_stored_value(value).map(|typed| Arc::new(typed) as Arc<dyn Any + Send + Sync>)
+}
+
+fn describes_typed<T: Learnable + 'static>(
+    value: &(dyn Any + Send + Sync),
+    entry: &str,
+) -> Option<String> {
+    value
+        .downcast_ref::<T>()
+        .map(|typed| typed.describes(entry))
 }
 
 fn absorb<T: Learnable + Send + Sync + 'static>(

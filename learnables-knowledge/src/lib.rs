@@ -83,6 +83,7 @@ mod imported_version;
 mod knowledge;
 mod latest;
 mod off_runtime;
+mod prompt_knowledge;
 mod proposal;
 mod proposal_lines;
 mod published;
@@ -105,6 +106,9 @@ pub use error::{
     Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError, review_reasons,
 };
 pub use knowledge::Knowledge;
+pub use prompt_knowledge::{
+    DEFAULT_PROMPT_CHARS, KNOWLEDGE_FENCE_CLOSE, KNOWLEDGE_FENCE_OPEN, PromptKnowledge,
+};
 pub use proposal::{Approval, Proposal, ProposalStatus, ReviewEvent, ReviewRecord};
 pub use shared::DEFAULT_COMMIT_TIMEOUT;
 pub use snapshot::{CollectionVersion, Snapshot};

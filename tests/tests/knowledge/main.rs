@@ -12,6 +12,7 @@ mod knowledge_history;
 mod knowledge_idle;
 mod knowledge_in_memory;
 mod knowledge_shared_store;
+mod prompt_knowledge;
 mod redeploys;
 mod refusals_leave_no_trace;
 mod review_crash;
