@@ -49,7 +49,8 @@ impl std::error::Error for ModelError {}
 #[async_trait::async_trait]
 pub trait ChatModel: Send + Sync + 'static {
     /// One turn: the model's reply to `messages`, which may call `tools`.
-    async fn complete(&self, messages: &[Value], tools: &[Value]) -> Result<ModelReply, ModelError>;
+    async fn complete(&self, messages: &[Value], tools: &[Value])
+    -> Result<ModelReply, ModelError>;
 }
 
 /// Where the model is: what `OPENAI_BASE_URL`, `OPENAI_API_KEY` and
@@ -125,20 +126,22 @@ impl OpenAiChat {
 
 #[async_trait::async_trait]
 impl ChatModel for OpenAiChat {
-    async fn complete(&self, messages: &[Value], tools: &[Value]) -> Result<ModelReply, ModelError> {
+    async fn complete(
+        &self,
+        messages: &[Value],
+        tools: &[Value],
+    ) -> Result<ModelReply, ModelError> {
         let request = json!({
             "model": self.model,
             "messages": messages,
             "tools": tools,
             "stream": false,
         });
-        let reply: Value = tokio::time::timeout(
-            MODEL_TIMEOUT,
-            self.client.chat().create_byot(request),
-        )
-        .await
-        .map_err(|_| ModelError(format!("no reply within {} s", MODEL_TIMEOUT.as_secs())))?
-        .map_err(|error| ModelError(error.to_string()))?;
+        let reply: Value =
+            tokio::time::timeout(MODEL_TIMEOUT, self.client.chat().create_byot(request))
+                .await
+                .map_err(|_| ModelError(format!("no reply within {} s", MODEL_TIMEOUT.as_secs())))?
+                .map_err(|error| ModelError(error.to_string()))?;
         read_reply(&reply)
     }
 }
@@ -146,12 +149,18 @@ impl ChatModel for OpenAiChat {
 /// The first choice of a chat-completions reply.
 fn read_reply(reply: &Value) -> Result<ModelReply, ModelError> {
     let message = &reply["choices"][0]["message"];
-    if let Some(calls) = message["tool_calls"].as_array().filter(|calls| !calls.is_empty()) {
+    if let Some(calls) = message["tool_calls"]
+        .as_array()
+        .filter(|calls| !calls.is_empty())
+    {
         let calls = calls
             .iter()
             .map(|call| ToolCall {
                 id: call["id"].as_str().unwrap_or_default().to_owned(),
-                name: call["function"]["name"].as_str().unwrap_or_default().to_owned(),
+                name: call["function"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
                 arguments: call["function"]["arguments"]
                     .as_str()
                     .unwrap_or_default()
@@ -162,7 +171,9 @@ fn read_reply(reply: &Value) -> Result<ModelReply, ModelError> {
     }
     match message["content"].as_str() {
         Some(text) => Ok(ModelReply::Text(text.to_owned())),
-        None => Err(ModelError("the reply has neither a text nor a tool call".into())),
+        None => Err(ModelError(
+            "the reply has neither a text nor a tool call".into(),
+        )),
     }
 }
 

@@ -112,13 +112,19 @@ impl ModelExecutor {
             }));
             for call in &calls {
                 let result = if call.name != ASK_TOOL_NAME {
-                    format!("There is no tool named {:?}; the one tool is {ASK_TOOL_NAME}.", Untrusted::new(&call.name).max_chars(64).to_string())
+                    format!(
+                        "There is no tool named {:?}; the one tool is {ASK_TOOL_NAME}.",
+                        Untrusted::new(&call.name).max_chars(64).to_string()
+                    )
                 } else {
                     match self.tool.call(&call.arguments) {
                         Ok(asked) => {
                             let mut question = asked.question.clone();
                             if let Some(page) = &self.teaching_page {
-                                let link = learnables::a2a::teaching_page::task_link(page, &context.task_id);
+                                let link = learnables::a2a::teaching_page::task_link(
+                                    page,
+                                    &context.task_id,
+                                );
                                 question.push_str(&format!(" Teach me on {link}"));
                             }
                             let mut said = reply_message(&context, question);
@@ -126,7 +132,12 @@ impl ModelExecutor {
                             asked
                                 .attach_if_activated(&context, &mut said)
                                 .map_err(|error| A2AError::internal(error.to_string()))?;
-                            return Ok(turn_task(&context, &pinned, said, TaskState::InputRequired));
+                            return Ok(turn_task(
+                                &context,
+                                &pinned,
+                                said,
+                                TaskState::InputRequired,
+                            ));
                         }
                         Err(refused) => refused.to_string(),
                     }

@@ -20,7 +20,9 @@ use a2a_server::HttpPushSender;
 use axum::Router;
 use learnables::Knowledge;
 
-pub use chat_model::{ChatModel, MODEL_TIMEOUT, ModelConfig, ModelError, ModelReply, OpenAiChat, ToolCall};
+pub use chat_model::{
+    ChatModel, MODEL_TIMEOUT, ModelConfig, ModelError, ModelReply, OpenAiChat, ToolCall,
+};
 pub use executor::{MAX_ROUNDS, ModelExecutor};
 
 use crate::customs_agent::{BoundedTaskStore, RouterError, Teacher};
