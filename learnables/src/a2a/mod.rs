@@ -58,6 +58,7 @@ mod suggestion;
 mod teach_block;
 mod teachers;
 mod unknown_field;
+mod untyped_builder;
 
 #[cfg(feature = "server")]
 mod layer;
@@ -101,6 +102,7 @@ pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
 pub use suggestion::RefusedSuggestion;
-pub use teach_block::{SuggestionError, TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
+pub use teach_block::{TeachBlock, TeachBlockBuilder};
 pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
 pub use unknown_field::UnknownField;
+pub use untyped_builder::{SuggestionError, UntypedTeachBlockBuilder};
