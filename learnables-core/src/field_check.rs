@@ -57,6 +57,47 @@ pub fn check(field: &LessonField, value: &Value) -> Result<(), LessonProblem> {
     Ok(())
 }
 
+/// What `field`'s checks ask, in words a person reads before answering
+/// (as the refusals say them): "At least 100, at most 1,000,000." "At most
+/// 200 characters." `None` for a field without checks.
+///
+/// ```
+/// # extern crate learnables_core as learnables;
+/// use learnables::{FieldBound, FieldKind, LessonField, field_check};
+/// let mut limit = LessonField::new("amountEur", "Limit in euros", FieldKind::TEXT);
+/// limit.minimum = Some(FieldBound::Number(100.into()));
+/// limit.maximum = Some(FieldBound::Number(1_000_000.into()));
+/// assert_eq!(field_check::in_words(&limit).as_deref(), Some("At least 100, at most 1,000,000."));
+/// ```
+pub fn in_words(field: &LessonField) -> Option<String> {
+    let unit = |count: u64| match (count, field.list) {
+        (1, true) => "1 item".to_owned(),
+        (1, false) => "1 character".to_owned(),
+        (count, true) => format!("{count} items"),
+        (count, false) => format!("{count} characters"),
+    };
+    let mut parts = Vec::new();
+    if let Some(least) = &field.minimum {
+        parts.push(format!("at least {}", bound_text(least)));
+    }
+    if let Some(most) = &field.maximum {
+        parts.push(format!("at most {}", bound_text(most)));
+    }
+    if let Some(least) = field.min_length {
+        parts.push(format!("at least {}", unit(least)));
+    }
+    if let Some(most) = field.max_length {
+        parts.push(format!("at most {}", unit(most)));
+    }
+    if let Some(pattern) = &field.pattern {
+        parts.push(format!("matching the pattern {}", shortened(pattern)));
+    }
+    let words = parts.join(", ");
+    let mut chars = words.chars();
+    let first = chars.next()?;
+    Some(format!("{}{}.", first.to_uppercase(), chars.as_str()))
+}
+
 /// The items of a list's text form: one a line, each trimmed, blank lines
 /// left out.
 ///
@@ -294,11 +335,8 @@ pub(crate) fn grouped(number: i128) -> String {
 /// each check (a descriptor from outside cannot grow the cache unbounded).
 const CACHED_PATTERNS: usize = 64;
 
-/// The most memory a compiled pattern may take.
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-
 /// `pattern` compiled to match a whole value; `None` when it does not
-/// compile within [`PATTERN_SIZE_LIMIT`].
+/// compile (within its size limit).
 fn compiled(pattern: &str) -> Option<Arc<Regex>> {
     static CACHE: OnceLock<Mutex<HashMap<String, Arc<Regex>>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Default::default);
@@ -317,20 +355,9 @@ fn compiled(pattern: &str) -> Option<Arc<Regex>> {
 }
 
 /// `pattern` compiled so that it matches a whole value only: what
-/// `pattern` means in a descriptor (and what the derive checks a
-/// `pattern = "..."` with at compile time).
-///
-/// ```
-/// # extern crate learnables_core as learnables;
-/// let country = learnables::field_check::whole_match("[A-Z]{2}").unwrap();
-/// assert!(country.is_match("NL"));
-/// assert!(!country.is_match("NLD"));
-/// ```
-pub fn whole_match(pattern: &str) -> Result<Regex, regex::Error> {
-    regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
-        .size_limit(PATTERN_SIZE_LIMIT)
-        .build()
-}
+/// `pattern` means in a descriptor (the derive refuses at compile time one
+/// that does not compile).
+pub use learnables_rules::whole_match;
 
 #[cold]
 #[inline(never)]
