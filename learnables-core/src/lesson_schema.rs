@@ -11,10 +11,11 @@
 //!   `integer`, `number` or `boolean` by its `valueType`; a list field an
 //!   `array` of its items (`minItems`/`maxItems` from its lengths);
 //! - choices as `enum`, or, where the learnable says what they mean, as
-//!   `oneOf` of `{const, title}`;
+//!   `oneOf` of `{const, title}` (the choice, and what it means);
 //! - the field checks: `minimum`, `maximum`, `minLength`, `maxLength` and
-//!   `pattern` (anchored: the whole value must match); a date's bounds are
-//!   said in its `description`, since JSON Schema bounds no text;
+//!   `pattern` (anchored: the whole value must match); a required text
+//!   without a pattern, `pattern: "\\S"` (a blank text is none); a date's
+//!   bounds are said in its `description`, since JSON Schema bounds no text;
 //! - `required` unless a lesson may leave it out (an optional field, one
 //!   with a default, the entry's key, which the entry fills); an optional
 //!   field also takes `null`; the entry's key is named (`x-entryKey`) and
@@ -26,6 +27,10 @@
 //! earlier names; those are not offered here. Within the JSON form, a value
 //! the parser accepts validates, and one a field check refuses does not
 //! (rules across fields, which only the learnable knows, excepted).
+//!
+//! A flat form's property (MCP's elicitation, where a person answers) is
+//! made here too, from the same pieces (`form_property`), so the form and
+//! the schema never disagree on a field's type, bounds or choices.
 //!
 //! [`strict_lesson_schema`] is the same for a function-calling API's strict
 //! mode: every property required, an optional one nullable, no property
@@ -208,10 +213,8 @@ fn item_schema(field: &LessonField, flavor: Flavor) -> Value {
     match value_type {
         Some(kind @ ("integer" | "number")) => {
             schema.insert("type".into(), kind.into());
-            for (key, bound) in [("minimum", &field.minimum), ("maximum", &field.maximum)] {
-                if let Some(FieldBound::Number(number)) = bound {
-                    schema.insert(key.into(), Value::Number(number.clone()));
-                }
+            for (key, number) in number_bounds(field, kind, false) {
+                schema.insert(key.into(), Value::Number(number));
             }
         }
         Some("boolean") => {
@@ -224,15 +227,7 @@ fn item_schema(field: &LessonField, flavor: Flavor) -> Value {
                 let said = field.choice_descriptions.as_deref().unwrap_or_default();
                 let described = said.iter().any(Option::is_some);
                 if flavor == Flavor::Full && described {
-                    let one_of: Vec<Value> = choices
-                        .iter()
-                        .enumerate()
-                        .map(|(at, choice)| {
-                            let title = said.get(at).cloned().flatten();
-                            json!({"const": choice, "title": text(title.as_deref().unwrap_or(choice))})
-                        })
-                        .collect();
-                    schema.insert("oneOf".into(), Value::Array(one_of));
+                    schema.insert("oneOf".into(), Value::Array(choice_one_of(field)));
                 } else {
                     schema.insert("enum".into(), choices.into());
                 }
@@ -250,11 +245,154 @@ fn item_schema(field: &LessonField, flavor: Flavor) -> Value {
                 }
                 if let Some(pattern) = &field.pattern {
                     schema.insert("pattern".into(), format!("^(?:{pattern})$").into());
+                } else if !field.list && !may_be_left_out(field) {
+                    // The parser reads a blank text as none, which a
+                    // required field refuses.
+                    schema.insert("pattern".into(), "\\S".into());
                 }
             }
         }
     }
     Value::Object(schema)
+}
+
+/// A choice field's choices as `oneOf` of `{const, title}`: each choice
+/// as sent, titled with what it means where the learnable says.
+fn choice_one_of(field: &LessonField) -> Vec<Value> {
+    let said = field.choice_descriptions.as_deref().unwrap_or_default();
+    field
+        .choices
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(at, choice)| {
+            let title = match said.get(at).cloned().flatten() {
+                Some(meaning) => format!("{} — {}", text(choice), text(&meaning)),
+                None => text(choice),
+            };
+            json!({"const": choice, "title": title})
+        })
+        .collect()
+}
+
+/// A number field's `minimum` and `maximum` a schema of `kind` holds (an
+/// integer's bound a whole number).
+/// A form takes an integer's bound as a signed 64-bit number only
+/// (`signed_only`): a bound past it is left out, and the agent still
+/// checks it.
+fn number_bounds(
+    field: &LessonField,
+    kind: &str,
+    signed_only: bool,
+) -> Vec<(&'static str, serde_json::Number)> {
+    [("minimum", &field.minimum), ("maximum", &field.maximum)]
+        .into_iter()
+        .filter_map(|(key, bound)| match bound {
+            Some(FieldBound::Number(number))
+                if kind == "number"
+                    || number.as_i64().is_some()
+                    || (!signed_only && number.as_u64().is_some()) =>
+            {
+                Some((key, number.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// One lesson field as a flat form's property (MCP's elicitation
+/// `requestedSchema`, where a person answers): what the lesson schema says
+/// of it, in the shapes a form takes. A string, its label the `title`, its
+/// help and its checks in words the `description`; a number field an
+/// `integer` or `number` with its bounds; a text its lengths; a choice a
+/// single select (`oneOf` of `{const, title}`), a list of choices a
+/// multi-select; a date `format: date`; `default` the given one (a
+/// number's as a number, a text's escaped). The pattern is said in words
+/// only: the agent checks it.
+///
+/// ```
+/// # extern crate learnables_core as learnables;
+/// use learnables::{FieldBound, FieldKind, LessonField};
+/// let mut amount = LessonField::new("amount", "Amount", FieldKind::TEXT);
+/// amount.value_type = Some("integer".into());
+/// amount.maximum = Some(FieldBound::Number(1000.into()));
+/// let property = learnables::__shared::form_property(&amount, Some("500"));
+/// assert_eq!(property["type"], "integer");
+/// assert_eq!(property["maximum"], 1000);
+/// assert_eq!(property["default"], 500);
+/// ```
+pub fn form_property(field: &LessonField, default: Option<&str>) -> Value {
+    let mut property = json!({"type": "string", "title": text(&field.label)});
+    let said: Vec<String> = [
+        field.help.as_deref().map(text),
+        (field.list && !field.kind.is_choice()).then(|| "One a line.".to_owned()),
+        crate::field_check::in_words(field).map(|words| text(&words)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !said.is_empty() {
+        property["description"] = Value::from(said.join(" "));
+    }
+    if field.list && field.kind.is_choice() {
+        let any_of: Vec<Value> = field
+            .choices
+            .iter()
+            .flatten()
+            .map(|choice| json!({"const": choice, "title": text(choice)}))
+            .collect();
+        property["type"] = Value::from("array");
+        property["items"] = json!({"anyOf": any_of});
+        if let Some(least) = field.min_length {
+            property["minItems"] = Value::from(least);
+        }
+        if let Some(most) = field.max_length {
+            property["maxItems"] = Value::from(most);
+        }
+        return property;
+    }
+    if !field.list {
+        match field.value_type.as_deref() {
+            Some(kind @ ("integer" | "number")) => {
+                property["type"] = Value::from(kind);
+                for (key, number) in number_bounds(field, kind, true) {
+                    property[key] = Value::Number(number);
+                }
+                // A number's default is a number: the text the descriptor holds, read.
+                if let Some(default) =
+                    default.and_then(|d| serde_json::from_str::<serde_json::Number>(d.trim()).ok())
+                {
+                    property["default"] = Value::Number(default);
+                }
+                return property;
+            }
+            _ => {
+                for (key, count) in [
+                    ("minLength", field.min_length),
+                    ("maxLength", field.max_length),
+                ] {
+                    if let Some(count) = count.and_then(|count| u32::try_from(count).ok()) {
+                        property[key] = Value::from(count);
+                    }
+                }
+            }
+        }
+    }
+    if field.kind.is_choice() {
+        property["oneOf"] = Value::Array(choice_one_of(field));
+    } else if field.kind.as_str() == "date" {
+        property["format"] = Value::from("date");
+    }
+    if let Some(default) = default {
+        // A choice's default is one of its choices, sent back exactly; a
+        // text's is shown in the input and sent as shown, so escaped.
+        property["default"] = if field.kind.is_choice() {
+            Value::from(default)
+        } else {
+            Value::from(text(default))
+        };
+    }
+    property
 }
 
 /// A field's default in its JSON form: a number or a boolean as such.
@@ -410,7 +548,7 @@ mod tests {
         let full = lesson_schema(&descriptor);
         assert_eq!(
             full["properties"]["desk"]["oneOf"],
-            json!([{"const": "a", "title": "first"}, {"const": "b", "title": "b"}])
+            json!([{"const": "a", "title": "a — first"}, {"const": "b", "title": "b"}])
         );
         assert_eq!(full["properties"]["on"]["format"], "date");
         assert_eq!(full["required"], json!(["desk"]));

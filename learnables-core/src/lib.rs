@@ -100,7 +100,7 @@ pub mod __shared {
     pub use crate::card::card_json;
     pub use crate::key_name::KeyName;
     pub use crate::lesson_error::shortened;
-    pub use crate::lesson_schema::{is_optional, may_be_left_out};
+    pub use crate::lesson_schema::{form_property, is_optional, may_be_left_out};
     pub use crate::registration::{Registration, Taught, Unfit};
     pub use crate::timestamp::rfc3339;
     pub use crate::validation::Report;

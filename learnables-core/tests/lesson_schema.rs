@@ -79,7 +79,7 @@ fn value() -> impl Strategy<Value = Value> {
         .prop_map(|(chapter, desk, broker, note)| {
             let mut value = serde_json::Map::new();
             if let Some(chapter) = chapter {
-                value.insert("chapter".into(), chapter.to_string().into());
+                value.insert("chapter".into(), chapter.into());
             }
             if let Some(desk) = desk {
                 value.insert("desk".into(), desk);
@@ -99,12 +99,16 @@ proptest! {
     fn what_the_parser_accepts_validates_and_a_refused_choice_does_not(value in value()) {
         let schema = validator(&lesson_schema(RoutingRule::descriptor()));
         let accepted = parses(&value);
-        if accepted {
+        // What the schema lets through, the parser takes.
+        prop_assert!(!schema.is_valid(&value) || accepted, "valid but refused: {value}");
+        // And, in the JSON form and the choices as listed, what the parser
+        // takes validates (it also reads a choice's other spellings).
+        let listed = value.get("desk").is_none_or(|desk| {
+            ["general", "dangerous-goods", "cold chain"].iter().any(|choice| desk == choice)
+        });
+        if accepted && listed {
             prop_assert!(schema.is_valid(&value), "accepted but invalid: {value}");
         }
-        // In the JSON form, the schema and the parser agree on every value
-        // of these fields.
-        prop_assert_eq!(schema.is_valid(&value), accepted, "{}", value);
     }
 
     #[test]
@@ -112,7 +116,10 @@ proptest! {
                                            note in proptest::option::of("\\PC{1,20}"), at in 0usize..3) {
         let desk = [Desk::General, Desk::DangerousGoods, Desk::Perishables][at];
         let rule = RoutingRule { chapter, desk, broker, note };
-        let written = rule.to_lesson_value().into_json();
+        // The learnable writes a form's text ("85"); its JSON form has the
+        // number as a number.
+        let mut written = rule.to_lesson_value().into_json();
+        written["chapter"] = json!(chapter);
         prop_assert!(validator(&lesson_schema(RoutingRule::descriptor())).is_valid(&written));
         let mut strict_value = written.clone();
         strict_value.as_object_mut().unwrap().remove("chapter");
@@ -132,8 +139,8 @@ fn a_choices_meanings_are_its_titles_and_the_entry_key_is_named() {
     assert_eq!(
         schema["properties"]["desk"]["oneOf"],
         json!([
-            {"const": "general", "title": "Everything without a specialist desk."},
-            {"const": "dangerous-goods", "title": "Hazardous materials."},
+            {"const": "general", "title": "general — Everything without a specialist desk."},
+            {"const": "dangerous-goods", "title": "dangerous-goods — Hazardous materials."},
             {"const": "cold chain", "title": "cold chain"},
         ])
     );
@@ -241,4 +248,78 @@ fn field_checks_are_schema_keywords() {
         schema["required"],
         json!(["amount", "country", "note", "approvers", "on"])
     );
+}
+
+/// A derived learnable with lists and every check of the derive.
+#[derive(Learnable, Debug, PartialEq)]
+#[learnable(
+    collection = "broker_clearances",
+    entry = "broker",
+    teaches = "Which desks a broker may clear at, and up to how much",
+    how = "A table per broker, kept by the compliance team",
+    decided_by = "rules",
+    describes = "{entry} clears up to {amount_eur} euros at {desks}"
+)]
+struct Clearance {
+    /// Desks the broker may clear at
+    #[learnable(length(min = 1, max = 3))]
+    desks: Vec<Desk>,
+    /// Limit in euros
+    #[learnable(range(min = 100, max = 1000000))]
+    amount_eur: u32,
+    /// Who approves
+    approvers: Vec<String>,
+    /// Country
+    #[learnable(pattern = "^[A-Z]{2}$")]
+    country: Option<String>,
+    /// Note
+    #[learnable(length(max = 200))]
+    note: Option<String>,
+}
+
+#[test]
+fn the_derives_checks_accept_and_refuse_as_the_schema_does() {
+    let schema = validator(&lesson_schema(Clearance::descriptor()));
+    let good = json!({"desks": ["general", "cold chain"], "amount_eur": 5000,
+                      "approvers": ["ann@example.com"], "country": "DE", "note": "ok"});
+    let parses = |value: &Value| {
+        Clearance::from_lesson_value(&LessonValue::try_from(value.clone()).unwrap()).is_ok()
+    };
+    assert!(parses(&good));
+    assert!(schema.is_valid(&good));
+    let cases = [
+        ("amount_eur", json!(1_000_000), true),
+        ("amount_eur", json!(100), true),
+        ("amount_eur", json!(2_000_000), false),
+        ("amount_eur", json!(99), false),
+        ("amount_eur", json!(-5), false),
+        ("desks", json!(["general"]), true),
+        ("desks", json!([]), false),
+        (
+            "desks",
+            json!(["general", "general", "cold chain", "dangerous-goods"]),
+            false,
+        ),
+        ("desks", json!(["urgent"]), false),
+        ("approvers", json!([]), true),
+        ("country", json!("DEU"), false),
+        ("country", json!("de"), false),
+        ("country", Value::Null, true),
+        ("note", json!("x".repeat(200)), true),
+        ("note", json!("x".repeat(201)), false),
+    ];
+    for (field, value, accepted) in cases {
+        let mut changed = good.clone();
+        changed[field] = value.clone();
+        assert_eq!(
+            parses(&changed),
+            accepted,
+            "the parser on {field} = {value}"
+        );
+        assert_eq!(
+            schema.is_valid(&changed),
+            accepted,
+            "the schema on {field} = {value}"
+        );
+    }
 }
