@@ -36,7 +36,7 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
-use super::suggestion::{RefusedSuggestion, check_by_descriptor, check_typed};
+use super::suggestion::{RefusedSuggestion, Suggested, check_by_descriptor, check_typed};
 use crate::untrusted::{HiddenCharacter, Untrusted};
 use crate::{Learnable, LearnableDescriptor, TeachBlock, strict_lesson_schema};
 
@@ -62,7 +62,7 @@ pub const MODEL_SUGGESTION_LABEL: &str = "Suggested by the agent's model";
 #[derive(Clone)]
 enum Check {
     /// Through the type's own parser.
-    Typed(fn(&TeachBlock) -> Result<(), RefusedSuggestion>),
+    Typed(fn(Suggested<'_>) -> Result<(), RefusedSuggestion>),
     /// Against the descriptor's field checks.
     Descriptor,
 }
@@ -77,8 +77,8 @@ struct Target {
 impl Target {
     fn check(&self, block: &TeachBlock) -> Result<(), RefusedSuggestion> {
         match self.check {
-            Check::Typed(check) => check(block),
-            Check::Descriptor => check_by_descriptor(&self.descriptor, block),
+            Check::Typed(check) => check(block.parts()),
+            Check::Descriptor => check_by_descriptor(&self.descriptor, block.parts()),
         }
     }
 }

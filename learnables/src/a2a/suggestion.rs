@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use crate::shared::shortened;
 use learnables_core::field_check;
 
-use crate::{Learnable, LearnableDescriptor, LessonProblem, LessonValue, TeachBlock};
+use crate::{Learnable, LearnableDescriptor, LessonProblem, LessonValue};
 
 /// A suggestion the learnable refuses: every field at fault, each with why.
 ///
@@ -78,27 +78,29 @@ impl fmt::Display for RefusedSuggestion {
 
 impl std::error::Error for RefusedSuggestion {}
 
+/// A block's suggestion and the entries it is about: what is checked.
+/// (The check takes the block's parts, not the block, so that the block's
+/// module, which calls it, is the only one of the two to name the other.)
+pub(crate) type Suggested<'a> = (Option<&'a Map<String, Value>>, &'a [String]);
+
 /// The entries a suggestion is checked for: each of the block's, or none
 /// (the value alone) when it names none.
-fn entries_of(block: &TeachBlock) -> Vec<Option<&str>> {
-    if block.entries.is_empty() {
+fn entries_of(entries: &[String]) -> Vec<Option<&str>> {
+    if entries.is_empty() {
         vec![None]
     } else {
-        block
-            .entries
-            .iter()
-            .map(|entry| Some(entry.as_str()))
-            .collect()
+        entries.iter().map(|entry| Some(entry.as_str())).collect()
     }
 }
 
 /// Checks `block`'s suggestion through `T`'s own parser, for each of its
 /// entries: every problem but a field the suggestion leaves out.
-pub(crate) fn check_typed<T: Learnable>(block: &TeachBlock) -> Result<(), RefusedSuggestion> {
-    let suggested = block.suggested.clone().unwrap_or_default();
-    let value = LessonValue::from(suggested);
+pub(crate) fn check_typed<T: Learnable>(
+    (suggested, entries): Suggested<'_>,
+) -> Result<(), RefusedSuggestion> {
+    let value = LessonValue::from(suggested.cloned().unwrap_or_default());
     let mut problems: Vec<LessonProblem> = Vec::new();
-    for entry in entries_of(block) {
+    for entry in entries_of(entries) {
         let parsed = match entry {
             Some(entry) => T::from_lesson_entry(entry, &value),
             None => T::from_lesson_value(&value),
@@ -119,10 +121,10 @@ pub(crate) fn check_typed<T: Learnable>(block: &TeachBlock) -> Result<(), Refuse
 /// entry's key field, where there is one, agreeing with its suggestion.
 pub(crate) fn check_by_descriptor(
     descriptor: &LearnableDescriptor,
-    block: &TeachBlock,
+    (suggested, entries): Suggested<'_>,
 ) -> Result<(), RefusedSuggestion> {
     let empty = Map::new();
-    let suggested = block.suggested.as_ref().unwrap_or(&empty);
+    let suggested = suggested.unwrap_or(&empty);
     let mut problems = Vec::new();
     for (key, value) in suggested {
         let Some(field) = descriptor.field(key) else {
@@ -161,7 +163,7 @@ pub(crate) fn check_by_descriptor(
         .iter()
         .find(|field| field.entry_key)
     {
-        for entry in &block.entries {
+        for entry in entries {
             if let Err(problem) = field_check::check(key, &Value::String(entry.clone())) {
                 problems.push(LessonProblem::BadEntry {
                     field: key.name.clone(),
@@ -223,10 +225,17 @@ mod tests {
             .with_field(note)
     }
 
-    fn block(suggested: Value) -> TeachBlock {
-        let mut block = TeachBlock::new("limits", ["kim"]);
+    fn block(suggested: Value) -> crate::TeachBlock {
+        let mut block = crate::TeachBlock::new("limits", ["kim"]);
         block.suggested = Some(serde_json::from_value(suggested).unwrap());
         block
+    }
+
+    fn check_by_descriptor(
+        descriptor: &LearnableDescriptor,
+        block: &crate::TeachBlock,
+    ) -> Result<(), RefusedSuggestion> {
+        super::check_by_descriptor(descriptor, (block.suggested.as_ref(), &block.entries))
     }
 
     #[test]

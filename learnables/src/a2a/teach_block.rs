@@ -18,9 +18,8 @@ use serde_json::{Map, Value};
 #[cfg(feature = "a2a-server")]
 use super::activation::Activation;
 use super::message_error::MessageError;
-use super::suggestion::{RefusedSuggestion, check_by_descriptor, check_typed};
+use super::suggestion::{RefusedSuggestion, Suggested, check_by_descriptor, check_typed};
 use super::unknown_field::UnknownField;
-use super::untyped_builder::UntypedTeachBlockBuilder;
 use crate::EXTENSION_URI;
 use crate::FieldRef;
 use crate::Learnable;
@@ -88,16 +87,9 @@ impl TeachBlock {
         }
     }
 
-    /// An untyped builder over a descriptor (one read from another agent's
-    /// card, say): suggestions are checked against its fields.
-    pub fn builder_for(
-        descriptor: &LearnableDescriptor,
-        entries: impl IntoIterator<Item = impl Into<String>>,
-    ) -> UntypedTeachBlockBuilder<'_> {
-        UntypedTeachBlockBuilder::new(
-            TeachBlock::new(descriptor.collection.clone(), entries),
-            descriptor,
-        )
+    /// The suggestion and the entries: what a suggestion check reads.
+    pub(crate) fn parts(&self) -> Suggested<'_> {
+        (self.suggested.as_ref(), &self.entries)
     }
 
     /// Checks the block against the descriptor of the learnable it is for:
@@ -202,7 +194,7 @@ impl TeachBlock {
         &self,
         descriptor: &LearnableDescriptor,
     ) -> Result<(), RefusedSuggestion> {
-        check_by_descriptor(descriptor, self)
+        check_by_descriptor(descriptor, self.parts())
     }
 
     /// Puts this block on an A2A message (JSON): `metadata[URI].teach`, and
@@ -350,7 +342,7 @@ impl TeachBlock {
         message: &mut a2a::Message,
     ) -> Result<bool, MessageError> {
         self.attach_after_check(descriptor, activation, message, || {
-            check_by_descriptor(descriptor, self)
+            check_by_descriptor(descriptor, self.parts())
         })
     }
 
@@ -500,7 +492,7 @@ impl<T: Learnable> TeachBlockBuilder<T> {
     ) -> Result<bool, MessageError> {
         let block = self.build();
         block.attach_after_check(T::descriptor(), &Activation::of(context), message, || {
-            check_typed::<T>(&block)
+            check_typed::<T>(block.parts())
         })
     }
 
@@ -522,7 +514,7 @@ impl<T: Learnable> TeachBlockBuilder<T> {
     ///     .check_suggestion().is_ok());
     /// ```
     pub fn check_suggestion(&self) -> Result<(), RefusedSuggestion> {
-        check_typed::<T>(&self.block)
+        check_typed::<T>(self.block.parts())
     }
 }
 

@@ -31,11 +31,21 @@ pub struct UntypedTeachBlockBuilder<'d> {
     descriptor: &'d LearnableDescriptor,
 }
 
-impl<'d> UntypedTeachBlockBuilder<'d> {
-    pub(super) fn new(block: TeachBlock, descriptor: &'d LearnableDescriptor) -> Self {
-        UntypedTeachBlockBuilder { block, descriptor }
+impl TeachBlock {
+    /// An untyped builder over a descriptor (one read from another agent's
+    /// card, say): suggestions are checked against its fields.
+    pub fn builder_for(
+        descriptor: &LearnableDescriptor,
+        entries: impl IntoIterator<Item = impl Into<String>>,
+    ) -> UntypedTeachBlockBuilder<'_> {
+        UntypedTeachBlockBuilder {
+            block: TeachBlock::new(descriptor.collection.clone(), entries),
+            descriptor,
+        }
     }
+}
 
+impl UntypedTeachBlockBuilder<'_> {
     /// Suggests `value` for the field `key`; refused if the learnable has
     /// no such field, or would refuse the value
     /// ([`TeachBlock::check_suggestion`]).
@@ -48,7 +58,7 @@ impl<'d> UntypedTeachBlockBuilder<'d> {
         }
         let mut one = TeachBlock::new(self.block.collection.clone(), self.block.entries.clone());
         one.suggested = Some(Map::from_iter([(key.to_owned(), value.into())]));
-        check_by_descriptor(self.descriptor, &one).map_err(SuggestionError::Refused)?;
+        check_by_descriptor(self.descriptor, one.parts()).map_err(SuggestionError::Refused)?;
         let suggested = self.block.suggested.get_or_insert_with(Map::new);
         suggested.extend(one.suggested.unwrap_or_default());
         Ok(self)
