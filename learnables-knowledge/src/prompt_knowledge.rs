@@ -102,8 +102,6 @@ struct Section<'s> {
 /// One entry's line, as planned.
 struct EntryLine<'s> {
     stored: &'s Version,
-    /// Its text, escaped and fenced, without the leading `- `.
-    text: String,
 }
 
 /// What fits in the bound.
@@ -197,6 +195,7 @@ impl<'s> PromptKnowledge<'s> {
             sections: Vec::new(),
             left_out: 0,
         };
+        let mut scratch = String::new();
         for registration in self.registrations() {
             let collection = &(registration.descriptor)().collection;
             let heading = Self::heading(registration).chars().count();
@@ -220,15 +219,15 @@ impl<'s> PromptKnowledge<'s> {
                     plan.left_out += 1;
                     continue;
                 }
-                let text = self.line(registration, stored);
-                let width = text.chars().count() + 3;
+                scratch.clear();
+                let width = self.write_line(&mut scratch, registration, stored) + 3;
                 if used + width > self.max_chars {
                     full = true;
                     plan.left_out += 1;
                     continue;
                 }
                 used += width;
-                section.lines.push(EntryLine { stored, text });
+                section.lines.push(EntryLine { stored });
             }
             if heading_fits {
                 plan.sections.push(section);
@@ -237,26 +236,31 @@ impl<'s> PromptKnowledge<'s> {
         plan
     }
 
-    /// An entry's line: its `describes` as the learnable phrases it now
-    /// (read once and kept, as [`Snapshot::get`] keeps it), escaped and
-    /// fenced.
-    fn line(&self, registration: &Registration, stored: &Version) -> String {
-        let describes = describes(registration, stored);
-        let mut line = match describes {
-            Some(describes) => fenced(&describes),
-            None => format!(
-                "{}: a stored version that does not read as the agent's type today",
-                fenced(&stored.entry)
-            ),
+    /// Writes an entry's line (without its `- ` and line break) to `out`:
+    /// its `describes` as the learnable phrases it now (read once and kept,
+    /// as [`Snapshot::get`] keeps it), escaped and fenced; the characters
+    /// written.
+    fn write_line(&self, out: &mut String, registration: &Registration, stored: &Version) -> usize {
+        let mut width = match describes(registration, stored) {
+            Some(describes) => push_fenced(out, &describes),
+            None => {
+                let width = push_fenced(out, &stored.entry);
+                out.push_str(UNREADABLE);
+                width + UNREADABLE.len()
+            }
         };
         if self.reasons {
-            let _ = write!(line, " (taught by {}", fenced(&stored.taught_by));
+            out.push_str(" (taught by ");
+            width += 12 + push_fenced(out, &stored.taught_by);
             if let Some(reason) = &stored.reason {
-                let _ = write!(line, ": \"{}\"", fenced(reason));
+                out.push_str(": \"");
+                width += 4 + push_fenced(out, reason);
+                out.push('"');
             }
-            line.push(')');
+            out.push(')');
+            width += 1;
         }
-        line
+        width
     }
 
     /// The text form, at most [`PromptKnowledge::max_chars`] characters:
@@ -264,22 +268,51 @@ impl<'s> PromptKnowledge<'s> {
     /// entries' lines, the closing line of left-out entries, the fence's
     /// end.
     pub fn render(&self) -> String {
-        let plan = self.plan();
+        // One pass, each line written in place (the plan the digest uses
+        // would make each line twice).
         let mut out = String::with_capacity(self.max_chars.min(1 << 20));
         out.push_str(PREAMBLE);
         out.push('\n');
         out.push_str(KNOWLEDGE_FENCE_OPEN);
         out.push('\n');
-        for section in &plan.sections {
-            out.push_str(&Self::heading(section.registration));
-            for line in &section.lines {
+        let mut used = out.len() + CLOSING_RESERVE;
+        let mut full = used > self.max_chars;
+        let mut left_out: u64 = 0;
+        for registration in self.registrations() {
+            let collection = &(registration.descriptor)().collection;
+            let heading = Self::heading(registration);
+            let width = heading.chars().count();
+            if !full && used + width <= self.max_chars {
+                out.push_str(&heading);
+                used += width;
+            } else {
+                full = true;
+            }
+            for stored in self.snapshot.present(collection) {
+                if let Some(select) = &self.select
+                    && !select(collection, &stored.entry)
+                {
+                    continue;
+                }
+                if full {
+                    left_out += 1;
+                    continue;
+                }
+                let mark = out.len();
                 out.push_str("- ");
-                out.push_str(&line.text);
+                let width = self.write_line(&mut out, registration, stored) + 3;
+                if used + width > self.max_chars {
+                    out.truncate(mark);
+                    full = true;
+                    left_out += 1;
+                    continue;
+                }
                 out.push('\n');
+                used += width;
             }
         }
-        if plan.left_out > 0 {
-            let _ = writeln!(out, "({} more entries left out for size)", plan.left_out);
+        if left_out > 0 {
+            let _ = writeln!(out, "({left_out} more entries left out for size)");
         }
         out.push_str(KNOWLEDGE_FENCE_CLOSE);
         out
@@ -369,14 +402,38 @@ fn describes(registration: &Registration, stored: &Version) -> Option<String> {
         .or_else(|| (registration.describes_typed)(&*typed, &stored.entry))
 }
 
-/// Outside text inside the fence: escaped (one line), `<` and `>` as `‹`
-/// and `›`.
-fn fenced(text: &str) -> String {
+/// What an entry whose stored version does not read says after its name.
+const UNREADABLE: &str = ": a stored version that does not read as the agent's type today";
+
+/// Outside text inside the fence, written to `out`: escaped (one line),
+/// `<` and `>` as `‹` and `›`; the characters written.
+fn push_fenced(out: &mut String, text: &str) -> usize {
     let escaped = escaped(text);
-    if !escaped.contains(['<', '>']) {
-        return escaped.into_owned();
+    let start = out.len();
+    if escaped.contains(['<', '>']) {
+        for c in escaped.chars() {
+            out.push(match c {
+                '<' => '‹',
+                '>' => '›',
+                other => other,
+            });
+        }
+    } else {
+        out.push_str(&escaped);
     }
-    escaped.replace('<', "‹").replace('>', "›")
+    let written = &out[start..];
+    if written.is_ascii() {
+        written.len()
+    } else {
+        written.chars().count()
+    }
+}
+
+/// [`push_fenced`] into a text of its own.
+fn fenced(text: &str) -> String {
+    let mut out = String::new();
+    push_fenced(&mut out, text);
+    out
 }
 
 #[cfg(test)]
