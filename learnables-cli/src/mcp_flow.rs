@@ -234,7 +234,11 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_owned())))
+        // A number (an integer property's answer) is kept as its text.
+        .filter_map(|(name, value)| match value {
+            Value::Number(number) => Some((name.clone(), number.to_string())),
+            other => Some((name.clone(), other.as_str()?.to_owned())),
+        })
         .collect();
     let again = |said: String| {
         if round + 1 >= MAX_ROUNDS {

@@ -50,7 +50,7 @@ pub fn check(field: &LessonField, value: &Value) -> Result<(), LessonProblem> {
             .collect(),
         other => return Err(wrong_type(field, other)),
     };
-    check_count(field, items.len())?;
+    check_count(field, items.len(), true)?;
     for item in &items {
         check_one(field, item, false)?;
     }
@@ -112,8 +112,9 @@ pub fn list_items(text: &str) -> impl Iterator<Item = &str> {
         .filter(|item| !item.is_empty())
 }
 
-/// A list's number of items against `minLength` and `maxLength`.
-pub(crate) fn check_count(field: &LessonField, count: usize) -> Result<(), LessonProblem> {
+/// A count (a list's items, or a text's characters when `items` is false)
+/// against `minLength` and `maxLength`.
+fn check_count(field: &LessonField, count: usize, items: bool) -> Result<(), LessonProblem> {
     let count = count as u64;
     if let Some(least) = field.min_length
         && count < least
@@ -122,7 +123,7 @@ pub(crate) fn check_count(field: &LessonField, count: usize) -> Result<(), Lesso
             field: field.name.clone(),
             label: field.label.clone(),
             min_length: least,
-            items: true,
+            items,
         });
     }
     if let Some(most) = field.max_length
@@ -132,7 +133,7 @@ pub(crate) fn check_count(field: &LessonField, count: usize) -> Result<(), Lesso
             field: field.name.clone(),
             label: field.label.clone(),
             max_length: most,
-            items: true,
+            items,
         });
     }
     Ok(())
@@ -210,27 +211,7 @@ fn check_one(field: &LessonField, value: &Value, lengths: bool) -> Result<(), Le
         });
     }
     if lengths {
-        let count = text.chars().count() as u64;
-        if let Some(least) = field.min_length
-            && count < least
-        {
-            return Err(LessonProblem::TooShort {
-                field: field.name.clone(),
-                label: field.label.clone(),
-                min_length: least,
-                items: false,
-            });
-        }
-        if let Some(most) = field.max_length
-            && count > most
-        {
-            return Err(LessonProblem::TooLong {
-                field: field.name.clone(),
-                label: field.label.clone(),
-                max_length: most,
-                items: false,
-            });
-        }
+        check_count(field, text.chars().count(), false)?;
     }
     if let Some(pattern) = &field.pattern {
         let matches = match compiled(pattern) {

@@ -158,6 +158,31 @@ impl Probe<String> {
     };
 }
 
+/// A shared or boxed text (`Box<str>`, `Arc<str>`, `Rc<str>`): a `text`
+/// field read as a `String` is. The derive names these types itself (they
+/// have no `FromStr`).
+macro_rules! text_pointers {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Probe<$ty> {
+            /// A text, held as the type holds it.
+            pub const OPS: FieldOps<$ty> = FieldOps {
+                kind: "text",
+                choices: None,
+                descriptions: None,
+                aliases: &[],
+                parse: |value, field| parse_string(value, field).map(<$ty>::from),
+                take: |value, field| take_string(value, field).map(<$ty>::from),
+                display: as_display::<$ty>,
+                value_type: None,
+                least: None,
+                most: None,
+            };
+        }
+    )*};
+}
+
+text_pointers!(Box<str>, std::sync::Arc<str>, std::rc::Rc<str>);
+
 /// A text as a person means it: spaces around it trimmed, as a choice's
 /// and a number's are (copied only when there are any).
 fn take_string(value: Value, field: &FieldSpec) -> Result<String, LessonProblem> {

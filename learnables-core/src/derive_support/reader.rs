@@ -186,34 +186,21 @@ impl Reader {
         }
     }
 
-    /// A list field's value: read, else its default (its text form), else
-    /// none, which for a required field is a `Missing` problem.
+    /// A list field's value: read, else none, which for a required field
+    /// is a `Missing` problem (a list takes no `default`).
     pub fn take_list<T>(
         &mut self,
         index: usize,
         slot: Slot<Vec<T>>,
-        parse: ParseFn<T>,
         optional: bool,
     ) -> Option<Vec<T>> {
         match slot {
             Slot::Read(items) => Some(items),
-            Slot::Rejected => None,
-            Slot::Absent => {
-                let field = &self.spec.fields[index];
-                let Some(default) = field.default else {
-                    if !optional {
-                        self.missing(index);
-                    }
-                    return None;
-                };
-                match parse_list(&Value::String(default.to_owned()), field, parse) {
-                    Ok(items) => Some(items),
-                    Err(problem) => {
-                        self.reject(problem);
-                        None
-                    }
-                }
+            Slot::Absent if !optional => {
+                self.missing(index);
+                None
             }
+            Slot::Absent | Slot::Rejected => None,
         }
     }
 

@@ -181,13 +181,20 @@ fn field_items(learnable: &Learnable) -> TokenStream {
     let impls = learnable.lesson_fields().map(|(index, field)| {
         let value_ty = &field.value_ty;
         let ops = field.ops();
+        // A boxed or shared `str` has no `FromStr`: its text ops are the
+        // support's own, for the type the derive sees written.
+        let bound = (!super::model::is_text_pointer(value_ty)).then(|| {
+            quote_spanned! {value_ty.span()=>
+                where
+                    for<'__any> #value_ty: #krate::__private::FieldType,
+            }
+        });
         // Every other use of the field's type goes through `ops`: one
         // error for a type that is no lesson field's, not one per use.
         quote_spanned! {value_ty.span()=>
             #[diagnostic::do_not_recommend]
             impl #krate::__private::FieldOf<#ident, #index> for #value_ty
-            where
-                for<'__any> #value_ty: #krate::__private::FieldType,
+            #bound
             {
                 const OPS: #krate::__private::FieldOps<#value_ty> =
                     #krate::__private::Probe::<#value_ty>::OPS;
@@ -409,7 +416,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let parse = parse(field);
         let optional = field.optional;
         if field.list {
-            return quote!(let #slot = __reader.take_list(#index, #slot, #parse, #optional););
+            return quote!(let #slot = __reader.take_list(#index, #slot, #optional););
         }
         quote!(let #slot = __reader.take(#index, #slot, #parse, #optional);)
     });

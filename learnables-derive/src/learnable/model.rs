@@ -604,6 +604,15 @@ fn read_lesson_field(
     }
 }
 
+/// Whether `ty` is `Box<str>`, `Arc<str>` or `Rc<str>` (by the last
+/// segment's name): a text the support reads itself.
+pub fn is_text_pointer(ty: &Type) -> bool {
+    ["Box", "Arc", "Rc"].iter().any(|pointer| {
+        matches!(generic_inner(ty, pointer), Some(Type::Path(inner))
+            if inner.qself.is_none() && inner.path.is_ident("str"))
+    })
+}
+
 /// `Some(T)` when `ty` is `Vec<T>` (also as `std::vec::Vec<T>`).
 fn vec_inner(ty: &Type) -> Option<&Type> {
     generic_inner(ty, "Vec")

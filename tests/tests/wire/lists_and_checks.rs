@@ -33,6 +33,10 @@ struct Clearance {
     note: Option<String>,
     /// Days open
     days: Option<Vec<u8>>,
+    /// Desk lead
+    lead: Option<Box<str>>,
+    /// Deputies
+    deputies: Option<Vec<std::sync::Arc<str>>>,
 }
 
 fn value(json: Value) -> LessonValue {
@@ -101,6 +105,20 @@ fn a_list_reads_from_an_array_or_its_text_form() {
     assert_eq!(read.desks, [Desk::General, Desk::Perishables]);
     assert_eq!(read.approvers, ["kim", "lee"]);
     assert_eq!(read.days, Some(vec![1, 2]));
+    assert_eq!(read.lead, None);
+    let pointers = parse(json!({
+        "desks": "general", "amount_eur": "500", "approvers": ["kim"],
+        "lead": " lee ", "deputies": ["ann", "bo"],
+    }))
+    .unwrap();
+    assert_eq!(pointers.lead.as_deref(), Some("lee"));
+    assert_eq!(
+        pointers.deputies,
+        Some(vec![
+            std::sync::Arc::from("ann"),
+            std::sync::Arc::from("bo")
+        ])
+    );
     assert_eq!(read.amount_eur, 5000);
 }
 
