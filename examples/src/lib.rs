@@ -10,6 +10,7 @@
 mod clearance_limit;
 pub mod customs_agent;
 pub mod mcp_teacher;
+pub mod model_agent;
 pub mod plain_axum_agent;
 pub mod refunds_agent;
 mod routing_rule;

@@ -48,6 +48,7 @@ pub mod identity;
 mod key_name;
 mod learnable;
 mod lesson_error;
+mod lesson_schema;
 mod registration;
 mod timestamp;
 pub mod untrusted;
@@ -64,6 +65,7 @@ pub use declaration::{AgentExtension, Declaration};
 pub use field_ref::FieldRef;
 pub use learnable::Learnable;
 pub use lesson_error::{FieldErrors, LessonError, LessonProblem};
+pub use lesson_schema::{SCHEMA_DIALECT, lesson_schema, strict_lesson_schema};
 pub use validation::{Violation, Violations};
 pub use wire::{
     Decision, DeclarationParams, FieldBound, FieldKind, LIST_SEPARATOR, LearnableDescriptor,
@@ -99,6 +101,7 @@ pub mod __shared {
     pub use crate::card::card_json;
     pub use crate::key_name::KeyName;
     pub use crate::lesson_error::shortened;
+    pub use crate::lesson_schema::{form_property, is_optional, may_be_left_out};
     pub use crate::registration::{Registration, Taught, Unfit};
     pub use crate::timestamp::rfc3339;
     pub use crate::validation::Report;

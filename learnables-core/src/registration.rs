@@ -3,7 +3,8 @@
 //! knowledge reading lessons and stored values by collection). It sits
 //! beside the trait and depends on nothing above it.
 
-use std::any::TypeId;
+use std::any::{Any, TypeId};
+use std::sync::Arc;
 
 use crate::learnable::Learnable;
 use crate::lesson_error::LessonError;
@@ -25,6 +26,8 @@ type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
 type ShownFn = fn(&LessonValue, &str) -> Result<(Vec<LessonField>, String), LessonError>;
 type EntryRefusalFn = fn(&str) -> Option<LessonError>;
+type TypedFn = fn(&LessonValue) -> Result<Arc<dyn Any + Send + Sync>, LessonError>;
+type DescribesTypedFn = fn(&(dyn Any + Send + Sync), &str) -> Option<String>;
 
 /// Why a stored value does not fit its entry: see [`Registration::fits`].
 #[derive(Debug)]
@@ -62,6 +65,12 @@ pub struct Registration {
     /// does not read as the type's entry-key field (`None` when it does,
     /// or the type has no such field).
     pub entry_refusal: EntryRefusalFn,
+    /// A stored value read as the type, shared behind `dyn Any` (what a
+    /// store keeps of a version once read).
+    pub typed: TypedFn,
+    /// The `describes` sentence of a value [`Registration::typed`] read,
+    /// for entry `entry`; `None` for a value of another type.
+    pub describes_typed: DescribesTypedFn,
 }
 
 /// Two registrations are the same when they are of the same type.
@@ -93,8 +102,25 @@ impl Registration {
             shown: shown::<T>,
             descriptor: T::descriptor,
             entry_refusal: entry_refusal::<T>,
+            typed: typed::<T>,
+            describes_typed: describes_typed::<T>,
         }
     }
+}
+
+fn typed<T: Learnable + Send + Sync + 'static>(
+    value: &LessonValue,
+) -> Result<Arc<dyn Any + Send + Sync>, LessonError> {
+    T::from_stored_value(value).map(|typed| Arc::new(typed) as Arc<dyn Any + Send + Sync>)
+}
+
+fn describes_typed<T: Learnable + 'static>(
+    value: &(dyn Any + Send + Sync),
+    entry: &str,
+) -> Option<String> {
+    value
+        .downcast_ref::<T>()
+        .map(|typed| typed.describes(entry))
 }
 
 fn absorb<T: Learnable + Send + Sync + 'static>(

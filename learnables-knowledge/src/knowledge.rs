@@ -258,14 +258,14 @@ impl Knowledge {
 
     /// The knowledge as it is now, for a task to read from until it ends.
     pub fn pin(&self) -> Snapshot {
-        Snapshot::of(self.shared.current())
+        Snapshot::of(self.shared.current(), self.shared.registry())
     }
 
     /// The knowledge as it was at `position` (a [`Snapshot::position`]
     /// kept by a task, say, to resume after a restart pinned to the version
     /// it started on). A position past the latest gives the latest.
     pub fn pin_at(&self, position: u64) -> Snapshot {
-        Snapshot::of_past(self.shared.current(), position)
+        Snapshot::of_past(self.shared.current(), self.shared.registry(), position)
     }
 
     /// The knowledge just after the version `version_id` was made: every

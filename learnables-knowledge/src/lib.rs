@@ -84,6 +84,7 @@ mod imported_version;
 mod knowledge;
 mod latest;
 mod off_runtime;
+mod prompt_knowledge;
 mod proposal;
 mod proposal_limits;
 mod proposal_lines;
@@ -108,6 +109,9 @@ pub use error::{
     review_reasons,
 };
 pub use knowledge::Knowledge;
+pub use prompt_knowledge::{
+    DEFAULT_PROMPT_CHARS, KNOWLEDGE_FENCE_CLOSE, KNOWLEDGE_FENCE_OPEN, PromptKnowledge,
+};
 pub use proposal::{Approval, Proposal, ProposalStatus, ReviewEvent, ReviewRecord};
 pub use proposal_limits::ProposalLimits;
 pub use shared::DEFAULT_COMMIT_TIMEOUT;

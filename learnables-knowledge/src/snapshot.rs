@@ -7,6 +7,7 @@ use crate::LessonError;
 use crate::LessonValue;
 use crate::VersionRecord;
 use crate::entry_history::{EntryVersion, typed_history};
+use crate::registry::Registry;
 use crate::state::{Collection, State};
 use crate::version::Version;
 
@@ -40,6 +41,8 @@ use crate::version::Version;
 #[derive(Clone)]
 pub struct Snapshot {
     state: Arc<State>,
+    /// The learnables registered when it was pinned: what reads its values.
+    pub(crate) registry: Arc<Registry>,
     /// The position it is read at: the state's own, or an earlier one.
     at: u64,
 }
@@ -57,15 +60,23 @@ pub struct CollectionVersion {
 
 impl Snapshot {
     /// `state` as of its latest version.
-    pub(crate) fn of(state: Arc<State>) -> Snapshot {
+    pub(crate) fn of(state: Arc<State>, registry: Arc<Registry>) -> Snapshot {
         let at = state.position();
-        Snapshot { state, at }
+        Snapshot {
+            state,
+            registry,
+            at,
+        }
     }
 
     /// `state` as of `position` (its latest, if `position` is past it).
-    pub(crate) fn of_past(state: Arc<State>, position: u64) -> Snapshot {
+    pub(crate) fn of_past(state: Arc<State>, registry: Arc<Registry>, position: u64) -> Snapshot {
         let at = position.min(state.position());
-        Snapshot { state, at }
+        Snapshot {
+            state,
+            registry,
+            at,
+        }
     }
 
     /// The entry `entry` of `T`'s collection, if it has one that reads as
@@ -344,7 +355,7 @@ impl Snapshot {
     }
 
     /// A collection's present entries, in key order.
-    fn present(&self, collection: &str) -> impl Iterator<Item = &Version> {
+    pub(crate) fn present(&self, collection: &str) -> impl Iterator<Item = &Version> {
         self.collection(collection)
             .into_iter()
             .flat_map(|collection| collection.entries(self.at))

@@ -222,6 +222,7 @@ pub use learnables_core::{
     LessonValue, NotAnObject, RETRACT_METHOD, REVIEW_METHOD, Rendering, Review, ReviewRule,
     SHOW_BACK_METHOD, TEACH_METHOD, TEACHER_METHOD, Violation, Violations,
 };
+pub use learnables_core::{SCHEMA_DIALECT, lesson_schema, strict_lesson_schema};
 // Named at the crate's root, the compiler's notes on a field type the
 // derive refuses read `LessonFieldOf<..>` and `DefaultIsAChoice<..>`, not
 // the path of the derive's support.

@@ -58,10 +58,6 @@ use crate::shared::shortened;
 use crate::untrusted::Untrusted;
 use crate::{Learnable, LearnableDescriptor, LessonError, LessonField, LessonProblem, LessonValue};
 
-/// What the derive appends to the help of a field a lesson may leave out
-/// (the spec's lesson fields have no other way to say it).
-const OPTIONAL: &str = "Optional.";
-
 /// The most characters of one title or description in a form.
 const MAX_TEXT_CHARS: usize = 1024;
 
@@ -126,118 +122,11 @@ pub fn requested_schema_with(
     serde_json::from_value(schema).unwrap_or_else(|_| ElicitationSchema::new(BTreeMap::new()))
 }
 
-/// One field's property.
+/// One field's property: the lesson schema's form of it
+/// (`learnables_core`'s `form_property`), the one source of a field's type,
+/// bounds, lengths, choices and words.
 fn property(field: &LessonField, default: Option<&String>) -> Value {
-    let mut property = json!({"type": "string", "title": text(&field.label)});
-    // What the field's checks ask, said before the person answers (the
-    // pattern has no place in an elicitation schema: the agent checks it).
-    let said: Vec<String> = [
-        field.help.as_deref().map(text),
-        (field.list && !field.kind.is_choice()).then(|| "One a line.".to_owned()),
-        crate::field_check::in_words(field).map(|words| text(&words)),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if !said.is_empty() {
-        property["description"] = Value::from(said.join(" "));
-    }
-    if field.list && field.kind.is_choice() {
-        return multi_select(field, property);
-    }
-    if !field.list {
-        limits(field, &mut property);
-    }
-    if matches!(property["type"].as_str(), Some("integer" | "number")) {
-        // A number's default is a number: the text the descriptor holds, read.
-        if let Some(default) =
-            default.and_then(|d| serde_json::from_str::<serde_json::Number>(d.trim()).ok())
-        {
-            property["default"] = Value::Number(default);
-        }
-        return property;
-    }
-    if field.kind.is_choice() {
-        let said = field.choice_descriptions.as_deref().unwrap_or_default();
-        let one_of: Vec<Value> = choices(field)
-            .iter()
-            .enumerate()
-            .map(|(at, choice)| {
-                let title = match said.get(at).cloned().flatten() {
-                    Some(meaning) => format!("{} — {}", text(choice), text(&meaning)),
-                    None => text(choice),
-                };
-                json!({"const": choice, "title": title})
-            })
-            .collect();
-        property["oneOf"] = Value::Array(one_of);
-    } else if field.kind.as_str() == "date" {
-        property["format"] = Value::from("date");
-    }
-    if let Some(default) = default {
-        // A choice's default is one of its choices, sent back exactly; a
-        // text's is shown in the input and sent as shown, so escaped.
-        property["default"] = if field.kind.is_choice() {
-            Value::from(default.as_str())
-        } else {
-            Value::from(text(default))
-        };
-    }
-    property
-}
-
-/// A list of choices: MCP's multi-select (an array of the choices), with
-/// its counts.
-fn multi_select(field: &LessonField, mut property: Value) -> Value {
-    let any_of: Vec<Value> = choices(field)
-        .iter()
-        .map(|choice| json!({"const": choice, "title": text(choice)}))
-        .collect();
-    property["type"] = Value::from("array");
-    property["items"] = json!({"anyOf": any_of});
-    if let Some(least) = field.min_length {
-        property["minItems"] = Value::from(least);
-    }
-    if let Some(most) = field.max_length {
-        property["maxItems"] = Value::from(most);
-    }
-    property
-}
-
-/// A number's type and bounds, a text's lengths: the keys an elicitation
-/// schema has for a field's checks (a bound it cannot hold is left out;
-/// the agent still checks it).
-fn limits(field: &LessonField, property: &mut Value) {
-    let bound = |bound: &Option<crate::FieldBound>| match bound {
-        Some(crate::FieldBound::Number(number)) => Some(number.clone()),
-        _ => None,
-    };
-    match field.value_type.as_deref() {
-        Some(kind @ ("integer" | "number")) => {
-            property["type"] = Value::from(kind);
-            for (key, number) in [
-                ("minimum", bound(&field.minimum)),
-                ("maximum", bound(&field.maximum)),
-            ] {
-                let fits = number
-                    .as_ref()
-                    .is_some_and(|number| kind == "number" || number.as_i64().is_some());
-                if let (true, Some(number)) = (fits, number) {
-                    property[key] = Value::Number(number);
-                }
-            }
-        }
-        _ => {
-            for (key, count) in [
-                ("minLength", field.min_length),
-                ("maxLength", field.max_length),
-            ] {
-                if let Some(count) = count.and_then(|count| u32::try_from(count).ok()) {
-                    property[key] = Value::from(count);
-                }
-            }
-        }
-    }
+    crate::shared::form_property(field, default.map(String::as_str))
 }
 
 /// Outside text for a form: escaped and bounded.
@@ -251,13 +140,9 @@ fn choices(field: &LessonField) -> &[String] {
 }
 
 /// Whether a lesson may leave `field` out: a field the derive marked
-/// optional, or one with a default.
+/// optional, or one with a default (the lesson schema's rule).
 fn optional(field: &LessonField) -> bool {
-    field.default.is_some()
-        || field
-            .help
-            .as_deref()
-            .is_some_and(|help| help.trim_end().ends_with(OPTIONAL))
+    crate::shared::may_be_left_out(field)
 }
 
 /// The lesson value of an elicitation's `content` for `entry` of

@@ -3,10 +3,24 @@
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
-use clap::Parser;
+use axum::Router;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use learnables::Knowledge;
 
-use super::{BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_TASK_CAPACITY, DataLocation, Teacher};
+use super::{
+    BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_TASK_CAPACITY, DataLocation, RouterError,
+    Teacher,
+};
+
+/// The program's name in what it prints: `customs_agent` unless an agent
+/// that reuses this command line says otherwise ([`main_as`]).
+static PROGRAM: OnceLock<&'static str> = OnceLock::new();
+
+fn program() -> &'static str {
+    PROGRAM.get().copied().unwrap_or("customs_agent")
+}
 
 /// Routes customs declarations by what it has been taught, and asks a person
 /// (with a Learnables teach block) when it has no rule.
@@ -60,6 +74,25 @@ enum Command {
 /// most), closes its knowledge (which seals the store's log) and exits 0.
 /// Exits 1, with a line on standard error, when it cannot start.
 pub fn main() {
+    main_as(
+        "customs_agent",
+        "Routes customs declarations by what it has been taught, and asks a person (with a \
+         Learnables teach block) when it has no rule.",
+        super::router_with,
+    );
+}
+
+/// [`main`] for another agent on the customs agent's knowledge and command
+/// line: `name` and `about` in its help and what it prints, and the router
+/// `router` makes of the knowledge, the teachers, the agent's base URL and
+/// the task store (the model agent's is one).
+pub fn main_as<R>(name: &'static str, about: &'static str, router: R)
+where
+    R: FnOnce(Knowledge, &[Teacher], &str, BoundedTaskStore) -> Result<Router, RouterError>
+        + Send
+        + 'static,
+{
+    let _ = PROGRAM.set(name);
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
@@ -68,7 +101,8 @@ pub fn main() {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let args = Args::parse();
+    let matches = Args::command().name(name).about(about).get_matches();
+    let args = Args::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
     if let Some(command) = &args.command {
         let location = DataLocation::parse(&args.data);
         let done = match command {
@@ -87,14 +121,19 @@ pub fn main() {
         .enable_all()
         .build()
         .unwrap_or_else(|error| fail(&format!("cannot start: {error}")));
-    runtime.block_on(run(args));
+    runtime.block_on(run(args, router));
     // Every task the agent spawned ends here, and with them the last
     // handles to the knowledge: the store is closed, its log sealed.
     drop(runtime);
     tracing::info!("stopped; the knowledge is closed");
 }
 
-async fn run(args: Args) {
+async fn run<R>(args: Args, router: R)
+where
+    R: FnOnce(Knowledge, &[Teacher], &str, BoundedTaskStore) -> Result<Router, RouterError>
+        + Send
+        + 'static,
+{
     let variable = match std::env::var(super::TEACHERS_VARIABLE) {
         Ok(text) => Some(text),
         Err(std::env::VarError::NotPresent) => None,
@@ -138,17 +177,17 @@ async fn run(args: Args) {
     // Building the router registers the declared learnables, reading every
     // stored version: refused, the agent does not start, and says why.
     let base_url = format!("http://{address}/");
-    let built = tokio::task::spawn_blocking(move || {
-        super::router_with(knowledge, &teachers, &base_url, task_store)
-    })
-    .await;
+    let built =
+        tokio::task::spawn_blocking(move || router(knowledge, &teachers, &base_url, task_store))
+            .await;
     let router = match built {
         Ok(Ok(router)) => router,
         Ok(Err(error)) => fail(&format!("cannot start: {error}")),
         Err(error) => fail(&format!("cannot start: {error}")),
     };
     println!(
-        "customs agent listening on http://{address}/ (card: http://{address}/.well-known/agent-card.json)"
+        "{} listening on http://{address}/ (card: http://{address}/.well-known/agent-card.json)",
+        program().replace('_', " ")
     );
     println!(
         "teacher's page: http://{address}{}",
@@ -190,6 +229,6 @@ async fn stop_signal() {
 }
 
 fn fail(message: &str) -> ! {
-    eprintln!("customs_agent: {message}");
+    eprintln!("{}: {message}", program());
     std::process::exit(1);
 }

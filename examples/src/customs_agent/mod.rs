@@ -11,7 +11,7 @@ mod card;
 pub mod command_line;
 pub mod moving_house;
 mod task_store;
-mod tasks;
+pub(crate) mod tasks;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -320,6 +320,31 @@ pub fn router_with_push_sender(
     task_store: BoundedTaskStore,
     push_sender: HttpPushSender,
 ) -> Result<Router, RouterError> {
+    router_over(
+        knowledge,
+        teachers,
+        base_url,
+        task_store,
+        push_sender,
+        |knowledge, page_url| CustomsExecutor::new(knowledge).with_teaching_page(page_url),
+    )
+}
+
+/// [`router_with_push_sender`] over the executor `executor` makes of the
+/// knowledge and the teacher's page's URL: the customs agent's card,
+/// declaration, teachers, task store and routers, whatever decides its
+/// tasks (the model agent's executor is another).
+pub fn router_over<E>(
+    knowledge: Knowledge,
+    teachers: &[Teacher],
+    base_url: &str,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+    executor: impl FnOnce(Knowledge, String) -> E,
+) -> Result<Router, RouterError>
+where
+    E: a2a_server::AgentExecutor + 'static,
+{
     let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
     // Registers what the declaration declares: the card and the knowledge
     // are one list, and stored versions an earlier build wrote that do not
@@ -328,7 +353,7 @@ pub fn router_with_push_sender(
         .map_err(RouterError::Knowledge)?;
     let card = agent_card(base_url);
     let page_url = format!("{}{}", base_url.trim_end_matches('/'), TEACHING_PAGE_PATH);
-    let executor = CustomsExecutor::new(knowledge).with_teaching_page(page_url);
+    let executor = executor(knowledge, page_url);
     let handler = Arc::new(
         DefaultRequestHandler::new(executor, task_store)
             .with_capabilities(card.capabilities.clone())

@@ -59,9 +59,7 @@ impl CustomsExecutor {
             .as_deref()
             .map(|page| learnables::a2a::teaching_page::task_link(page, &context.task_id));
         let reply = route(&pinned, &text, link.as_deref());
-        let mut answer = Message::new(Role::Agent, vec![Part::text(reply.text)]);
-        answer.context_id = Some(context.context_id.clone());
-        answer.task_id = Some(context.task_id.clone());
+        let mut answer = reply_message(context, reply.text);
         let asked = match reply.block {
             // Attached only when the request activated Learnables.
             Some(block) => {
@@ -72,23 +70,44 @@ impl CustomsExecutor {
             }
             None => reply.asks,
         };
-        let mut task = context
-            .stored_task
-            .clone()
-            .unwrap_or_else(|| submitted(context));
-        task.status = TaskStatus {
-            state: if asked {
-                TaskState::InputRequired
-            } else {
-                TaskState::Completed
-            },
-            message: Some(answer.clone()),
-            timestamp: None,
+        let state = if asked {
+            TaskState::InputRequired
+        } else {
+            TaskState::Completed
         };
-        task.history.get_or_insert_with(Vec::new).push(answer);
-        pinned.record(&mut task);
-        Ok(task)
+        Ok(turn_task(context, &pinned, answer, state))
     }
+}
+
+/// The agent's message on the task of `context`, saying `text`.
+pub(crate) fn reply_message(context: &ExecutorContext, text: String) -> Message {
+    let mut answer = Message::new(Role::Agent, vec![Part::text(text)]);
+    answer.context_id = Some(context.context_id.clone());
+    answer.task_id = Some(context.task_id.clone());
+    answer
+}
+
+/// The task of `context` after a turn that answered `answer` and left it
+/// in `state`: its status and history say so, and it keeps the position
+/// `pinned` read.
+pub(crate) fn turn_task(
+    context: &ExecutorContext,
+    pinned: &TaskPin,
+    answer: Message,
+    state: TaskState,
+) -> Task {
+    let mut task = context
+        .stored_task
+        .clone()
+        .unwrap_or_else(|| submitted(context));
+    task.status = TaskStatus {
+        state,
+        message: Some(answer.clone()),
+        timestamp: None,
+    };
+    task.history.get_or_insert_with(Vec::new).push(answer);
+    pinned.record(&mut task);
+    task
 }
 
 impl AgentExecutor for CustomsExecutor {
@@ -118,7 +137,7 @@ impl AgentExecutor for CustomsExecutor {
 }
 
 /// The words of a message's text parts.
-fn text_of(message: Option<&Message>) -> String {
+pub(crate) fn text_of(message: Option<&Message>) -> String {
     message
         .iter()
         .flat_map(|message| message.parts.iter())
@@ -129,7 +148,7 @@ fn text_of(message: Option<&Message>) -> String {
 
 /// The request the question a task waits on was about: in its history, the
 /// latest message of the user before the agent's latest message.
-fn asked_request(task: &Task) -> Option<&Message> {
+pub(crate) fn asked_request(task: &Task) -> Option<&Message> {
     let history = task.history.as_deref()?;
     let question = history
         .iter()
@@ -142,7 +161,7 @@ fn asked_request(task: &Task) -> Option<&Message> {
 
 /// A new task for `context`, as the SDK starts one: submitted, its history
 /// the message that started it.
-fn submitted(context: &ExecutorContext) -> Task {
+pub(crate) fn submitted(context: &ExecutorContext) -> Task {
     Task {
         id: context.task_id.clone(),
         context_id: context.context_id.clone(),

@@ -1,5 +1,6 @@
 //! Why a teach block could not be put on, or read from, an A2A message.
 
+use super::suggestion::RefusedSuggestion;
 use super::unknown_field::UnknownField;
 
 /// Why a teach block could not be put on, or read from, a message.
@@ -16,4 +17,8 @@ pub enum MessageError {
     /// lesson fields.
     #[error("the teach block does not fit its learnable: {0}")]
     UnknownField(UnknownField),
+    /// The teach block suggests a value its learnable would refuse: it
+    /// never reaches a teacher.
+    #[error("the teach block does not fit its learnable: {0}")]
+    Suggestion(RefusedSuggestion),
 }

@@ -46,6 +46,7 @@
 #![cfg_attr(not(feature = "a2a-server"), doc = "[attach]: crate#features")]
 
 mod activation;
+mod ask_tool;
 pub mod json_rpc;
 mod message_error;
 mod methods;
@@ -53,9 +54,11 @@ mod service;
 mod service_accounts;
 mod service_admission;
 mod service_call;
+mod suggestion;
 mod teach_block;
 mod teachers;
 mod unknown_field;
+mod untyped_builder;
 
 #[cfg(feature = "server")]
 mod layer;
@@ -85,6 +88,10 @@ pub use sdk::{
 };
 
 pub use activation::Activation;
+pub use ask_tool::{
+    ASK_TOOL_NAME, AskRefused, AskTool, AskedQuestion, MAX_ASKED_ENTRIES, MAX_QUESTION_CHARS,
+    MODEL_SUGGESTION_LABEL,
+};
 pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
 pub use methods::history::{DEFAULT_PAGE, HistoryPage, HistoryParams, HistoryVersion, MAX_PAGE};
@@ -94,8 +101,10 @@ pub use service::LearnablesService;
 pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
-pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
+pub use suggestion::RefusedSuggestion;
+pub use teach_block::{TeachBlock, TeachBlockBuilder};
 pub use teachers::{
     Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, TokenTableError, Tokens,
 };
 pub use unknown_field::UnknownField;
+pub use untyped_builder::{SuggestionError, UntypedTeachBlockBuilder};

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 #[cfg(feature = "a2a-server")]
 use super::activation::Activation;
 use super::message_error::MessageError;
+use super::suggestion::{RefusedSuggestion, Suggested, check_by_descriptor, check_typed};
 use super::unknown_field::UnknownField;
 use crate::EXTENSION_URI;
 use crate::FieldRef;
@@ -86,22 +87,16 @@ impl TeachBlock {
         }
     }
 
-    /// An untyped builder over a descriptor (one read from another agent's
-    /// card, say): suggestions are checked against its fields.
-    pub fn builder_for(
-        descriptor: &LearnableDescriptor,
-        entries: impl IntoIterator<Item = impl Into<String>>,
-    ) -> UntypedTeachBlockBuilder<'_> {
-        UntypedTeachBlockBuilder {
-            block: TeachBlock::new(descriptor.collection.clone(), entries),
-            descriptor,
-        }
+    /// The suggestion and the entries: what a suggestion check reads.
+    pub(crate) fn parts(&self) -> Suggested<'_> {
+        (self.suggested.as_ref(), &self.entries)
     }
 
     /// Checks the block against the descriptor of the learnable it is for:
     /// the same collection; its own `lessonFields`, if any, valid and each
-    /// one of the descriptor's; and, as the spec requires, every
-    /// `suggested` key one of the applicable lesson fields' names.
+    /// one of the descriptor's; as the spec requires, every `suggested` key
+    /// one of the applicable lesson fields' names; and every suggested
+    /// value one the learnable would take ([`TeachBlock::check_suggestion`]).
     ///
     /// ```
     /// use learnables::{FieldKind, LearnableDescriptor, LessonField, TeachBlock};
@@ -160,7 +155,46 @@ impl TeachBlock {
                     );
                 }
             }
+            if let Err(refused) = self.check_suggestion(descriptor) {
+                for problem in refused.problems() {
+                    // An unknown key is said above, against the block's own fields.
+                    if let (Some(field), false) = (
+                        problem.field(),
+                        matches!(problem, crate::LessonProblem::UnknownField { .. }),
+                    ) {
+                        report.nested("suggested").at(field, problem.in_words());
+                    }
+                }
+            }
         })
+    }
+
+    /// Checks the suggestion by value against `descriptor`, the learnable's
+    /// (ours, or one read from another agent's card): every suggested key
+    /// one of its fields, every value one its field checks accept
+    /// (`learnables_core::field_check`; `null` or a blank text only for a
+    /// field a lesson may leave out), and each entry a value of the entry's
+    /// key field, agreeing with its suggestion. Fields it leaves out are not
+    /// missing: a suggestion is a prefill. Every field at fault is named.
+    ///
+    /// ```
+    /// use learnables::{FieldKind, LearnableDescriptor, LessonField, TeachBlock};
+    /// let routing = LearnableDescriptor::new("routing_rules", "routing rule",
+    ///     "Which desk handles a declaration", "A table keyed on the HS chapter", "rules")
+    ///     .with_field(LessonField::new("desk", "Desk", FieldKind::CHOICE)
+    ///         .with_choices(["general", "cold chain"]));
+    /// let mut block = TeachBlock::new("routing_rules", ["85"]);
+    /// block.suggested = Some(serde_json::from_str(r#"{"desk": "urgent"}"#).unwrap());
+    /// let refused = block.check_suggestion(&routing).unwrap_err();
+    /// assert_eq!(refused.problems()[0].field(), Some("desk"));
+    /// block.suggested = Some(serde_json::from_str(r#"{"desk": "cold chain"}"#).unwrap());
+    /// assert!(block.check_suggestion(&routing).is_ok());
+    /// ```
+    pub fn check_suggestion(
+        &self,
+        descriptor: &LearnableDescriptor,
+    ) -> Result<(), RefusedSuggestion> {
+        check_by_descriptor(descriptor, self.parts())
     }
 
     /// Puts this block on an A2A message (JSON): `metadata[URI].teach`, and
@@ -274,8 +308,11 @@ impl TeachBlock {
     #[cfg(feature = "a2a-server")]
     /// Puts this block on `message` if `activation` includes the extension,
     /// after checking it against its learnable's `descriptor`: the same
-    /// collection, and `suggested` keys that are lesson fields. Whether it
-    /// was attached; without activation nothing is checked or changed.
+    /// collection, `suggested` keys that are lesson fields, and suggested
+    /// values the learnable would take ([`TeachBlock::check_suggestion`];
+    /// refused as [`MessageError::Suggestion`], so a value the learnable
+    /// would refuse never reaches a teacher). Whether it was attached;
+    /// without activation nothing is checked or changed.
     ///
     /// ```
     /// use a2a::{Message, Part, Role};
@@ -291,12 +328,32 @@ impl TeachBlock {
     /// let refused = block.attach_checked(&rates, &activated, &mut reply).unwrap_err();
     /// assert!(matches!(refused, MessageError::UnknownField(_)));
     /// assert_eq!(block.attach_checked(&rates, &Activation::default(), &mut reply), Ok(false));
+    /// let rates = rates.with_field(
+    ///     LessonField::new("band", "Band", FieldKind::CHOICE).with_choices(["low", "high"]));
+    /// block.suggested = Some(serde_json::from_value(serde_json::json!({"band": "urgent"})).unwrap());
+    /// let refused = block.attach_checked(&rates, &activated, &mut reply).unwrap_err();
+    /// assert!(matches!(refused, MessageError::Suggestion(_)));
+    /// assert!(TeachBlock::from_a2a_message(&reply).unwrap().is_none());
     /// ```
     pub fn attach_checked(
         &self,
         descriptor: &LearnableDescriptor,
         activation: &Activation,
         message: &mut a2a::Message,
+    ) -> Result<bool, MessageError> {
+        self.attach_after_check(descriptor, activation, message, || {
+            check_by_descriptor(descriptor, self.parts())
+        })
+    }
+
+    #[cfg(feature = "a2a-server")]
+    /// [`TeachBlock::attach_checked`], its values checked by `check`.
+    pub(crate) fn attach_after_check(
+        &self,
+        descriptor: &LearnableDescriptor,
+        activation: &Activation,
+        message: &mut a2a::Message,
+        check: impl FnOnce() -> Result<(), RefusedSuggestion>,
     ) -> Result<bool, MessageError> {
         if !activation.learnables() {
             return Ok(false);
@@ -318,6 +375,7 @@ impl TeachBlock {
                 key, descriptor,
             )));
         }
+        check().map_err(MessageError::Suggestion)?;
         self.attach_to_message(message)?;
         Ok(true)
     }
@@ -394,7 +452,10 @@ impl<T: Learnable> TeachBlockBuilder<T> {
     #[cfg(feature = "a2a-server")]
     /// Puts the block on `message` (the executor's reply) if the request
     /// behind `context` activated the extension; without activation it does
-    /// nothing. Whether the block was attached.
+    /// nothing. Whether the block was attached. The suggestion is checked
+    /// through `T`'s own parser first, for each entry: a value `T` would
+    /// refuse (one past a field's range, another entry's key) is
+    /// [`MessageError::Suggestion`] and never reaches a teacher.
     ///
     /// ```
     /// # use learnables::{Choice, Learnable, TeachBlock};
@@ -429,56 +490,31 @@ impl<T: Learnable> TeachBlockBuilder<T> {
         context: &a2a_server::ExecutorContext,
         message: &mut a2a::Message,
     ) -> Result<bool, MessageError> {
-        self.build()
-            .attach_checked(T::descriptor(), &Activation::of(context), message)
-    }
-}
-
-/// A teach block built over a descriptor, for learnables without a Rust type.
-///
-/// ```
-/// use learnables::{FieldKind, LearnableDescriptor, LessonField, TeachBlock};
-/// let descriptor = LearnableDescriptor::new("rates", "rate", "Which rate applies",
-///     "A table kept by the tariff team", "rules")
-///     .with_field(LessonField::new("rate", "Rate", FieldKind::TEXT));
-/// let block = TeachBlock::builder_for(&descriptor, ["r1"]);
-/// let block = block.suggest("rate", "4%").unwrap().build();
-/// assert_eq!(block.suggested.unwrap()["rate"], "4%");
-/// let refused = TeachBlock::builder_for(&descriptor, ["r1"]).suggest("rat", "4%").unwrap_err();
-/// assert_eq!(
-///     refused.to_string(),
-///     "`rat` is not a lesson field of `rates` (did you mean `rate`?); its fields are: rate"
-/// );
-/// ```
-#[derive(Debug, Clone)]
-pub struct UntypedTeachBlockBuilder<'d> {
-    block: TeachBlock,
-    descriptor: &'d LearnableDescriptor,
-}
-
-impl UntypedTeachBlockBuilder<'_> {
-    /// Suggests `value` for the field `key`; refused if the learnable has
-    /// no such field.
-    pub fn suggest(mut self, key: &str, value: impl Into<Value>) -> Result<Self, UnknownField> {
-        if self.descriptor.field(key).is_none() {
-            return Err(UnknownField::new(key, self.descriptor));
-        }
-        self.block
-            .suggested
-            .get_or_insert_with(Map::new)
-            .insert(key.to_owned(), value.into());
-        Ok(self)
+        let block = self.build();
+        block.attach_after_check(T::descriptor(), &Activation::of(context), message, || {
+            check_typed::<T>(block.parts())
+        })
     }
 
-    /// Says where the suggestion came from.
-    pub fn suggestion_label(mut self, label: impl Into<String>) -> Self {
-        self.block.suggestion_label = Some(label.into());
-        self
-    }
-
-    /// The block.
-    pub fn build(self) -> TeachBlock {
-        self.block
+    /// Checks the suggestion through `T`'s own parser, for each entry of the
+    /// block: what [`TeachBlockBuilder::attach_if_activated`] checks.
+    ///
+    /// ```
+    /// # use learnables::{Choice, Learnable, TeachBlock};
+    /// # #[derive(Learnable)]
+    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
+    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
+    /// # struct RoutingRule { #[learnable(label = "HS chapter", entry_key)] chapter: u8,
+    /// #     #[learnable(label = "Desk")] desk: Desk }
+    /// # #[derive(Choice)] enum Desk { General, ColdChain }
+    /// let other_entry = TeachBlock::builder::<RoutingRule>(["85"]).suggest(RoutingRule::FIELDS.chapter, 12);
+    /// let refused = other_entry.check_suggestion().unwrap_err();
+    /// assert_eq!(refused.problems()[0].field(), Some("chapter"));
+    /// assert!(TeachBlock::builder::<RoutingRule>(["85"]).suggest(RoutingRule::FIELDS.chapter, 85)
+    ///     .check_suggestion().is_ok());
+    /// ```
+    pub fn check_suggestion(&self) -> Result<(), RefusedSuggestion> {
+        check_typed::<T>(self.block.parts())
     }
 }
 

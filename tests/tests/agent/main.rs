@@ -8,6 +8,7 @@ mod hidden_characters;
 mod hostile_requests;
 mod layer_over_sdk;
 mod look_alike_teachers;
+mod model_agent;
 mod one_admission;
 mod plain_axum_agent;
 mod push_configs;

@@ -14,6 +14,7 @@ mod knowledge_idle;
 mod knowledge_in_memory;
 mod knowledge_shared_store;
 mod look_alike_reviewers;
+mod prompt_knowledge;
 mod redeploys;
 mod refusals_leave_no_trace;
 mod review_crash;

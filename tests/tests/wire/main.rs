@@ -10,5 +10,6 @@ mod lists_and_checks;
 mod rename_all;
 mod round_trip_properties;
 mod rules;
+mod suggestions_by_value;
 mod what_a_person_types;
 mod wire_round_trip;
