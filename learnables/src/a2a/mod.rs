@@ -49,12 +49,15 @@ mod activation;
 pub mod json_rpc;
 mod message_error;
 mod methods;
+#[cfg(feature = "oidc")]
+pub mod oidc;
 mod service;
 mod service_accounts;
 mod service_admission;
 mod service_call;
 mod teach_block;
 mod teachers;
+mod token_refusal;
 mod unknown_field;
 
 #[cfg(feature = "server")]
@@ -95,5 +98,8 @@ pub use service_accounts::{ServiceAccountRules, service_account_sign};
 #[cfg(feature = "server")]
 pub use service_router::CARD_PATH;
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
-pub use teachers::{Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens};
+pub use teachers::{
+    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens, Verifying,
+};
+pub use token_refusal::TokenRefusal;
 pub use unknown_field::UnknownField;
