@@ -4,6 +4,7 @@
 pub mod agent;
 pub mod backend_suite;
 pub mod browser;
+pub mod oidc;
 pub mod postgres;
 pub mod review_suite;
 pub mod script;
