@@ -75,10 +75,14 @@ impl Provider {
             .expect("node starts the provider");
         let stdout = child.stdout.take().expect("the provider's output");
         let (line, read) = std::sync::mpsc::channel();
+        // Its output is read to the end, so that nothing it writes later
+        // finds the pipe closed.
         std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
             let mut first = String::new();
-            let _ = BufReader::new(stdout).read_line(&mut first);
+            let _ = reader.read_line(&mut first);
             let _ = line.send(first);
+            let _ = std::io::copy(&mut reader, &mut std::io::sink());
         });
         let first = read
             .recv_timeout(PATIENCE)
@@ -99,7 +103,10 @@ impl Provider {
     /// The token the client `id` gets for itself (client credentials),
     /// for `resource` ([`AUDIENCE`] when `None`).
     pub async fn client_token(&self, id: &str, secret: &str, resource: Option<&str>) -> String {
-        let mut form = vec![("grant_type", "client_credentials"), ("scope", "learnables")];
+        let mut form = vec![
+            ("grant_type", "client_credentials"),
+            ("scope", "learnables"),
+        ];
         if let Some(resource) = resource {
             form.push(("resource", resource));
         }
@@ -147,7 +154,10 @@ impl Provider {
             .form(&[
                 ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
                 ("client_id", "learnables-cli"),
-                ("device_code", started["device_code"].as_str().expect("a device code")),
+                (
+                    "device_code",
+                    started["device_code"].as_str().expect("a device code"),
+                ),
             ])
             .send()
             .await
@@ -188,7 +198,8 @@ impl Drop for Provider {
 }
 
 /// Approves a device code at `link` in `browser` as `person`: confirms the
-/// device, signs in on the provider's page (any password), and waits for
+/// device, signs in on the provider's page (any password), allows offline
+/// access, and waits for
 /// the provider to say so.
 pub async fn approve(browser: &Browser, link: &str, person: &str) {
     browser.client.goto(link).await.expect("the link opens");
@@ -210,6 +221,10 @@ pub async fn approve(browser: &Browser, link: &str, person: &str) {
         .send_keys("any password\u{e007}")
         .await
         .expect("the password is typed");
+    // The provider asks the person to allow offline access (the refresh
+    // token) every time.
+    until_heading(browser, "Authorize").await;
+    click(browser, "//button[@autofocus]").await;
     until_heading(browser, "Sign-in Success").await;
 }
 

@@ -62,7 +62,11 @@ fn bearer(token: &str) -> String {
 
 fn call(agent: &Agent, method: &str, params: Value, token: &str) -> Reply {
     let authorization = bearer(token);
-    agent.call_with(method, params, &[ACTIVATED, ("Authorization", &authorization)])
+    agent.call_with(
+        method,
+        params,
+        &[ACTIVATED, ("Authorization", &authorization)],
+    )
 }
 
 fn propose(agent: &Agent, euros: u32, token: &str, email: &str) -> Reply {
@@ -131,20 +135,28 @@ fn people_of_a_real_provider_teach_and_approve_and_every_other_token_is_refused_
             signed_in(&provider, "alice").await,
             signed_in(&provider, "bob").await,
             signed_in(&provider, "carol").await,
-            provider.client_token("reporting", "reporting-secret", None).await,
+            provider
+                .client_token("reporting", "reporting-secret", None)
+                .await,
             provider.client_token("stale", "stale-secret", None).await,
             provider
                 .client_token("reporting", "reporting-secret", Some(OTHER_AUDIENCE))
                 .await,
         )
     });
-    assert_ne!(alice, alice_again, "a second session has a token of its own");
+    assert_ne!(
+        alice, alice_again,
+        "a second session has a token of its own"
+    );
 
     // Alice proposes; her second session (a new token, the same `sub`)
     // cannot approve her own proposal; bob's approval makes the version.
     let proposed = propose(&agent, 30_000, &alice, "alice@example.com");
     assert_eq!(proposed.result()["learned"], false, "{}", proposed.result());
-    let id = proposed.result()["proposalId"].as_str().expect("a proposal").to_owned();
+    let id = proposed.result()["proposalId"]
+        .as_str()
+        .expect("a proposal")
+        .to_owned();
     let own = decide(&agent, &id, &alice_again, "alice@example.com");
     assert_eq!(own.code(), codes::FORBIDDEN, "{}", own.message());
     assert_eq!(own.reason(), Some("SELF_APPROVAL"), "{}", own.message());
@@ -162,7 +174,11 @@ fn people_of_a_real_provider_teach_and_approve_and_every_other_token_is_refused_
     assert_eq!(read.result()["taughtBy"], "alice@example.com");
     let taught = propose(&agent, 1, &reporting, "reporting");
     assert_eq!(taught.code(), codes::FORBIDDEN, "{}", taught.message());
-    assert!(taught.message().contains("service account"), "{}", taught.message());
+    assert!(
+        taught.message().contains("service account"),
+        "{}",
+        taught.message()
+    );
 
     // Each refused token names the check it failed.
     let refused = |token: &str, reason: &str| {
@@ -187,13 +203,19 @@ fn people_of_a_real_provider_teach_and_approve_and_every_other_token_is_refused_
     for algorithm in ["ES256", "EdDSA"] {
         let token = runtime().block_on(async {
             let kid = provider.rotate(algorithm).await;
-            let token = provider.client_token("reporting", "reporting-secret", None).await;
+            let token = provider
+                .client_token("reporting", "reporting-secret", None)
+                .await;
             let header = jsonwebtoken::decode_header(&token).unwrap();
             assert_eq!(header.kid.as_deref(), Some(kid.as_str()));
             token
         });
         let read = show_back(&agent, &token);
-        assert_eq!(read.result()["taughtBy"], "alice@example.com", "{algorithm}");
+        assert_eq!(
+            read.result()["taughtBy"],
+            "alice@example.com",
+            "{algorithm}"
+        );
     }
     agent.stop();
 }
