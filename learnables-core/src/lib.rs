@@ -43,6 +43,7 @@ mod declaration;
 #[allow(missing_debug_implementations)] // generated code's helpers, never printed
 mod derive_support;
 mod field_ref;
+pub mod identity;
 mod key_name;
 mod learnable;
 mod lesson_error;

@@ -1,14 +1,15 @@
 //! [`Knowledge::import`](crate::Knowledge::import): a file
 //! [`Knowledge::export`](crate::Knowledge::export) wrote, loaded into
 //! an empty knowledge on any back end, every id kept, each version checked
-//! as a lesson would be.
+//! as a lesson would be, and each record of a proposal as a lesson or a
+//! decision would be ([`imported_reviews`](crate::imported_reviews)).
 
 use std::io::BufRead;
 
 use serde::Deserialize;
 
 use crate::export::{FORMAT, FORMAT_VERSION, VERSION_LINE};
-use crate::imported_version::{Unfitting, check};
+use crate::imported_version::{Unfitting, check, describes};
 use crate::off_runtime::off_runtime;
 use crate::proposal::ReviewRecord;
 use crate::proposal_lines::{REVIEW_LINE, read_line};
@@ -109,7 +110,9 @@ fn read(
     }
     let mut state = State::default();
     let mut records = Vec::new();
+    let mut record_lines = Vec::new();
     let mut reviews = Vec::new();
+    let mut review_lines = Vec::new();
     let mut unreadable = UnreadableReport::default();
     let mut first_unreadable = None;
     loop {
@@ -125,6 +128,7 @@ fn read(
         if line.starts_with(REVIEW_LINE) {
             let review = read_line(&line, &reviews).map_err(|reason| refused(number, reason))?;
             reviews.push(review);
+            review_lines.push(number);
             continue;
         }
         if !reviews.is_empty() && line.starts_with(VERSION_LINE) {
@@ -162,12 +166,16 @@ fn read(
             }
             break;
         }
-        let record = version(&line).map_err(|reason| refused(number, reason))?;
+        let mut record = version(&line).map_err(|reason| refused(number, reason))?;
         state
             .follows_on(&record)
             .map_err(|reason| refused(number, format!("it does not follow on: {reason}")))?;
         match check(&record, registry, &mut unreadable) {
-            Ok(()) => {}
+            Ok(()) => {
+                if let Some(describes) = describes(&record, registry) {
+                    record.describes = describes;
+                }
+            }
             Err(Unfitting::Field(field, reason)) => {
                 return Err(ImportError::Invalid {
                     line: number,
@@ -181,6 +189,7 @@ fn read(
         }
         state.apply(&record);
         records.push(record);
+        record_lines.push(number);
     }
     if next_line(&mut line, &mut number)? {
         return Err(refused(number, "lines follow the last line".to_owned()));
@@ -191,6 +200,13 @@ fn read(
             report: unreadable,
         });
     }
+    crate::imported_reviews::check(
+        &records,
+        &record_lines,
+        &mut reviews,
+        &review_lines,
+        registry,
+    )?;
     Ok((state, records, reviews))
 }
 

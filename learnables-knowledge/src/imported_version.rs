@@ -7,7 +7,7 @@
 //! one's, texts past the lengths the teach method allows.
 
 use crate::Lesson;
-use crate::untrusted::{Untrusted, is_hazard};
+use crate::untrusted::Untrusted;
 
 use crate::VersionRecord;
 use crate::core_shared::Unfit;
@@ -68,15 +68,15 @@ pub(super) fn check(
     if record.taught_by.trim().is_empty() {
         return field("taughtBy", "the version names no teacher".to_owned());
     }
-    // A teacher is named by the identity that authenticated them: no
-    // control, bidirectional or invisible character is part of one, and
-    // each would reach a terminal or a page as an instruction.
-    if record.taught_by.chars().any(is_hazard) {
+    // A teacher is named by the identity that authenticated them, one a
+    // person reads as written: no control, bidirectional or invisible
+    // character (each would reach a terminal or a page as an instruction),
+    // no mix of scripts (it could pass for another teacher).
+    if let Err(problem) = crate::identity::check(&record.taught_by) {
         return field(
             "taughtBy",
             format!(
-                "`{}` holds control, bidirectional or invisible characters: no teacher is \
-                 named so",
+                "`{}` {problem}: no teacher is named so",
                 shown(&record.taught_by)
             ),
         );
@@ -105,6 +105,22 @@ pub(super) fn check(
             ),
         ),
     }
+}
+
+/// The `describes` sentence of `record` as the agent says it today (what
+/// the file says is not read: it is derived), for a version that passed
+/// [`check`].
+pub(super) fn describes(record: &VersionRecord, registry: &Registry) -> Option<String> {
+    let registration = registry.get(&record.collection)?;
+    let derived = if record.retracted {
+        let noun = &(registration.descriptor)().entry;
+        crate::revert::retraction(noun, &record.entry).describes
+    } else {
+        (registration.absorb)(&record.value, &record.entry)
+            .ok()?
+            .describes
+    };
+    Some(crate::revert::said_again(&record.describes, derived))
 }
 
 /// Text from the file, as an error may show it.

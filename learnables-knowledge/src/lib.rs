@@ -62,11 +62,11 @@ extern crate learnables_core as learnables;
 use learnables_core::__shared as core_shared;
 #[cfg(test)]
 use learnables_core::FieldKind;
-use learnables_core::untrusted;
 use learnables_core::{
     Decision, Declaration, Learnable, Lesson, LessonError, LessonField, LessonProblem,
     LessonResult, LessonValue, Review, ReviewRule, Violations,
 };
+use learnables_core::{identity, untrusted};
 
 mod approved;
 #[cfg(feature = "tokio")]
@@ -79,6 +79,7 @@ mod entry_key;
 mod error;
 mod export;
 mod import;
+mod imported_reviews;
 mod imported_version;
 mod knowledge;
 mod latest;

@@ -72,6 +72,23 @@ pub(crate) fn retract(
 
 /// What a retraction of `entry` (an entry of the kind `noun`) stores: no
 /// value, and a description saying so.
+/// The sentence of a version or a proposal as the agent says it: `derived`,
+/// the learnable's sentence of its value, unless `stored` says it is a
+/// revert of that value (`Reverted to version N: ` before it), which only
+/// the agent's revert writes. Any other stored sentence is not read.
+pub(crate) fn said_again(stored: &str, derived: String) -> String {
+    let revert = stored
+        .strip_prefix("Reverted to version ")
+        .and_then(|rest| rest.split_once(": "))
+        .filter(|(number, sentence)| {
+            number.parse::<u64>().is_ok() && !number.starts_with('0') && *sentence == derived
+        });
+    match revert {
+        Some(_) => stored.to_owned(),
+        None => derived,
+    }
+}
+
 pub(crate) fn retraction(noun: &str, entry: &str) -> Absorbed {
     let value = LessonValue::default();
     Absorbed {

@@ -31,10 +31,11 @@ use crate::{Decision, LessonResult, Review, ReviewRule};
 /// success, so a few are plenty.
 const ATTEMPTS: usize = 16;
 
-/// Two teachers' names are one teacher when they differ only in case or
-/// surrounding spaces: a name typed twice must not count as two teachers.
+/// Two teachers' names are one teacher when a person could not tell them
+/// apart ([`identity::same`](crate::identity::same)): a look-alike second
+/// name must not count as a second teacher.
 fn same_teacher(one: &str, other: &str) -> bool {
-    one.trim().to_lowercase() == other.trim().to_lowercase()
+    crate::identity::same(one, other)
 }
 
 impl Shared {
@@ -323,15 +324,14 @@ impl Shared {
     /// by its author, if the entry is still at the version it was based on.
     fn learn(&self, proposal: &Proposal, version_id: &str) -> Result<LessonResult, TeachError> {
         let registration = self.registration(&proposal.collection)?;
-        let absorbed = if proposal.retract {
+        // Its sentence is the learnable's of the value, said again now,
+        // never one a record holds but for the mark of a revert.
+        let mut absorbed: Absorbed = if proposal.retract {
             super::revert::retraction(&(registration.descriptor)().entry, &proposal.entry)
         } else {
             (registration.absorb)(&proposal.value, &proposal.entry)?.into()
         };
-        let absorbed = Absorbed {
-            describes: proposal.describes.clone(),
-            ..absorbed
-        };
+        absorbed.describes = super::revert::said_again(&proposal.describes, absorbed.describes);
         let mut pending = Pending::borrowed(
             &proposal.collection,
             &proposal.entry,

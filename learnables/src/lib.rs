@@ -208,7 +208,7 @@ pub mod a2a;
 pub mod knowledge;
 #[cfg(feature = "mcp")]
 pub mod mcp;
-pub use learnables_core::untrusted;
+pub use learnables_core::{identity, untrusted};
 
 // The core's modules, at the paths the server side and the store name them.
 use learnables_core::__shared as shared;

@@ -25,8 +25,8 @@ use a2a_server::{DefaultRequestHandler, HttpPushSender, InMemoryPushConfigStore,
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{
-    ActivatedPushConfigs, Authenticator, CardError, DeclaredCard, DuplicateToken, LearnablesLayer,
-    LearnablesService, Principal, TaskResumer, Tokens,
+    ActivatedPushConfigs, Authenticator, CardError, DeclaredCard, LearnablesLayer,
+    LearnablesService, Principal, TaskResumer, TokenTableError, Tokens,
 };
 use learnables::knowledge::OnUnreadable;
 use learnables::untrusted::Untrusted;
@@ -246,9 +246,10 @@ fn parse_entries<'a>(
 }
 
 /// The token table of `teachers`; a token given to two teachers is an
-/// error. Teachers are judged by their identity: one that looks like a
+/// error, as are look-alike teachers and names no teacher can have. Teachers
+/// are judged by their identity: one that looks like a
 /// service account may not teach.
-pub fn tokens(teachers: &[Teacher]) -> Result<Tokens, DuplicateToken> {
+pub fn tokens(teachers: &[Teacher]) -> Result<Tokens, TokenTableError> {
     teachers.iter().try_fold(Tokens::new(), |tokens, teacher| {
         tokens.try_with(teacher.token.clone(), Principal::new(teacher.email.clone()))
     })
@@ -259,8 +260,9 @@ pub fn tokens(teachers: &[Teacher]) -> Result<Tokens, DuplicateToken> {
 pub enum RouterError {
     /// The declaration does not fit the card.
     Card(CardError),
-    /// Two teachers share a token.
-    Tokens(DuplicateToken),
+    /// The teachers do not make a token table: a token shared, a look-alike
+    /// second teacher, or a name no teacher can have.
+    Tokens(TokenTableError),
     /// The knowledge cannot be served with the declaration: stored
     /// versions that do not read as today's types (the report of every
     /// one), or a registration that failed.

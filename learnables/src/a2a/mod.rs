@@ -99,7 +99,8 @@ pub use service_accounts::{ServiceAccountRules, service_account_sign};
 pub use service_router::CARD_PATH;
 pub use teach_block::{TeachBlock, TeachBlockBuilder, UntypedTeachBlockBuilder};
 pub use teachers::{
-    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, Tokens, Verifying,
+    Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, TokenTableError, Tokens,
+    Verifying,
 };
 pub use token_refusal::TokenRefusal;
 pub use unknown_field::UnknownField;

@@ -4,12 +4,11 @@
 //! policy that extends or replaces them.
 //!
 //! Written here rather than taken from a crate: no maintained crate lists
-//! service-account names; Unicode normalization is `unicode-normalization`'s.
+//! service-account names; the canonical form of an identity is
+//! [`identity::skeleton`](crate::identity::skeleton)'s (UTS #39, `unicode-security`).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
-
-use unicode_normalization::UnicodeNormalization as _;
 
 /// How many letters a word has before a suffix rule's text, at least: so
 /// that `deploybot` is a bot and the surname `abbot` is not.
@@ -20,8 +19,9 @@ const LETTERS_BEFORE_SUFFIX: usize = 4;
 /// not teach, one it marks as a person may, and one it does not classify
 /// may not when a rule matches its identity.
 ///
-/// An identity is compared as a person reads it: normalized to NFKC (so a
-/// full-width `ｂｏｔ` is `bot`), lower-cased, and with the digits that
+/// An identity is compared as a person reads it: in its canonical form
+/// ([`identity::skeleton`](crate::identity::skeleton): so a full-width
+/// `ｂｏｔ` and a Cyrillic `bоt` are `bot`), and with the digits that
 /// stand in for letters read as those letters (`b0t` is `bot`, `d3ploy` is
 /// `deploy`; a `1` is read both as `i` and as `l`). Its local part (before
 /// the `@`) is cut into words at every character that is not a letter or a
@@ -46,8 +46,9 @@ const LETTERS_BEFORE_SUFFIX: usize = 4;
 /// marked a person by the authenticator ([`Principal::human`](super::Principal::human)) or excepted
 /// ([`ServiceAccountRules::except`]); a service account named like a person
 /// is marked by the authenticator ([`Principal::service`](super::Principal::service)). Letters of
-/// other scripts that look like Latin ones (a Cyrillic `о` in `bоt`) are not
-/// read as Latin.
+/// other scripts that look like Latin ones (a Cyrillic `о` in `bоt`) are
+/// read as the Latin letters they look like, invisible characters are left
+/// out, and a word rule also matches the local part run together (`b.o.t`).
 ///
 /// [`ServiceAccountRules::standard`] (the `Default`) holds the rules
 /// [`HumansOnly`](super::HumansOnly) applies; extend them, or start from
@@ -140,7 +141,7 @@ static STANDARD: LazyLock<ServiceAccountRules> = LazyLock::new(|| {
             .iter()
             .map(|&(place, text, sign)| Rule {
                 place,
-                text: text.to_owned(),
+                text: normalized(text).into_owned(),
                 sign: Cow::Borrowed(sign),
             })
             .collect(),
@@ -298,7 +299,11 @@ impl ServiceAccountRules {
                 let text = rule.text.as_str();
                 match rule.place {
                     Place::Anywhere => id.contains(text),
-                    Place::Word => any_word(&|word| word == text),
+                    // `b.o.t` is `bot` spelled out: the word is the
+                    // local part run together as well.
+                    Place::Word => {
+                        any_word(&|word| word == text) || whole.iter().any(|run| run == text)
+                    }
                     Place::Prefix => any_word(&|word| word.starts_with(text)),
                     Place::Suffix => any_word(&|word| {
                         word.strip_suffix(text)
@@ -327,20 +332,24 @@ pub fn service_account_sign(id: &str) -> Option<&'static str> {
     STANDARD.sign(id)
 }
 
-/// `text` as identities are compared: trimmed, NFKC, lower-cased.
+/// `text` as identities are compared: their canonical form
+/// ([`identity::skeleton`](crate::identity::skeleton): NFKC, lower case, and
+/// the look-alike letters of other scripts read as the Latin ones they look
+/// like, so that a Cyrillic `о` in `bоt` is an `o`).
 fn normalized(text: &str) -> Cow<'_, str> {
-    let text = text.trim();
-    // Most identities are in lower-case ASCII already, which NFKC keeps.
-    if text
-        .bytes()
-        .all(|byte| byte.is_ascii() && !byte.is_ascii_uppercase())
-    {
-        return Cow::Borrowed(text);
+    // ASCII digits are kept as digits (the skeleton reads `0` as `o` and
+    // `1` as `l`): the rules read them in every way they stand in for
+    // letters, and set them aside where a rule says "digits aside".
+    let mut out = String::with_capacity(text.len());
+    for piece in text.trim().split_inclusive(|c: char| c.is_ascii_digit()) {
+        let (letters, digit) = match piece.char_indices().last() {
+            Some((at, c)) if c.is_ascii_digit() => (&piece[..at], Some(c)),
+            _ => (piece, None),
+        };
+        out.push_str(&crate::identity::skeleton(letters));
+        out.extend(digit);
     }
-    let lower = text.nfkc().collect::<String>().to_lowercase();
-    // Lower-casing can leave a few letters not in NFKC (compatibility
-    // forms of some capitals): normalized again.
-    Cow::Owned(lower.nfkc().collect())
+    Cow::Owned(out)
 }
 
 /// `text` with every character that is not a letter or a digit left out.
@@ -408,6 +417,12 @@ mod tests {
             "JENKINS-01@example.com",
             "renovatebot@example.com",
             "cron.nightly@example.com",
+            // Look-alike letters of other scripts, spelled out, hidden.
+            "b\u{43e}t@example.com",
+            "j\u{435}nkins@example.com",
+            "\u{455}vc@example.com",
+            "b.o.t@example.com",
+            "b\u{200b}ot@example.com",
         ] {
             assert!(service_account_sign(id).is_some(), "{id}");
         }

@@ -230,6 +230,41 @@ pub struct DuplicateToken {
     pub second: String,
 }
 
+/// Why [`Tokens::try_with`] refused a row: a start-up error. It names the
+/// principals (escaped), never a token.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TokenTableError {
+    /// A token given to a second principal.
+    #[error(transparent)]
+    DuplicateToken(#[from] DuplicateToken),
+    /// Two principals a person could not tell apart.
+    #[error(
+        "`{}` and `{}` would read as the same person (they differ only in letter case, \
+         look-alike letters or a trailing dot): two teachers need names a person can tell \
+         apart, or one approves their own proposal as the other",
+        crate::identity::shown(second),
+        crate::identity::shown(first)
+    )]
+    LookAlike {
+        /// The principal in the table first.
+        first: String,
+        /// The look-alike principal.
+        second: String,
+    },
+    /// A principal no teacher can be named as.
+    #[error(
+        "the teacher `{}` {problem}: no teacher can be named so",
+        crate::identity::shown(identity)
+    )]
+    Unfit {
+        /// The identity, as given.
+        identity: String,
+        /// What is wrong with it.
+        problem: crate::identity::IdentityProblem,
+    },
+}
+
 impl Tokens {
     /// An empty table.
     pub fn new() -> Tokens {
@@ -244,25 +279,47 @@ impl Tokens {
     }
 
     /// Adds a token, refusing one the table already holds for another
-    /// principal (given twice to the same principal, it is kept once).
+    /// principal (given twice to the same principal, it is kept once), a
+    /// principal no teacher can be named as ([`identity::check`](crate::identity::check):
+    /// hidden characters, mixed scripts), and a principal a person could
+    /// not tell from another of the table ([`identity::same`](crate::identity::same)):
+    /// a look-alike second row would let one person approve their own
+    /// proposal as another.
     ///
     /// ```
-    /// use learnables::a2a::{Principal, Tokens};
+    /// use learnables::a2a::{Principal, TokenTableError, Tokens};
     /// let tokens = Tokens::new().try_with("t1", Principal::human("alice@example.com")).unwrap();
-    /// let twice = tokens.try_with("t1", Principal::human("bob@example.com")).unwrap_err();
+    /// let twice = tokens.clone().try_with("t1", Principal::human("bob@example.com")).unwrap_err();
     /// assert!(twice.to_string().contains("bob@example.com"));
     /// assert!(!twice.to_string().contains("t1"));
+    /// let look_alike = Principal::human("\u{430}lice@example.com");      // a Cyrillic а
+    /// let refused = tokens.try_with("t2", look_alike).unwrap_err();
+    /// assert!(matches!(refused, TokenTableError::Unfit { .. }));
     /// ```
     pub fn try_with(
         mut self,
         token: impl Into<String>,
         principal: Principal,
-    ) -> Result<Tokens, DuplicateToken> {
+    ) -> Result<Tokens, TokenTableError> {
         let token = token.into();
+        if let Err(problem) = crate::identity::check(principal.id()) {
+            return Err(TokenTableError::Unfit {
+                identity: principal.id().to_owned(),
+                problem,
+            });
+        }
         if let Some(first) = self.by_token.get(&token)
             && *first != principal
         {
-            return Err(DuplicateToken {
+            return Err(TokenTableError::DuplicateToken(DuplicateToken {
+                first: first.id().to_owned(),
+                second: principal.id().to_owned(),
+            }));
+        }
+        if let Some(first) = self.by_token.values().find(|other| {
+            other.id() != principal.id() && crate::identity::same(other.id(), principal.id())
+        }) {
+            return Err(TokenTableError::LookAlike {
                 first: first.id().to_owned(),
                 second: principal.id().to_owned(),
             });
@@ -425,10 +482,56 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error,
-            DuplicateToken {
+            TokenTableError::DuplicateToken(DuplicateToken {
                 first: "alice@example.com".into(),
                 second: "bob@example.com".into()
-            }
+            })
         );
+    }
+
+    #[test]
+    fn look_alike_and_unreadable_teachers_are_refused_naming_both() {
+        let alice = || Tokens::new().try_with("a", Principal::new("alice@example.com"));
+        for look_alike in [
+            "Alice@example.com",
+            "\u{ff41}lice@example.com",
+            "al\u{131}ce@example.com",
+            "alice@example.com.",
+        ] {
+            let error = alice()
+                .unwrap()
+                .try_with("b", Principal::new(look_alike))
+                .unwrap_err();
+            assert!(
+                matches!(&error, TokenTableError::LookAlike { first, second }
+                    if first == "alice@example.com" && second == look_alike),
+                "{look_alike:?}: {error}"
+            );
+        }
+        for unfit in [
+            "\u{430}lice@example.com",
+            "al\u{200b}ice@example.com",
+            "b\u{43e}t@example.com",
+            "build-bot\u{202e}@example.com",
+        ] {
+            let error = alice()
+                .unwrap()
+                .try_with("b", Principal::new(unfit))
+                .unwrap_err();
+            assert!(
+                matches!(&error, TokenTableError::Unfit { .. }),
+                "{unfit:?}: {error}"
+            );
+            assert!(
+                !error.to_string().contains(['\u{200b}', '\u{202e}']),
+                "{error}"
+            );
+        }
+        // The same person with two tokens is one teacher.
+        let two = alice()
+            .unwrap()
+            .try_with("a2", Principal::new("alice@example.com"))
+            .unwrap();
+        assert_eq!(two.len(), 2);
     }
 }

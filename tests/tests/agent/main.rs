@@ -7,6 +7,7 @@ mod docs_curl;
 mod hidden_characters;
 mod hostile_requests;
 mod layer_over_sdk;
+mod look_alike_teachers;
 mod one_admission;
 mod plain_axum_agent;
 mod push_configs;

@@ -16,12 +16,15 @@ const SERVICE_ACCOUNTS: &[&str] = &[
     "deploybot@example.com",
     "donotreply@example.com",
     "ci-b0t@example.com",
-    "ｂｏｔ@example.com",
+    "ｂｏｔ.nightly@example.com",
     "github-actions@example.com",
     "bot@example.com",
     "svc-billing@example.com",
     "jenkins@example.com",
     "no-reply@example.com",
+    // Spelled out: the word is the local part run together.
+    "b.o.t@example.com",
+    "s.v.c@example.com",
 ];
 
 const PEOPLE: &[&str] = &[

@@ -2,6 +2,7 @@
 
 mod durability;
 mod import_checks;
+mod import_reviews;
 mod knowledge_async;
 mod knowledge_crash;
 mod knowledge_embedded;
@@ -12,6 +13,7 @@ mod knowledge_history;
 mod knowledge_idle;
 mod knowledge_in_memory;
 mod knowledge_shared_store;
+mod look_alike_reviewers;
 mod redeploys;
 mod refusals_leave_no_trace;
 mod review_crash;

@@ -140,7 +140,7 @@ impl LearnablesService {
             ReviewRequest::Decide(params) => params,
         };
         hidden_characters(&params.collection, &params.entry)?;
-        if !params.reviewed_by.eq_ignore_ascii_case(principal.id()) {
+        if !crate::identity::same(&params.reviewed_by, principal.id()) {
             let message = format!(
                 "`reviewedBy` is `{}`, but the authenticated teacher is `{}`: a decision names the \
                  person who makes it",

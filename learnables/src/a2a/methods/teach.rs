@@ -106,7 +106,7 @@ impl LearnablesService {
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
-        if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
+        if !crate::identity::same(&lesson.taught_by, principal.id()) {
             let message = format!(
                 "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names the \
                  person who teaches it",
