@@ -129,6 +129,20 @@ fn people_of_a_real_provider_teach_and_approve_and_every_other_token_is_refused_
         "{card}"
     );
 
+    // `learnables card` finds the provider on it, and lints it clean.
+    let linted = std::process::Command::new(env!("CARGO_BIN_EXE_learnables_command"))
+        .args(["card", &agent.base_url, "--json"])
+        .output()
+        .expect("the command runs");
+    let report: Value = serde_json::from_slice(&linted.stdout).expect("a JSON report");
+    assert!(linted.status.success(), "{report}");
+    assert_eq!(
+        report["signIn"],
+        json!({"openIdConnect": [format!("{}/.well-known/openid-configuration", provider.issuer)],
+            "problems": []}),
+        "{report}"
+    );
+
     let (alice, alice_again, bob, carol, reporting, stale, other) = runtime().block_on(async {
         (
             signed_in(&provider, "alice").await,
