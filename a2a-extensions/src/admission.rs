@@ -121,10 +121,11 @@ impl Refusal {
         self.id.as_ref()
     }
 
-    /// The JSON-RPC response, or `None` for a notification.
-    pub fn answer(&self) -> Option<Value> {
+    /// The JSON-RPC response, or `None` for a notification. Written as
+    /// it is (not through a [`Value`]), it gives the id back byte for byte.
+    pub fn answer(&self) -> Option<json_rpc::Answer<()>> {
         let id = self.id.clone()?;
-        Some(json_rpc::failure(id, self.error.clone()))
+        Some(json_rpc::Answer::new(id, Err(self.error.clone())))
     }
 }
 

@@ -8,9 +8,11 @@ use std::cell::Cell;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::map::Entry;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use crate::error::{RpcError, codes};
+pub use crate::request_id::Id;
 
 /// Limits on a request before anything reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,9 +32,6 @@ impl Default for Limits {
     }
 }
 
-/// A JSON-RPC request id: a string, a number, or null.
-pub type Id = Value;
-
 /// A parsed JSON-RPC 2.0 request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
@@ -50,8 +49,12 @@ pub struct Request {
 /// use a2a_extensions::json_rpc::failure;
 /// use a2a_extensions::{RpcError, codes};
 /// let response = failure(1.into(), RpcError::new(codes::METHOD_NOT_FOUND, "no such method"));
+/// assert_eq!(response["id"], 1);
 /// assert_eq!(response["error"]["code"], -32601);
 /// ```
+///
+/// As a [`Value`], an id past a double's range or precision is no longer
+/// the same number: a response to write is the [`Answer`] itself.
 pub fn failure(id: Id, error: RpcError) -> Value {
     Answer::<Value>::new(id, Err(error)).to_value()
 }
@@ -85,10 +88,22 @@ impl<R: Serialize> Answer<R> {
         self.outcome.as_ref().err()
     }
 
-    /// The response as a JSON value.
+    /// The response as a JSON value (an id past a double's range or
+    /// precision is no longer the same number there: to write the
+    /// response, serialize the answer itself).
     pub fn to_value(&self) -> Value {
-        // Cannot fail: every map the response holds has string keys.
-        serde_json::to_value(self).unwrap_or_default()
+        // Built member by member, so that an id no JSON value holds (1e400)
+        // costs only the id (null), never the answer. The rest cannot fail:
+        // every map the response holds has string keys.
+        let mut response = Map::new();
+        response.insert("jsonrpc".to_owned(), Value::from("2.0"));
+        response.insert("id".to_owned(), self.id.to_value());
+        let (key, body) = match &self.outcome {
+            Ok(result) => ("result", serde_json::to_value(result)),
+            Err(error) => ("error", serde_json::to_value(error)),
+        };
+        response.insert(key.to_owned(), body.unwrap_or_default());
+        Value::Object(response)
     }
 }
 
@@ -281,7 +296,8 @@ enum Top {
 #[derive(Default)]
 struct Members {
     jsonrpc: Option<Value>,
-    id: Option<Value>,
+    /// As written, so that the answer gives it back byte for byte.
+    id: Option<Box<RawValue>>,
     method: Option<Value>,
     params: Option<Value>,
 }
@@ -340,9 +356,15 @@ impl<'de> Visitor<'de> for TopLevel<'_> {
         // twice; requests seldom have any.
         let mut others: Vec<String> = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
+            if key == "id" {
+                if members.id.is_some() {
+                    return Err(self.0.refuse(Refusal::Twice(key)));
+                }
+                members.id = Some(map.next_value()?);
+                continue;
+            }
             let member = match key.as_str() {
                 "jsonrpc" => Some(&mut members.jsonrpc),
-                "id" => Some(&mut members.id),
                 "method" => Some(&mut members.method),
                 "params" => Some(&mut members.params),
                 _ => None,
@@ -385,11 +407,11 @@ fn envelope(top: Top) -> Result<Request, RpcError> {
         }
     };
     let invalid = |message: &str| RpcError::new(codes::INVALID_REQUEST, message);
-    if let Some(id) = &id
-        && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
-    {
-        return Err(invalid("`id` must be a string, a number or null"));
-    }
+    let id = match id.map(Id::from_raw) {
+        None => None,
+        Some(Some(id)) => Some(id),
+        Some(None) => return Err(invalid("`id` must be a string, a number or null")),
+    };
     if !matches!(&jsonrpc, Some(Value::String(version)) if version == "2.0") {
         return Err(invalid("`jsonrpc` must be \"2.0\""));
     }
@@ -412,13 +434,13 @@ pub fn best_effort_id(body: &[u8]) -> Id {
     serde_json::from_slice::<TopLevelId>(body)
         .ok()
         .and_then(|TopLevelId(id)| id)
-        .filter(|id| matches!(id, Value::String(_) | Value::Number(_)))
-        .unwrap_or(Value::Null)
+        .and_then(Id::from_raw)
+        .unwrap_or_else(Id::null)
 }
 
 /// The `id` of a JSON object, if it has exactly one; the other members
 /// are skipped unread.
-struct TopLevelId(Option<Value>);
+struct TopLevelId(Option<Box<RawValue>>);
 
 impl<'de> Deserialize<'de> for TopLevelId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<TopLevelId, D::Error> {
@@ -439,7 +461,7 @@ impl<'de> Visitor<'de> for TopLevelIdVisitor {
         let mut ids = Vec::new();
         while let Some(key) = map.next_key::<String>()? {
             if key == "id" {
-                ids.push(map.next_value::<Value>()?);
+                ids.push(map.next_value::<Box<RawValue>>()?);
             } else {
                 map.next_value::<IgnoredAny>()?;
             }
@@ -460,9 +482,39 @@ mod tests {
     #[test]
     fn a_well_formed_request_and_a_notification() {
         let request = read(r#"{"jsonrpc":"2.0","id":"a","method":"m","params":{"x":1}}"#).unwrap();
-        assert_eq!(request.id, Some(json!("a")));
+        assert_eq!(request.id, Some(Id::from("a")));
         assert_eq!(request.params, json!({"x": 1}));
         assert_eq!(read(r#"{"jsonrpc":"2.0","method":"m"}"#).unwrap().id, None);
+    }
+
+    #[test]
+    fn an_id_is_kept_as_it_was_written() {
+        for id in [
+            "123456789012345678901234567890",
+            "-1e400",
+            "1E+2",
+            "-0",
+            "0.10",
+            r#""\u0061""#,
+        ] {
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#);
+            let request = read(&body).unwrap();
+            let answer = Answer::new(request.id.unwrap(), Ok(json!(true)));
+            assert_eq!(
+                serde_json::to_string(&answer).unwrap(),
+                format!(r#"{{"jsonrpc":"2.0","id":{id},"result":true}}"#)
+            );
+        }
+    }
+
+    #[test]
+    fn as_a_value_an_id_no_value_holds_costs_only_the_id() {
+        let request = read(r#"{"jsonrpc":"2.0","id":1e400,"method":"m"}"#).unwrap();
+        let answer = Answer::new(request.id.unwrap(), Ok(json!(true)));
+        assert_eq!(
+            answer.to_value(),
+            json!({"jsonrpc": "2.0", "id": null, "result": true})
+        );
     }
 
     #[test]
@@ -505,11 +557,11 @@ mod tests {
             let error = read(body).unwrap_err();
             assert_eq!(error.code, codes::INVALID_REQUEST, "{body}");
             assert!(error.message.contains("appears twice"), "{}", error.message);
-            assert_eq!(best_effort_id(body.as_bytes()), json!(1));
+            assert_eq!(best_effort_id(body.as_bytes()), Id::from(1));
         }
         let twice = r#"{"jsonrpc":"2.0","id":1,"id":2,"method":"m"}"#;
         assert_eq!(read(twice).unwrap_err().code, codes::INVALID_REQUEST);
-        assert_eq!(best_effort_id(twice.as_bytes()), Value::Null);
+        assert_eq!(best_effort_id(twice.as_bytes()), Id::null());
         let same_key_apart =
             r#"{"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"x":1},"y":{"x":2}}}"#;
         assert!(read(same_key_apart).is_ok());
@@ -537,12 +589,21 @@ mod tests {
 
     #[test]
     fn the_id_is_recovered_for_error_responses() {
-        assert_eq!(best_effort_id(br#"{"id": 7, "jsonrpc": 1}"#), json!(7));
-        assert_eq!(best_effort_id(b"{"), Value::Null);
+        assert_eq!(best_effort_id(br#"{"id": 7, "jsonrpc": 1}"#), Id::from(7));
+        assert_eq!(best_effort_id(b"{"), Id::null());
         assert_eq!(
             best_effort_id(br#"{"id": "a", "x": [1, {"id": 2}]}"#),
-            json!("a")
+            Id::from("a")
         );
-        assert_eq!(best_effort_id(br#"{"id": 7, "id": 8}"#), Value::Null);
+        assert_eq!(best_effort_id(br#"{"id": 7, "id": 8}"#), Id::null());
+        assert_eq!(best_effort_id(br#"{"id": {"a": 1}}"#), Id::null());
+        assert_eq!(
+            best_effort_id(br#"{"id": -1.50e+400, "x": {"#).as_json(),
+            "null"
+        );
+        assert_eq!(
+            best_effort_id(br#"{"id": -1.50e+400, "jsonrpc": 1}"#).as_json(),
+            "-1.50e+400"
+        );
     }
 }

@@ -18,14 +18,13 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, request};
 use axum::response::{IntoResponse, Response};
 use http_body::Frame;
 use serde::Serialize;
-use serde_json::Value;
 use tower::{Layer, Service, ServiceExt};
 
 use crate::activation::{ACTIVATION_HEADER, Activation};
 use crate::admission::{Admission, Call, Refusal};
 use crate::error::{RpcError, codes};
 use crate::extension::Extension;
-use crate::json_rpc::{self, Answer};
+use crate::json_rpc::{self, Answer, Id};
 use crate::method_scan::{MethodScan, Verdict};
 use crate::replay::Replay;
 use crate::scrub::NoExtensionMetadata;
@@ -379,15 +378,13 @@ async fn answer<H: Handler>(shared: &Shared<H>, parts: request::Parts, body: Rep
     let outcome = match outcome {
         Some(outcome) => outcome.map_err(|error| shared.admission.own(error)),
         None => {
+            let error = shared.admission.own(RpcError::new(
+                codes::INTERNAL_ERROR,
+                "the request failed; nothing was changed",
+            ));
             return rpc_response(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                &json_rpc::failure(
-                    Value::Null,
-                    shared.admission.own(RpcError::new(
-                        codes::INTERNAL_ERROR,
-                        "the request failed; nothing was changed",
-                    )),
-                ),
+                &Answer::<()>::new(id.unwrap_or_else(Id::null), Err(error)),
             );
         }
     };
@@ -424,7 +421,7 @@ async fn required<H>(shared: &Shared<H>, request: Request) -> Response {
         .map(|request| request.method)
         .unwrap_or_default();
     let error = shared.admission.not_activated(&method);
-    rpc_response(StatusCode::OK, &json_rpc::failure(id, error))
+    rpc_response(StatusCode::OK, &Answer::<()>::new(id, Err(error)))
 }
 
 /// A refusal as its HTTP response: the JSON-RPC error, or nothing for a
@@ -515,7 +512,7 @@ fn rpc_response(status: StatusCode, body: &impl serde::Serialize) -> Response {
 /// body is never read, so the connection cannot carry another request, and
 /// the client is told so rather than left to find out on its next one.
 fn refusal_unread(status: StatusCode, error: RpcError) -> Response {
-    let mut response = rpc_response(status, &json_rpc::failure(Value::Null, error));
+    let mut response = rpc_response(status, &Answer::<()>::new(Id::null(), Err(error)));
     response
         .headers_mut()
         .insert(CONNECTION, HeaderValue::from_static("close"));

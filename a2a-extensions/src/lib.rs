@@ -39,6 +39,7 @@ mod layer;
 mod method_scan;
 #[cfg(feature = "layer")]
 mod replay;
+mod request_id;
 #[cfg(feature = "layer")]
 mod scrub;
 #[cfg(feature = "layer")]

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use crate::client::{MAX_CARD_BYTES, read_file_bounded};
 use crate::error::CliError;
+use crate::hidden_text::hidden_characters;
 use crate::outcome::Outcome;
 use crate::render::{count, line, violation_lines};
 use crate::style::Style;
@@ -31,16 +32,40 @@ pub enum Lint {
     Undeclared,
 }
 
-/// Lints an agent card.
+/// Lints an agent card: the library's rules, and no text of the
+/// declaration holding a character that does not show as itself
+/// ([`hidden_characters`]).
 pub fn lint_card(card: &Value) -> Lint {
     match CardDeclaration::read(card) {
-        Ok(Some(declaration)) => Lint::Clean(declaration),
-        Ok(None) => Lint::Undeclared,
-        Err(violations) => Lint::Broken {
-            violations,
-            params: declared_params(card),
+        Ok(Some(declaration)) => match hidden_characters(&declaration.params) {
+            Ok(()) => Lint::Clean(declaration),
+            Err(violations) => Lint::Broken {
+                violations,
+                params: Some(declaration.params),
+            },
         },
+        Ok(None) => Lint::Undeclared,
+        Err(violations) => {
+            let params = declared_params(card);
+            let hidden = params.as_ref().map(hidden_characters);
+            let violations = match hidden {
+                Some(Err(hidden)) => both(&violations, &hidden),
+                _ => violations,
+            };
+            Lint::Broken { violations, params }
+        }
     }
+}
+
+/// The violations of `first`, then those of `second`.
+fn both(first: &Violations, second: &Violations) -> Violations {
+    let all = Violations::collect(|report| {
+        for violation in first.iter().chain(second) {
+            report.at(&violation.path, violation.message.clone());
+        }
+    });
+    // Not empty: `first` has one at least.
+    all.err().unwrap_or_else(|| first.clone())
 }
 
 /// The Learnables params a card declares, read as the spec's shape but
@@ -105,6 +130,32 @@ pub fn params_for_teaching(
             Ok((params, Some(warning)))
         }
     }
+}
+
+/// [`params_for_teaching`] for a form another program shows (an MCP
+/// host): refused besides when a text of the declaration holds a character
+/// that does not show as itself, since a form's choices reach the host
+/// exactly as the agent wrote them and no escape can make them safe (a
+/// terminal shows every text escaped, so the commands that draw their own
+/// forms go on).
+pub fn params_for_forms(
+    card: &Value,
+    url: &str,
+) -> Result<(DeclarationParams, Option<String>), CliError> {
+    let (params, warning) = params_for_teaching(card, url)?;
+    hidden_characters(&params).map_err(|hidden| hidden_text_refusal(&hidden))?;
+    Ok((params, warning))
+}
+
+/// The refusal of an agent's texts that hold a character that does not
+/// show as itself (`violations` says which).
+pub fn hidden_text_refusal(violations: &Violations) -> CliError {
+    CliError::lint(format!(
+        "the agent's card holds characters that do not show as themselves (control, \
+         direction-changing or invisible characters), so learnables puts none of it in a form \
+         and teaches nothing through it:\n{}",
+        violation_lines(violations, "  ", Style::plain()).trim_end()
+    ))
 }
 
 /// Whether a violation's path is the declaration's `teachMethod` (or
@@ -207,6 +258,38 @@ mod tests {
             outcome.json["violations"][0],
             json!({"path": "learnables[0].how", "message": "`how` is a placeholder (`TBD`)"})
         );
+    }
+
+    /// A card that follows the spec but for a choice that hides characters.
+    fn card_with_a_hostile_choice() -> Value {
+        json!({"capabilities": {"extensions": [{"uri": EXTENSION_URI, "params": {
+            "teachMethod": "rsaxb.learnables.Teach",
+            "learnables": [{"collection": "c", "entry": "e", "teaches": "What the thing is",
+                "how": "A table kept by the team", "decidedBy": "rules",
+                "lessonFields": [{"name": "a", "label": "A", "kind": "choice",
+                    "choices": ["general", "x\u{1b}]0;PWNED\u{7}\u{202e}"]}]}]}}]}})
+    }
+
+    #[test]
+    fn a_choice_that_hides_characters_fails_the_lint_and_never_reaches_a_form() {
+        let outcome =
+            check_card(&card_with_a_hostile_choice(), "card.json", Style::plain()).unwrap();
+        assert_eq!(
+            outcome.stdout,
+            "learnables[0].lessonFields[0].choices[1]: the choice `x\\u{1b}]0;PWNED\\u{7}\\u{202e}` \
+             holds the character \\u{1b} (U+001B), which does not show as itself (a control, \
+             direction-changing or invisible character): the same choice would read differently \
+             to different people; write it without that character\n"
+        );
+        assert_eq!(outcome.failure.unwrap().kind().exit_code(), 1);
+        let refused = params_for_forms(&card_with_a_hostile_choice(), "http://a/").unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .contains("characters that do not show as themselves"),
+            "{refused}"
+        );
+        assert!(!refused.to_string().contains('\u{1b}'), "{refused}");
     }
 
     #[test]

@@ -25,6 +25,10 @@ pub enum ErrorKind {
     /// the expected shape, an HTTP error status, a redirect learnables does
     /// not follow, a body past its bound. Exit 4.
     NotUnderstood,
+    /// The agent's question (a `--question` link) is answered already:
+    /// the command line was right, and there is nothing left to teach for
+    /// it. Exit 5.
+    Answered,
     /// The person left the form (Esc, Ctrl-C, end of input): nothing was
     /// sent. Exit 130.
     Cancelled,
@@ -33,12 +37,13 @@ pub enum ErrorKind {
 impl ErrorKind {
     /// Every kind, in the order of their exit statuses.
     #[cfg(test)]
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 7] = [
         ErrorKind::Refused,
         ErrorKind::Lint,
         ErrorKind::Usage,
         ErrorKind::Network,
         ErrorKind::NotUnderstood,
+        ErrorKind::Answered,
         ErrorKind::Cancelled,
     ];
 
@@ -49,6 +54,7 @@ impl ErrorKind {
             ErrorKind::Usage => 2,
             ErrorKind::Network => 3,
             ErrorKind::NotUnderstood => 4,
+            ErrorKind::Answered => 5,
             ErrorKind::Cancelled => 130,
         }
     }
@@ -61,6 +67,7 @@ impl ErrorKind {
             ErrorKind::Usage => "usage",
             ErrorKind::Network => "network",
             ErrorKind::NotUnderstood => "notUnderstood",
+            ErrorKind::Answered => "answered",
             ErrorKind::Cancelled => "cancelled",
         }
     }
@@ -76,6 +83,8 @@ Exit status:
        connection broken off
   4    the agent's answer was not understood: not JSON, not the expected shape,
        an HTTP error status, a redirect not followed, a body past its bound
+  5    the agent's question is answered already (teach --question): nothing
+       was sent
   130  cancelled: the form was left (Esc, Ctrl-C, end of input); nothing was sent
 
 With --json, standard output carries exactly one JSON document, the error
@@ -90,11 +99,11 @@ mod tests {
     #[test]
     fn every_kind_has_its_status_and_a_distinct_name() {
         let codes: Vec<u8> = ErrorKind::ALL.iter().map(|kind| kind.exit_code()).collect();
-        assert_eq!(codes, [1, 1, 2, 3, 4, 130]);
+        assert_eq!(codes, [1, 1, 2, 3, 4, 5, 130]);
         let mut names: Vec<&str> = ErrorKind::ALL.iter().map(|kind| kind.name()).collect();
         names.dedup();
         assert_eq!(names.len(), ErrorKind::ALL.len());
-        for code in [0, 1, 2, 3, 4, 130] {
+        for code in [0, 1, 2, 3, 4, 5, 130] {
             assert!(
                 EXIT_STATUS_HELP.contains(&format!("\n  {code} ")),
                 "{code} is documented"

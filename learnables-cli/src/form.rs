@@ -93,10 +93,25 @@ pub fn question(field: &LessonField, prefill: Option<&str>) -> Question {
             kind: (field.kind.as_str() != "text").then(|| field.kind.to_string()),
         },
     };
+    // A list, and the field's checks, said before the person answers.
+    let list = field.list.then(|| {
+        format!(
+            "One or more: outside the form, give each with --set {}=VALUE.",
+            field.name
+        )
+    });
+    let said: Vec<String> = [
+        field.help.clone(),
+        list,
+        learnables::field_check::in_words(field),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     Question {
         name: field.name.clone(),
         label: field.label.clone(),
-        help: field.help.clone(),
+        help: (!said.is_empty()).then(|| said.join(" ")),
         input,
     }
 }
@@ -345,6 +360,24 @@ mod tests {
                 initial: String::new(),
                 kind: None
             }
+        );
+    }
+
+    #[test]
+    fn a_fields_checks_and_list_are_said_in_its_help() {
+        let mut limit =
+            LessonField::new("amountEur", "Limit in euros", learnables::FieldKind::TEXT);
+        limit.minimum = Some(learnables::FieldBound::Number(100.into()));
+        limit.maximum = Some(learnables::FieldBound::Number(1_000_000.into()));
+        assert_eq!(
+            question(&limit, None).help.as_deref(),
+            Some("At least 100, at most 1,000,000.")
+        );
+        let mut desks = desk();
+        desks.list = true;
+        assert_eq!(
+            question(&desks, None).help.as_deref(),
+            Some("One or more: outside the form, give each with --set desk=VALUE.")
         );
     }
 

@@ -36,10 +36,20 @@ use crate::outcome::{Format, Outcome};
 /// The key of the one form in an `InputRequiredResult`.
 const FORM_KEY: &str = "form";
 
-/// What a host that cannot show forms is told.
-const NO_FORMS: &str = "This MCP host cannot show forms (elicitation), and only the person \
-    teaches: the model never writes a lesson. Teach from a host that shows elicitation forms, \
-    from the agent's teacher's page, or with `learnables teach`.";
+/// What a host that cannot show forms is told: where the person can teach
+/// instead, the teacher's page by its link (the question's own link for
+/// `answer_question`; else the page at the path agents serve it on).
+fn no_forms(call: &Call, base: &str) -> String {
+    let page = match call {
+        Call::Answer { link, .. } => line(link),
+        _ => format!("{}/learnables/", line(base.trim_end_matches('/'))),
+    };
+    format!(
+        "This MCP host cannot show forms (elicitation), and only the person teaches: the \
+         model never writes a lesson. Teach from a host that shows elicitation forms, from the \
+         agent's teacher's page ({page}), or with `learnables teach`."
+    )
+}
 
 /// What the model is told of the server when it starts.
 const INSTRUCTIONS: &str = "Tools to read and teach one agent's learnables (the A2A Learnables \
@@ -136,7 +146,7 @@ impl Server {
         for _ in 0..16 {
             let step_call = call.clone();
             let step = match self
-                .blocking(move |agent| mcp_flow::step(agent, &step_call, answer))
+                .blocking(move |agent| crate::mcp_before_form::step(agent, &step_call, answer))
                 .await
             {
                 Ok(step) => step,
@@ -181,7 +191,7 @@ impl Server {
     ) -> CallToolResponse {
         let answer = answer_of(request);
         let step = match self
-            .blocking(move |agent| mcp_flow::step(agent, &call, answer))
+            .blocking(move |agent| crate::mcp_before_form::step(agent, &call, answer))
             .await
         {
             Ok(step) => step,
@@ -290,7 +300,8 @@ impl ServerHandler for Server {
             Err(why) => return Ok(failed(&why, &json!({"refused": why})).into()),
         };
         if !shows_forms(&context) {
-            return Ok(failed(NO_FORMS, &json!({"taught": false, "elicitation": false})).into());
+            let said = no_forms(&call, self.agent.client.base());
+            return Ok(failed(&said, &json!({"taught": false, "elicitation": false})).into());
         }
         let modern = context
             .protocol_version()

@@ -20,7 +20,7 @@ use rmcp::model::{CallToolResult, ElicitResult, ElicitationAction};
 use serde_json::{Value, json};
 
 use crate::card::render_card;
-use crate::check::params_for_teaching;
+use crate::check::params_for_forms;
 use crate::cli::{EntryArgs, HistoryArgs, RetractArgs, RevertArgs, ShowArgs};
 use crate::error::CliError;
 use crate::error_kind::ErrorKind;
@@ -108,7 +108,7 @@ fn target(
     reason: Option<String>,
 ) -> Result<Target, CliError> {
     let card = agent.client.fetch_card()?;
-    let (params, _) = params_for_teaching(&card, agent.client.base())?;
+    let (params, _) = params_for_forms(&card, agent.client.base())?;
     let mut descriptor = find_descriptor(&params, collection)?.clone();
     let method = params.teach_method.clone().ok_or_else(|| {
         CliError::new(
@@ -117,6 +117,9 @@ fn target(
         )
     })?;
     if let Some(fields) = block.and_then(|block| block.lesson_fields.clone()) {
+        // The task's fields stand in for the card's: held to the same check.
+        crate::hidden_text::hidden_in_fields(&fields)
+            .map_err(|hidden| crate::check::hidden_text_refusal(&hidden))?;
         descriptor.lesson_fields = fields;
     }
     let suggested = block.and_then(|block| block.suggested.as_ref());
@@ -234,7 +237,11 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.to_owned())))
+        // A number (an integer property's answer) is kept as its text.
+        .filter_map(|(name, value)| match value {
+            Value::Number(number) => Some((name.clone(), number.to_string())),
+            other => Some((name.clone(), other.as_str()?.to_owned())),
+        })
         .collect();
     let again = |said: String| {
         if round + 1 >= MAX_ROUNDS {
@@ -334,7 +341,7 @@ fn teach_step(agent: &Agent, target: &Target, answer: Option<(u32, ElicitResult)
 /// Who teaches: whom the agent says the token names (the command's
 /// `--taught-by` has no counterpart here, so its failure says what to do
 /// instead).
-fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
+pub(crate) fn lesson_teacher(agent: &Agent) -> Result<String, CliError> {
     teacher(&agent.client, None, &agent.token).map_err(|error| match error {
         CliError::Failed { kind, message } => CliError::Failed {
             kind,
@@ -415,7 +422,7 @@ fn confirm_step(
     answer: Option<(u32, ElicitResult)>,
 ) -> Result<Step, CliError> {
     let card = agent.client.fetch_card()?;
-    let (params, _) = params_for_teaching(&card, agent.client.base())?;
+    let (params, _) = params_for_forms(&card, agent.client.base())?;
     let descriptor = find_descriptor(&params, collection)?;
     let noun = the_entry(&descriptor.entry, entry);
     let target = EntryArgs {
@@ -514,7 +521,7 @@ fn confirm_step(
 /// `list_learnables`: the card's learnables, for a person and as data.
 pub fn list(agent: &Agent) -> CallToolResult {
     let listed = agent.client.fetch_card().and_then(|card| {
-        let (params, _) = params_for_teaching(&card, agent.client.base())?;
+        let (params, _) = params_for_forms(&card, agent.client.base())?;
         let learnables: Vec<Value> = params
             .learnables
             .iter()

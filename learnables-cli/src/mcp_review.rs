@@ -31,7 +31,7 @@ pub fn step(
 ) -> Result<Step, CliError> {
     let Listed {
         params, proposals, ..
-    } = list(&agent.client, &agent.token)?;
+    } = list(&agent.client, &agent.token, Some(proposal))?;
     let Some(open) = proposals.iter().find(|open| open.proposal_id == proposal) else {
         return Ok(Step::Done(done(
             &format!(

@@ -62,13 +62,14 @@ pub(crate) struct Change {
 /// `{"result": the agent's LessonResult, "warnings": [...]}`; the list
 /// prints `{"proposals": [...], "warnings": [...]}`.
 pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Outcome, CliError> {
+    let looked_for = args.approve.as_deref().or(args.reject.as_deref());
     let Listed {
         params,
         warnings,
         method,
         proposals,
         listed,
-    } = list(client, &args.token)?;
+    } = list(client, &args.token, looked_for)?;
     for warning in &warnings {
         warn(format, warning);
     }
@@ -78,7 +79,7 @@ pub fn run(args: &ReviewArgs, client: &AgentClient, format: Format) -> Result<Ou
         (None, None) => {
             let noun = |collection: &str| entry_noun(&params, collection).to_owned();
             let text = render_list(&proposals, noun, Style::for_stdout());
-            let json = json!({"proposals": listed["proposals"], "warnings": warnings});
+            let json = json!({"proposals": listed, "warnings": warnings});
             return Ok(Outcome::ok(text, json));
         }
     };
@@ -156,11 +157,26 @@ pub(crate) struct Listed {
     pub(crate) warnings: Vec<String>,
     pub(crate) method: String,
     pub(crate) proposals: Vec<Proposal>,
-    pub(crate) listed: Value,
+    /// The proposals as the agent sent them, for `--json`.
+    pub(crate) listed: Vec<Value>,
 }
 
-/// Reads the card and the open proposals `token`'s teacher is shown.
-pub(crate) fn list(client: &AgentClient, token: &str) -> Result<Listed, CliError> {
+/// Proposals asked for a page: the most the Review listing gives.
+const PAGE_LIMIT: u64 = 100;
+
+/// The most pages one listing reads (10,000 proposals), so that an agent
+/// that never ends its list cannot keep the command reading.
+const MAX_PAGES: usize = 100;
+
+/// Reads the card and the open proposals `token`'s teacher is shown, a
+/// page at a time (each page one answer, read whole within the answer's
+/// bound): every page, or, `looking_for` a proposal, up to the page that
+/// lists it.
+pub(crate) fn list(
+    client: &AgentClient,
+    token: &str,
+    looking_for: Option<&str>,
+) -> Result<Listed, CliError> {
     let (params, warning) = params_for_teaching(&client.fetch_card()?, client.base())?;
     let method = params.review_method.clone().ok_or_else(|| {
         CliError::new(
@@ -168,27 +184,99 @@ pub(crate) fn list(client: &AgentClient, token: &str) -> Result<Listed, CliError
             "the agent's card names no reviewMethod: none of its learnables is reviewed",
         )
     })?;
-    let listed = client.call(
-        &method,
-        json!({}),
-        token,
-        "the list of proposals",
-        "asking for the proposals waiting for review",
-    )?;
-    let proposals: Vec<Proposal> =
-        serde_json::from_value(listed["proposals"].clone()).map_err(|error| {
-            CliError::not_understood(format!(
-                "the agent's list of proposals does not read: {}",
-                line(&error.to_string())
-            ))
-        })?;
+    let mut warnings: Vec<String> = warning.into_iter().collect();
+    let mut proposals = Vec::new();
+    let mut listed = Vec::new();
+    let mut from: Option<String> = None;
+    for _ in 0..MAX_PAGES {
+        let Page { page, raw, next } = read_page(client, &method, token, from.as_deref())?;
+        let found = looking_for.is_some_and(|id| page.iter().any(|open| open.proposal_id == id));
+        proposals.extend(page);
+        listed.extend(raw);
+        match next {
+            None => {
+                return Ok(Listed {
+                    params,
+                    warnings,
+                    method,
+                    proposals,
+                    listed,
+                });
+            }
+            Some(next) if from.as_deref() == Some(next.as_str()) => {
+                return Err(CliError::not_understood(format!(
+                    "the agent's list of proposals gives the page after `{}` as the next page \
+                     again: learnables reads no more",
+                    line(&next)
+                )));
+            }
+            Some(_) if found => break,
+            Some(next) => from = Some(next),
+        }
+    }
+    // Past the last page read: found, or more than the command reads.
+    if looking_for.is_none() {
+        warnings.push(format!(
+            "the agent lists more than {0} proposals waiting for review; the first {0} are shown",
+            proposals.len()
+        ));
+    }
     Ok(Listed {
         params,
-        warnings: warning.into_iter().collect(),
+        warnings,
         method,
         proposals,
         listed,
     })
+}
+
+/// One page of the Review listing.
+struct Page {
+    /// Its proposals, read.
+    page: Vec<Proposal>,
+    /// The same, as the agent sent them.
+    raw: Vec<Value>,
+    /// Where the page after it starts, if any.
+    next: Option<String>,
+}
+
+/// The page of the Review listing from `from` (the `next` of the page
+/// before; none for the first).
+fn read_page(
+    client: &AgentClient,
+    method: &str,
+    token: &str,
+    from: Option<&str>,
+) -> Result<Page, CliError> {
+    let mut params = json!({"limit": PAGE_LIMIT});
+    if let Some(from) = from {
+        params["from"] = Value::from(from);
+    }
+    let mut answer = client.call(
+        method,
+        params,
+        token,
+        "the list of proposals",
+        "asking for the proposals waiting for review",
+    )?;
+    let unreadable = |why: String| {
+        CliError::not_understood(format!(
+            "the agent's list of proposals does not read: {}",
+            line(&why)
+        ))
+    };
+    let raw = match answer.get_mut("proposals").map(Value::take) {
+        Some(Value::Array(raw)) => raw,
+        _ => return Err(unreadable("it has no `proposals` list".to_owned())),
+    };
+    let page: Vec<Proposal> = serde_json::from_value(Value::Array(raw.clone()))
+        .map_err(|error| unreadable(error.to_string()))?;
+    let next = match answer.get("next") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(next)) => Some(next.clone()),
+        Some(_) => return Err(unreadable("its `next` is not a proposal id".to_owned())),
+    };
+    Ok(Page { page, raw, next })
 }
 
 /// The list for a person: each proposal, or a line saying there is none.

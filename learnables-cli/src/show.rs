@@ -78,33 +78,10 @@ pub fn render_show_back(shown: &ShowBack, noun: &str, style: Style) -> String {
         .collect();
     text.push_str(&table(&rows, "  ", style));
     text.push('\n');
-    // The entry's own number first: a person counts this entry's lessons,
-    // not the collection's (an agent that does not say gives 0).
-    let mut version = if shown.entry_version > 0 {
-        format!(
-            "the entry's {}; collection version {} ({})",
-            ordinal(shown.entry_version),
-            shown.definition_version,
-            line(&shown.version_id)
-        )
-    } else {
-        format!("{} ({})", shown.definition_version, line(&shown.version_id))
-    };
-    if shown.collection_version != shown.definition_version {
-        version.push_str(&format!(
-            "; the collection is now at version {}",
-            shown.collection_version
-        ));
+    // No version yet: only what waits for review follows.
+    if !shown.unlearned {
+        text.push_str(&version_table(shown, style));
     }
-    let mut about = vec![
-        ("Version".to_owned(), version),
-        ("Taught by".to_owned(), line(&shown.taught_by)),
-        ("When".to_owned(), line(&shown.taught_at)),
-    ];
-    if let Some(reason) = &shown.reason {
-        about.push(("Reason".to_owned(), paragraph(reason)));
-    }
-    text.push_str(&table(&about, "  ", style));
     // What waits for review beside it: the person reads it before anyone
     // approves it (`learnables review` decides).
     for proposal in &shown.proposals {
@@ -130,6 +107,42 @@ pub fn render_show_back(shown: &ShowBack, noun: &str, style: Style) -> String {
         ));
     }
     text
+}
+
+/// Which version is shown, who taught it (and who approved it), when and
+/// why.
+fn version_table(shown: &ShowBack, style: Style) -> String {
+    // The entry's own number first: a person counts this entry's lessons,
+    // not the collection's (an agent that does not say gives 0).
+    let mut version = if shown.entry_version > 0 {
+        format!(
+            "the entry's {}; collection version {} ({})",
+            ordinal(shown.entry_version),
+            shown.definition_version,
+            line(&shown.version_id)
+        )
+    } else {
+        format!("{} ({})", shown.definition_version, line(&shown.version_id))
+    };
+    if shown.collection_version != shown.definition_version {
+        version.push_str(&format!(
+            "; the collection is now at version {}",
+            shown.collection_version
+        ));
+    }
+    let mut about = vec![
+        ("Version".to_owned(), version),
+        ("Taught by".to_owned(), line(&shown.taught_by)),
+        ("When".to_owned(), line(&shown.taught_at)),
+    ];
+    if !shown.approved_by.is_empty() {
+        let approvers: Vec<String> = shown.approved_by.iter().map(|by| line(by)).collect();
+        about.push(("Approved by".to_owned(), approvers.join(", ")));
+    }
+    if let Some(reason) = &shown.reason {
+        about.push(("Reason".to_owned(), paragraph(reason)));
+    }
+    table(&about, "  ", style)
 }
 
 #[cfg(test)]
@@ -179,6 +192,40 @@ mod tests {
              \x20 Taught by  alice@example.com\n\
              \x20 When       2026-08-17T10:00:00.000Z\n\
              \x20 Reason     Batteries ship cold\n"
+        );
+    }
+
+    #[test]
+    fn approvers_are_named_and_an_entry_with_only_proposals_lists_them() {
+        let approved: ShowBack = read(serde_json::json!({
+            "collection": "clearance_limits", "entry": "FR",
+            "describes": "FR may now clear up to EUR 9000 alone",
+            "lessonFields": [], "definitionVersion": 1, "versionId": "v1",
+            "collectionVersion": 1, "taughtBy": "alice@example.com",
+            "taughtAt": "2026-08-17T10:00:00.000Z",
+            "approvedBy": ["bob@example.com", "carol@example.com"],
+        }));
+        let text = render_show_back(&approved, "clearance limit", Style::plain());
+        assert!(
+            text.contains("Approved by  bob@example.com, carol@example.com"),
+            "{text}"
+        );
+        let waiting: ShowBack = read(serde_json::json!({
+            "collection": "clearance_limits", "entry": "ZA", "unlearned": true,
+            "describes": "Nothing is learned of the clearance limit ZA yet: 1 lesson for it waits for review",
+            "lessonFields": [], "definitionVersion": 0, "versionId": "",
+            "collectionVersion": 1, "taughtBy": "", "taughtAt": "",
+            "proposals": [{"proposalId": "p1", "collection": "clearance_limits", "entry": "ZA",
+                "proposedBy": "alice@example.com", "proposedAt": "2026-08-17T10:00:00.000Z",
+                "reason": "new broker", "describes": "ZA may now clear up to EUR 10 alone",
+                "changes": [{"name": "amountEur", "label": "Limit in euros", "after": "10"}],
+                "approvalsNeeded": 1, "approvals": [], "mayDecide": true}],
+        }));
+        let text = render_show_back(&waiting, "clearance limit", Style::plain());
+        assert!(!text.contains("Taught by"), "{text}");
+        assert!(
+            text.contains("Waiting for review: proposed by alice@example.com"),
+            "{text}"
         );
     }
 

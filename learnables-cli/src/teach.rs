@@ -362,10 +362,13 @@ pub fn read_question(
             "reading the question",
         )?;
         if let Some(answer) = answer_in(&found) {
-            return Err(CliError::usage(format!(
-                "the agent's question is answered already: {}",
-                line(&answer)
-            )));
+            return Err(CliError::new(
+                ErrorKind::Answered,
+                format!(
+                    "the agent's question is answered already: {}",
+                    line(&answer)
+                ),
+            ));
         }
         let block = teach_block_of(
             question_message(&found),
@@ -475,9 +478,10 @@ pub fn check_sets(
                 names()
             )));
         };
-        if given.contains_key(name) {
+        if given.contains_key(name) && !field.list {
             return Err(CliError::usage(format!(
-                "--set {}: given twice",
+                "--set {}: given twice (it takes one value; a list field takes --set once per \
+                 item)",
                 line(name)
             )));
         }
@@ -493,6 +497,20 @@ pub fn check_sets(
                 line(&field.label),
                 line_list(choices)
             )));
+        }
+        if field.list {
+            // A list's items, one a line: the text form the agent reads.
+            let items: &mut Option<String> = given.entry(name.clone()).or_default();
+            if !value.is_empty() {
+                match items {
+                    Some(items) => {
+                        items.push(learnables::LIST_SEPARATOR);
+                        items.push_str(value);
+                    }
+                    None => *items = Some(value.clone()),
+                }
+            }
+            continue;
         }
         given.insert(name.clone(), (!value.is_empty()).then(|| value.clone()));
     }
@@ -610,6 +628,28 @@ mod tests {
             "--set desk: \"urgent\" is not one of the choices of Desk: general, cold chain"
         );
         assert!(check_sets(&fields(), &sets(&[("note", "a"), ("note", "b")])).is_err());
+    }
+
+    #[test]
+    fn a_list_field_takes_set_once_per_item() {
+        let mut desks = LessonField::new("desks", "Desks", FieldKind::CHOICE)
+            .with_choices(["general", "cold chain"]);
+        desks.list = true;
+        let fields = [desks];
+        let given = check_sets(
+            &fields,
+            &sets(&[("desks", "general"), ("desks", "cold chain")]),
+        )
+        .unwrap();
+        assert_eq!(
+            lesson_value(&given).into_json(),
+            json!({"desks": "general\ncold chain"})
+        );
+        let error = check_sets(&fields, &sets(&[("desks", "north")])).unwrap_err();
+        assert!(
+            error.to_string().contains("is not one of the choices"),
+            "{error}"
+        );
     }
 
     #[test]

@@ -128,6 +128,63 @@ pub enum LessonProblem {
         /// The key it was given under the second time.
         again_as: String,
     },
+    /// A value below the field's `minimum` (a number's, or a date's).
+    BelowMinimum {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The value sent (shortened if long).
+        value: String,
+        /// The least value, as a person reads it ("1,000").
+        minimum: String,
+    },
+    /// A value above the field's `maximum`.
+    AboveMaximum {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The value sent (shortened if long).
+        value: String,
+        /// The greatest value, as a person reads it ("1,000,000").
+        maximum: String,
+    },
+    /// A text of fewer characters, or a list of fewer items, than the
+    /// field's `minLength`.
+    TooShort {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The fewest characters, or items.
+        min_length: u64,
+        /// Whether they are a list's items (else a text's characters).
+        items: bool,
+    },
+    /// A text of more characters, or a list of more items, than the
+    /// field's `maxLength`.
+    TooLong {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The most characters, or items.
+        max_length: u64,
+        /// Whether they are a list's items (else a text's characters).
+        items: bool,
+    },
+    /// A text that does not match the field's `pattern`.
+    NoMatch {
+        /// The field's name.
+        field: String,
+        /// The field's label.
+        label: String,
+        /// The value sent (shortened if long).
+        value: String,
+        /// The pattern (shortened if long).
+        pattern: String,
+    },
     /// A stored value the type does not read, which its `migrate` function
     /// could not make into one it does.
     NotMigrated {
@@ -149,7 +206,12 @@ impl LessonProblem {
             | LessonProblem::Refused { field, .. }
             | LessonProblem::EntryMismatch { field, .. }
             | LessonProblem::BadEntry { field, .. }
-            | LessonProblem::GivenTwice { field, .. } => Some(field),
+            | LessonProblem::GivenTwice { field, .. }
+            | LessonProblem::BelowMinimum { field, .. }
+            | LessonProblem::AboveMaximum { field, .. }
+            | LessonProblem::TooShort { field, .. }
+            | LessonProblem::TooLong { field, .. }
+            | LessonProblem::NoMatch { field, .. } => Some(field),
         }
     }
 }
@@ -163,6 +225,36 @@ impl LessonProblem {
             }
             LessonProblem::NotAChoice { choices, .. } => {
                 format!("it is not one of the choices: {}", choices.join(", "))
+            }
+            LessonProblem::BelowMinimum { .. }
+            | LessonProblem::AboveMaximum { .. }
+            | LessonProblem::TooShort { .. }
+            | LessonProblem::TooLong { .. }
+            | LessonProblem::NoMatch { .. } => self.limit(),
+            other => other.to_string(),
+        }
+    }
+
+    /// What a field's check asks, without naming the field: "at most
+    /// 1,000,000", "at least 2 characters", "does not match the pattern ...".
+    fn limit(&self) -> String {
+        let unit = |count: u64, items: bool| match (count, items) {
+            (1, true) => "1 item".to_owned(),
+            (1, false) => "1 character".to_owned(),
+            (count, true) => format!("{count} items"),
+            (count, false) => format!("{count} characters"),
+        };
+        match self {
+            LessonProblem::BelowMinimum { minimum, .. } => format!("at least {minimum}"),
+            LessonProblem::AboveMaximum { maximum, .. } => format!("at most {maximum}"),
+            LessonProblem::TooShort {
+                min_length, items, ..
+            } => format!("at least {}", unit(*min_length, *items)),
+            LessonProblem::TooLong {
+                max_length, items, ..
+            } => format!("at most {}", unit(*max_length, *items)),
+            LessonProblem::NoMatch { value, pattern, .. } => {
+                format!("{value:?} does not match the pattern {pattern}")
             }
             other => other.to_string(),
         }
@@ -229,6 +321,11 @@ impl LessonProblem {
                 "{label} is given twice, once under its earlier name {:?}: give it once",
                 shortened(again_as)
             ),
+            LessonProblem::BelowMinimum { label, .. }
+            | LessonProblem::AboveMaximum { label, .. }
+            | LessonProblem::TooShort { label, .. }
+            | LessonProblem::TooLong { label, .. }
+            | LessonProblem::NoMatch { label, .. } => format!("{label}: {}", self.limit()),
             LessonProblem::WrongCollection { .. } | LessonProblem::NotMigrated { .. } => {
                 self.to_string()
             }
@@ -322,6 +419,29 @@ impl fmt::Display for LessonProblem {
                  name); give it once",
                 shortened(again_as)
             ),
+            LessonProblem::BelowMinimum {
+                field,
+                label,
+                value,
+                ..
+            }
+            | LessonProblem::AboveMaximum {
+                field,
+                label,
+                value,
+                ..
+            } => write!(
+                f,
+                "`{field}` ({label}): {value:?} is not accepted: it must be {}",
+                self.limit()
+            ),
+            LessonProblem::TooShort { field, label, .. }
+            | LessonProblem::TooLong { field, label, .. } => {
+                write!(f, "`{field}` ({label}) must have {}", self.limit())
+            }
+            LessonProblem::NoMatch { field, label, .. } => {
+                write!(f, "`{field}` ({label}): {}", self.limit())
+            }
             LessonProblem::NotMigrated { reason } => write!(
                 f,
                 "a stored value does not read as this type, and its migration refused it: {}",

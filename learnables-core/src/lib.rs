@@ -42,6 +42,7 @@ mod constants;
 mod declaration;
 #[allow(missing_debug_implementations)] // generated code's helpers, never printed
 mod derive_support;
+pub mod field_check;
 mod field_ref;
 pub mod identity;
 mod key_name;

@@ -24,6 +24,7 @@ type ShowFn = fn(&LessonValue) -> Result<Vec<LessonField>, LessonError>;
 type ReadsFn = fn(&LessonValue) -> Result<(), LessonError>;
 type FitsFn = fn(&LessonValue, &str) -> Result<(), Unfit>;
 type ShownFn = fn(&LessonValue, &str) -> Result<(Vec<LessonField>, String), LessonError>;
+type EntryRefusalFn = fn(&str) -> Option<LessonError>;
 
 /// Why a stored value does not fit its entry: see [`Registration::fits`].
 #[derive(Debug)]
@@ -57,6 +58,10 @@ pub struct Registration {
     pub shown: ShownFn,
     /// The type's descriptor.
     pub descriptor: fn() -> &'static LearnableDescriptor,
+    /// Why no lesson can teach the entry, whatever its value: the entry
+    /// does not read as the type's entry-key field (`None` when it does,
+    /// or the type has no such field).
+    pub entry_refusal: EntryRefusalFn,
 }
 
 /// Two registrations are the same when they are of the same type.
@@ -87,6 +92,7 @@ impl Registration {
             fits: fits::<T>,
             shown: shown::<T>,
             descriptor: T::descriptor,
+            entry_refusal: entry_refusal::<T>,
         }
     }
 }
@@ -125,6 +131,20 @@ fn shown<T: Learnable>(
 ) -> Result<(Vec<LessonField>, String), LessonError> {
     T::from_stored_value(value)
         .map(|typed| (typed.lesson_fields_as_learned(), typed.describes(entry)))
+}
+
+fn entry_refusal<T: Learnable>(entry: &str) -> Option<LessonError> {
+    // A lesson with no value reads the entry into its key field, and says
+    // what else is missing: only what it says of the entry is kept.
+    let error = T::from_lesson_entry(entry, &LessonValue::default()).err()?;
+    LessonError::from_problems(
+        error
+            .problems()
+            .iter()
+            .filter(|problem| matches!(problem, crate::LessonProblem::BadEntry { .. }))
+            .cloned()
+            .collect(),
+    )
 }
 
 fn show<T: Learnable>(value: &LessonValue) -> Result<Vec<LessonField>, LessonError> {

@@ -191,3 +191,107 @@ pub fn count(item: &Meta) -> darling::Result<Option<u32>> {
         .with_span(&list.path)),
     }
 }
+
+/// A bound of `range(...)` or `length(...)` as written: a whole number, a
+/// number with a fraction (either maybe negative) or a string (a date).
+#[derive(Clone)]
+pub enum BoundLit {
+    Whole(i128),
+    Real(f64),
+    Text(String),
+}
+
+/// `key(min = ..., max = ...)`, either bound optional, with their spans.
+pub struct Bounds {
+    pub min: Option<(BoundLit, proc_macro2::Span)>,
+    pub max: Option<(BoundLit, proc_macro2::Span)>,
+    pub span: proc_macro2::Span,
+}
+
+/// A literal bound, through a leading `-`.
+fn bound(expr: &Expr) -> Option<BoundLit> {
+    match value(expr) {
+        Expr::Lit(ExprLit { lit, .. }) => match lit {
+            Lit::Int(int) => int.base10_parse().ok().map(BoundLit::Whole),
+            Lit::Float(float) => float.base10_parse().ok().map(BoundLit::Real),
+            Lit::Str(text) => Some(BoundLit::Text(text.value())),
+            _ => None,
+        },
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => match bound(expr)? {
+            BoundLit::Whole(whole) => Some(BoundLit::Whole(-whole)),
+            BoundLit::Real(real) => Some(BoundLit::Real(-real)),
+            BoundLit::Text(_) => None,
+        },
+        _ => None,
+    }
+}
+
+/// `key(min = ..., max = ...)`.
+pub fn bounds(item: &Meta) -> darling::Result<Option<Bounds>> {
+    use syn::spanned::Spanned as _;
+    let key = key(item);
+    let form = format!("write `{key}(min = 1, max = 10)`, or one of `min` and `max`");
+    let list = match item {
+        Meta::List(list) => list,
+        Meta::NameValue(pair) => {
+            return Err(darling::Error::custom(format!(
+                "`{key}` takes its bounds in parentheses: {form}"
+            ))
+            .with_span(&pair.value));
+        }
+        Meta::Path(path) => {
+            return Err(
+                darling::Error::custom(format!("`{key}` needs its bounds: {form}")).with_span(path),
+            );
+        }
+    };
+    let pairs = list.parse_args_with(
+        syn::punctuated::Punctuated::<syn::MetaNameValue, syn::Token![,]>::parse_terminated,
+    )?;
+    let mut errors = darling::Error::accumulator();
+    let mut bounds = Bounds {
+        min: None,
+        max: None,
+        span: list.delimiter.span().join(),
+    };
+    for pair in &pairs {
+        let slot = if pair.path.is_ident("min") {
+            &mut bounds.min
+        } else if pair.path.is_ident("max") {
+            &mut bounds.max
+        } else {
+            errors.push(
+                darling::Error::custom(format!("`{key}` takes `min` and `max` only: {form}"))
+                    .with_span(&pair.path),
+            );
+            continue;
+        };
+        if slot.is_some() {
+            errors.push(
+                darling::Error::custom(format!("this bound of `{key}` is given twice: keep one"))
+                    .with_span(&pair.path),
+            );
+            continue;
+        }
+        match bound(&pair.value) {
+            Some(value) => *slot = Some((value, pair.value.span())),
+            None => errors.push(
+                darling::Error::custom(format!(
+                    "a bound of `{key}` is a number, or a date in double quotes: {form}"
+                ))
+                .with_span(&pair.value),
+            ),
+        }
+    }
+    if pairs.is_empty() {
+        errors.push(
+            darling::Error::custom(format!("`{key}` needs at least one bound: {form}"))
+                .with_span(&bounds.span),
+        );
+    }
+    errors.finish_with(Some(bounds))
+}

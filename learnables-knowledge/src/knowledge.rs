@@ -100,6 +100,18 @@ impl Knowledge {
         self.shared.set_commit_timeout(timeout);
     }
 
+    /// Sets how many proposals may wait for review at once, per teacher
+    /// and per entry ([`ProposalLimits`](crate::ProposalLimits), whose
+    /// doc has an example).
+    pub fn set_proposal_limits(&self, limits: crate::ProposalLimits) {
+        self.shared.proposal_limits.set(limits);
+    }
+
+    /// How many proposals may wait for review at once.
+    pub fn proposal_limits(&self) -> crate::ProposalLimits {
+        self.shared.proposal_limits.get()
+    }
+
     /// Reads the versions other processes sharing the back end have written
     /// since this knowledge last looked, and makes them what later pins see.
     /// Shared back ends call it on their own when told of new versions;
@@ -219,6 +231,15 @@ impl Knowledge {
     ) -> Option<Result<String, crate::LessonError>> {
         self.shown_as_learned(collection, entry, value)
             .map(|shown| shown.map(|(_, describes)| describes))
+    }
+
+    /// Why no lesson can teach `entry` of `collection`, whatever its value
+    /// (its entry does not read as the learnable's entry key: "there is no
+    /// HS chapter 99"), for a client that asks before a person fills a
+    /// form; `None` when a lesson could, or nothing is registered for it.
+    #[doc(hidden)]
+    pub fn entry_refusal(&self, collection: &str, entry: &str) -> Option<crate::LessonError> {
+        (self.shared.registry().get(collection)?.entry_refusal)(entry)
     }
 
     /// [`Knowledge::lesson_fields_as_learned`] and
@@ -516,6 +537,18 @@ impl Knowledge {
     /// ```
     pub fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
         self.shared.open_proposals()
+    }
+
+    /// The proposal `proposal_id`, with its status as the knowledge is
+    /// now; `None` when there is none.
+    ///
+    /// ```
+    /// let knowledge = learnables_knowledge::Knowledge::in_memory();
+    /// assert_eq!(knowledge.proposal("0193-no-such-proposal")?, None);
+    /// # Ok::<(), learnables_knowledge::StoreError>(())
+    /// ```
+    pub fn proposal(&self, proposal_id: &str) -> Result<Option<Proposal>, StoreError> {
+        self.shared.proposal(proposal_id)
     }
 
     /// The proposal whose last approval made the version `version_id`:

@@ -85,6 +85,7 @@ mod knowledge;
 mod latest;
 mod off_runtime;
 mod proposal;
+mod proposal_limits;
 mod proposal_lines;
 mod published;
 mod record_view;
@@ -103,16 +104,18 @@ mod writer;
 pub use change_between::{FieldChange, field_changes};
 pub use entry_history::{EntryVersion, VersionValue};
 pub use error::{
-    Disagreement, ImportError, KnowledgeError, StoreError, StoreReason, TeachError, review_reasons,
+    Disagreement, ImportError, KnowledgeError, ProposalsOf, StoreError, StoreReason, TeachError,
+    review_reasons,
 };
 pub use knowledge::Knowledge;
 pub use proposal::{Approval, Proposal, ProposalStatus, ReviewEvent, ReviewRecord};
+pub use proposal_limits::ProposalLimits;
 pub use shared::DEFAULT_COMMIT_TIMEOUT;
 pub use snapshot::{CollectionVersion, Snapshot};
 #[cfg(feature = "embedded")]
 pub use storage::LogStorage;
 #[cfg(feature = "postgres")]
 pub use storage::PostgresStorage;
-pub use storage::{MemoryStorage, Redecide, Storage, Wake};
+pub use storage::{MemoryStorage, Redecide, ReviewsOf, Storage, Wake};
 pub use unreadable::{OnUnreadable, UnreadableCause, UnreadableReport};
 pub use version_record::VersionRecord;

@@ -21,6 +21,7 @@ use super::off_runtime::off_runtime;
 use super::proposal::{Folded, Proposal, ProposalStatus, ReviewEvent, ReviewRecord, fold};
 use super::registry::Absorbed;
 use super::shared::Shared;
+use super::storage::ReviewsOf;
 use super::writer::{Pending, new_version_id};
 use super::{StoreError, TeachError};
 use crate::LessonError;
@@ -45,16 +46,14 @@ impl Shared {
         collection: &str,
         entry: &str,
     ) -> Result<Vec<Proposal>, StoreError> {
-        let mut all = self.all_proposals()?;
-        all.retain(|proposal| proposal.collection == collection && proposal.entry == entry);
-        Ok(all)
+        self.proposals_of(ReviewsOf::Entry { collection, entry })
     }
 
     /// See `Knowledge::open_proposals`.
     pub(crate) fn open_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
-        let mut all = self.all_proposals()?;
-        all.retain(|proposal| proposal.status == ProposalStatus::Open);
-        Ok(all)
+        let mut undecided = self.proposals_of(ReviewsOf::Undecided)?;
+        undecided.retain(|proposal| proposal.status == ProposalStatus::Open);
+        Ok(undecided)
     }
 
     /// See `Knowledge::version_proposal`.
@@ -62,10 +61,18 @@ impl Shared {
         &self,
         version_id: &str,
     ) -> Result<Option<Proposal>, StoreError> {
-        Ok(self.all_proposals()?.into_iter().find(|proposal| {
-            matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
-                if made == version_id)
-        }))
+        Ok(self
+            .proposals_of(ReviewsOf::MakingVersion(version_id))?
+            .into_iter()
+            .find(|proposal| {
+                matches!(&proposal.status, ProposalStatus::Learned { version_id: made }
+                    if made == version_id)
+            }))
+    }
+
+    /// See `Knowledge::proposal`.
+    pub(crate) fn proposal(&self, proposal_id: &str) -> Result<Option<Proposal>, StoreError> {
+        Ok(self.proposals_of(ReviewsOf::Proposal(proposal_id))?.pop())
     }
 
     /// Commits a change, or, for a learnable declared with review,
@@ -118,6 +125,7 @@ impl Shared {
             result.previous_version_id = stored.previous_version_id.as_deref().map(str::to_owned);
             return Ok(result);
         }
+        self.room_for_a_proposal(pending)?;
         let proposal_id = Uuid::now_v7().hyphenated().to_string();
         let record = ReviewRecord {
             proposal_id: proposal_id.clone(),
@@ -144,6 +152,36 @@ impl Shared {
                 pending.absorbed.describes
             ))
             .with_proposal_id(proposal_id))
+    }
+
+    /// Refuses a proposal while its teacher or its entry has as many open
+    /// ones as the limits allow.
+    fn room_for_a_proposal(&self, pending: &Pending<'_>) -> Result<(), TeachError> {
+        let limits = self.proposal_limits.get();
+        let open = self.open_proposals()?;
+        let refused = |of, limit| TeachError::TooManyProposals {
+            of,
+            teacher: pending.taught_by.to_string(),
+            entry: pending.entry.to_string(),
+            limit,
+        };
+        let by_teacher = open
+            .iter()
+            .filter(|proposal| crate::identity::same(&proposal.proposed_by, &pending.taught_by))
+            .count();
+        if by_teacher >= limits.per_teacher as usize {
+            return Err(refused(crate::ProposalsOf::Teacher, limits.per_teacher));
+        }
+        let of_entry = open
+            .iter()
+            .filter(|proposal| {
+                proposal.collection == *pending.collection && proposal.entry == *pending.entry
+            })
+            .count();
+        if of_entry >= limits.per_entry as usize {
+            return Err(refused(crate::ProposalsOf::Entry, limits.per_entry));
+        }
+        Ok(())
     }
 
     /// A result that learned nothing, at the collection's latest version.
@@ -189,7 +227,8 @@ impl Shared {
 
     /// The proposal `review` names, its status as the knowledge is now.
     fn find(&self, review: &Review) -> Result<Folded, TeachError> {
-        let records = off_runtime(|| self.writer.storage().load_reviews())?;
+        let which = ReviewsOf::Proposal(&review.proposal_id);
+        let records = off_runtime(|| self.writer.storage().load_reviews_of(which))?;
         let state = self.current();
         let mut found = fold(&records).into_iter().find(|folded| {
             folded.proposal.proposal_id == review.proposal_id
@@ -349,9 +388,9 @@ impl Shared {
         self.commit(pending)
     }
 
-    /// Every proposal the back end holds, each settled, oldest first.
-    pub(crate) fn all_proposals(&self) -> Result<Vec<Proposal>, StoreError> {
-        let records = off_runtime(|| self.writer.storage().load_reviews())?;
+    /// The proposals `which` selects, each settled, oldest first.
+    fn proposals_of(&self, which: ReviewsOf<'_>) -> Result<Vec<Proposal>, StoreError> {
+        let records = off_runtime(|| self.writer.storage().load_reviews_of(which))?;
         let state = self.current();
         Ok(fold(&records)
             .into_iter()

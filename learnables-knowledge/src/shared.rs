@@ -43,6 +43,8 @@ pub(crate) struct Shared {
     pub(crate) reviewing: Mutex<()>,
     /// How long a teacher waits for its lesson to be stored, in milliseconds.
     commit_timeout_ms: AtomicU64,
+    /// How many proposals may wait at once.
+    pub(crate) proposal_limits: crate::proposal_limits::HeldLimits,
 }
 
 /// A lesson absorbed, committed already or waiting for the commit thread:
@@ -64,6 +66,9 @@ impl Shared {
             registering: Mutex::new(()),
             reviewing: Mutex::new(()),
             commit_timeout_ms: AtomicU64::new(millis(DEFAULT_COMMIT_TIMEOUT)),
+            proposal_limits: crate::proposal_limits::HeldLimits::new(
+                crate::ProposalLimits::DEFAULT,
+            ),
         }
     }
 

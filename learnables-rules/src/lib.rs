@@ -18,13 +18,15 @@
 #![warn(missing_debug_implementations)]
 
 mod doc;
+mod pattern;
 mod placeholder;
 mod rules;
 mod suggest;
 mod words;
 
 pub use doc::{DocText, unindent_doc};
-pub use placeholder::{HowProblem, how_problem};
+pub use pattern::whole_match;
+pub use placeholder::{HowProblem, how_problem, teaches_problem};
 pub use rules::{
     CORE_A2A_METHODS, Checked, ChoicesProblem, Rule, SkillsProblem, TeachMethodProblem,
     choices_problem, default_problem, is_blank, skills_problem, teach_method_problem,

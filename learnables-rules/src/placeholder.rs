@@ -40,6 +40,159 @@ const LEADING_MARKERS: &[&str] = &[
 /// begin prose ("Placeholder values are replaced by the desk's table").
 const WHOLE_MARKERS: &[&str] = &["placeholder", "coming soon", "占位符", "仮"];
 
+/// The "to do" and "to be decided" of English, French, German, Spanish,
+/// Portuguese, Italian, Dutch, Chinese and Japanese, as a whole text,
+/// compared in their [`squeezed`] form (so "To do", "to-do", "T O D O" and
+/// "À faire!" all match).
+const WHOLE_PHRASES: &[&str] = &[
+    // English
+    "to do",
+    "to be decided",
+    "to be determined",
+    "to be defined",
+    "to be done",
+    "to be written",
+    "to be added",
+    "to be confirmed",
+    "not yet decided",
+    "fill in",
+    "fill me in",
+    "write here",
+    "text here",
+    "insert text here",
+    // French
+    "à faire",
+    "a faire",
+    "à définir",
+    "à déterminer",
+    "à compléter",
+    "à venir",
+    "à remplir",
+    "en attente",
+    // German
+    "noch offen",
+    "offen",
+    "zu erledigen",
+    "zu klären",
+    "noch zu klären",
+    "folgt",
+    "wird ergänzt",
+    "noch auszufüllen",
+    // Spanish
+    "por hacer",
+    "pendiente",
+    "por definir",
+    "por determinar",
+    "por completar",
+    "a completar",
+    // Portuguese
+    "a fazer",
+    "por fazer",
+    "a definir",
+    "pendente",
+    "a preencher",
+    "em breve",
+    // Italian
+    "da fare",
+    "da definire",
+    "da completare",
+    "in sospeso",
+    "prossimamente",
+    // Dutch
+    "nog te doen",
+    "te doen",
+    "nog te bepalen",
+    "nader te bepalen",
+    "nog in te vullen",
+    "volgt nog",
+    // Chinese: to do, to be written, to be confirmed.
+    "待办",
+    "待写",
+    "待确认",
+    // Japanese: to do, to be decided, to be written later, fill in.
+    "やること",
+    "未決定",
+    "後で書く",
+    "記入してください",
+];
+
+/// The first words of an instruction to whoever fills in a template
+/// ("Describe how it decides here"): refused when the text also ends with
+/// "here", or is a whole instruction in brackets (`<describe ...>`).
+const INSTRUCTION_WORDS: &[&str] = &[
+    "describe", "explain", "write", "insert", "enter", "add", "fill", "replace", "put", "type",
+];
+
+/// `text` lower-cased with everything but letters and digits left out:
+/// the form in which "T O D O", "to-do" and "To do." are one word.
+fn squeezed(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The placeholder `text` is, if it is one: a marker alone or leading
+/// (`TODO: write this`), a whole marker, a "to do" phrase of one of the
+/// languages [`WHOLE_PHRASES`] lists (its letters spaced out or not), or
+/// template prose (`<describe how the agent decides>`, "Describe how it
+/// decides here").
+fn placeholder(text: &str) -> Option<String> {
+    if let Some(marker) = leading_marker(text) {
+        return Some(marker.to_owned());
+    }
+    let bare = text.trim_end_matches(|c: char| !c.is_alphanumeric());
+    if WHOLE_MARKERS
+        .iter()
+        .any(|marker| bare.eq_ignore_ascii_case(marker))
+    {
+        return Some(bare.to_owned());
+    }
+    let squeezed_text = squeezed(text);
+    let is_marker = |marker: &str| squeezed(marker) == squeezed_text;
+    if WHOLE_PHRASES.iter().any(|phrase| is_marker(phrase))
+        || LEADING_MARKERS.iter().any(|marker| is_marker(marker))
+    {
+        return Some(text.to_owned());
+    }
+    let bracketed = [('<', '>'), ('[', ']'), ('{', '}')]
+        .iter()
+        .any(|(open, close)| text.starts_with(*open) && text.ends_with(*close));
+    let first = text
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|word| !word.is_empty())
+        .unwrap_or_default()
+        .to_lowercase();
+    let last = text
+        .split(|c: char| !c.is_alphanumeric())
+        .rfind(|word| !word.is_empty())
+        .unwrap_or_default()
+        .to_lowercase();
+    if bracketed || (INSTRUCTION_WORDS.contains(&first.as_str()) && last == "here") {
+        return Some(text.to_owned());
+    }
+    None
+}
+
+/// Checks `teaches` against the placeholder rule `how` follows (without
+/// the rules on `how` alone: a single word, a copy of `teaches`).
+///
+/// ```
+/// use learnables_rules::{teaches_problem, HowProblem};
+/// assert_eq!(teaches_problem("TODO"), Some(HowProblem::Marker("TODO".into())));
+/// assert_eq!(teaches_problem("Which desk handles a declaration"), None);
+/// ```
+pub fn teaches_problem(teaches: &str) -> Option<HowProblem> {
+    let text = teaches.trim();
+    if text.is_empty() {
+        return Some(HowProblem::Empty);
+    }
+    if !text.chars().any(char::is_alphanumeric) {
+        return Some(HowProblem::NoWords(text.to_owned()));
+    }
+    placeholder(text).map(HowProblem::Marker)
+}
+
 /// Why a `how` is not acceptable prose.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HowProblem {
@@ -94,15 +247,8 @@ pub fn how_problem(how: &str, teaches: &str) -> Option<HowProblem> {
     if !text.chars().any(char::is_alphanumeric) {
         return Some(HowProblem::NoWords(text.to_owned()));
     }
-    if let Some(marker) = leading_marker(text) {
-        return Some(HowProblem::Marker(marker.to_owned()));
-    }
-    let bare = text.trim_end_matches(|c: char| !c.is_alphanumeric());
-    if WHOLE_MARKERS
-        .iter()
-        .any(|marker| bare.eq_ignore_ascii_case(marker))
-    {
-        return Some(HowProblem::Marker(bare.to_owned()));
+    if let Some(marker) = placeholder(text) {
+        return Some(HowProblem::Marker(marker));
     }
     if crate::word_count(text) <= 1 {
         return Some(HowProblem::SingleWord(text.to_owned()));
@@ -263,6 +409,63 @@ mod tests {
             problem("which desk  handles a declaration."),
             Some(HowProblem::CopyOfTeaches)
         );
+    }
+
+    #[test]
+    fn to_do_in_the_languages_listed_is_refused_spaced_or_not() {
+        for text in [
+            "À faire",
+            "Noch offen",
+            "por hacer",
+            "T O D O",
+            "to do",
+            "To-do.",
+            "a fazer",
+            "da fare",
+            "nog te doen",
+            "待办",
+            "未決定",
+            "to be decided",
+        ] {
+            assert!(
+                matches!(problem(text), Some(HowProblem::Marker(_))),
+                "{text:?}: {:?}",
+                problem(text)
+            );
+        }
+    }
+
+    #[test]
+    fn template_prose_is_refused() {
+        for text in [
+            "<describe how the agent decides>",
+            "[how it decides]",
+            "Describe how it decides here",
+            "Write the rule here.",
+        ] {
+            assert!(
+                matches!(problem(text), Some(HowProblem::Marker(_))),
+                "{text:?}: {:?}",
+                problem(text)
+            );
+        }
+        // An instruction word that opens prose is prose.
+        assert_eq!(
+            problem("Describe each parcel's weight, then the table picks a desk"),
+            None
+        );
+        assert_eq!(
+            problem("What to do with batteries is decided by weight"),
+            None
+        );
+    }
+
+    #[test]
+    fn teaches_follows_the_placeholder_rule() {
+        assert!(teaches_problem("TODO").is_some());
+        assert!(teaches_problem("à faire").is_some());
+        assert!(teaches_problem("  ").is_some());
+        assert_eq!(teaches_problem("Desks"), None);
     }
 
     #[test]

@@ -225,6 +225,8 @@ pub use learnables_core::{
 // Named at the crate's root, the compiler's notes on a field type the
 // derive refuses read `LessonFieldOf<..>` and `DefaultIsAChoice<..>`, not
 // the path of the derive's support.
+/// The one check of a field's value against its descriptor's field.
+pub use learnables_core::field_check;
 #[doc(hidden)]
 pub use learnables_core::{DefaultIsAChoice, LessonFieldOf};
 

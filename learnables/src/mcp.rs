@@ -129,8 +129,33 @@ pub fn requested_schema_with(
 /// One field's property.
 fn property(field: &LessonField, default: Option<&String>) -> Value {
     let mut property = json!({"type": "string", "title": text(&field.label)});
-    if let Some(help) = &field.help {
-        property["description"] = Value::from(text(help));
+    // What the field's checks ask, said before the person answers (the
+    // pattern has no place in an elicitation schema: the agent checks it).
+    let said: Vec<String> = [
+        field.help.as_deref().map(text),
+        (field.list && !field.kind.is_choice()).then(|| "One a line.".to_owned()),
+        crate::field_check::in_words(field).map(|words| text(&words)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !said.is_empty() {
+        property["description"] = Value::from(said.join(" "));
+    }
+    if field.list && field.kind.is_choice() {
+        return multi_select(field, property);
+    }
+    if !field.list {
+        limits(field, &mut property);
+    }
+    if matches!(property["type"].as_str(), Some("integer" | "number")) {
+        // A number's default is a number: the text the descriptor holds, read.
+        if let Some(default) =
+            default.and_then(|d| serde_json::from_str::<serde_json::Number>(d.trim()).ok())
+        {
+            property["default"] = Value::Number(default);
+        }
+        return property;
     }
     if field.kind.is_choice() {
         let said = field.choice_descriptions.as_deref().unwrap_or_default();
@@ -159,6 +184,60 @@ fn property(field: &LessonField, default: Option<&String>) -> Value {
         };
     }
     property
+}
+
+/// A list of choices: MCP's multi-select (an array of the choices), with
+/// its counts.
+fn multi_select(field: &LessonField, mut property: Value) -> Value {
+    let any_of: Vec<Value> = choices(field)
+        .iter()
+        .map(|choice| json!({"const": choice, "title": text(choice)}))
+        .collect();
+    property["type"] = Value::from("array");
+    property["items"] = json!({"anyOf": any_of});
+    if let Some(least) = field.min_length {
+        property["minItems"] = Value::from(least);
+    }
+    if let Some(most) = field.max_length {
+        property["maxItems"] = Value::from(most);
+    }
+    property
+}
+
+/// A number's type and bounds, a text's lengths: the keys an elicitation
+/// schema has for a field's checks (a bound it cannot hold is left out;
+/// the agent still checks it).
+fn limits(field: &LessonField, property: &mut Value) {
+    let bound = |bound: &Option<crate::FieldBound>| match bound {
+        Some(crate::FieldBound::Number(number)) => Some(number.clone()),
+        _ => None,
+    };
+    match field.value_type.as_deref() {
+        Some(kind @ ("integer" | "number")) => {
+            property["type"] = Value::from(kind);
+            for (key, number) in [
+                ("minimum", bound(&field.minimum)),
+                ("maximum", bound(&field.maximum)),
+            ] {
+                let fits = number
+                    .as_ref()
+                    .is_some_and(|number| kind == "number" || number.as_i64().is_some());
+                if let (true, Some(number)) = (fits, number) {
+                    property[key] = Value::Number(number);
+                }
+            }
+        }
+        _ => {
+            for (key, count) in [
+                ("minLength", field.min_length),
+                ("maxLength", field.max_length),
+            ] {
+                if let Some(count) = count.and_then(|count| u32::try_from(count).ok()) {
+                    property[key] = Value::from(count);
+                }
+            }
+        }
+    }
 }
 
 /// Outside text for a form: escaped and bounded.
@@ -237,6 +316,20 @@ pub fn lesson_value(
             });
             continue;
         };
+        // A list: an array of items (a multi-select's answer), each as a
+        // single value is read; a text is its text form, read by the agent.
+        if field.list
+            && let Value::Array(items) = answer
+        {
+            match list_answer(field, items) {
+                Ok(items) if items.is_empty() => {}
+                Ok(items) => {
+                    value.insert(field.name.clone(), Value::Array(items));
+                }
+                Err(problem) => problems.push(problem),
+            }
+            continue;
+        }
         let answered = match answer {
             Value::Null => continue,
             // A choice is sent back exactly as the learnable wrote it.
@@ -276,6 +369,40 @@ pub fn lesson_value(
         Some(error) => Err(error),
         None => Ok(LessonValue::from(value)),
     }
+}
+
+/// The items of a list field's answer: each a text (a choice one of the
+/// field's), blank ones left out.
+fn list_answer(field: &LessonField, items: &[Value]) -> Result<Vec<Value>, LessonProblem> {
+    let mut read = Vec::with_capacity(items.len());
+    for item in items {
+        let item = match item {
+            Value::String(item) if choices(field).contains(item) => item.clone(),
+            Value::String(item) => item.trim().to_owned(),
+            Value::Number(number) => number.to_string(),
+            Value::Bool(flag) => flag.to_string(),
+            other => {
+                return Err(LessonProblem::WrongType {
+                    field: field.name.clone(),
+                    label: field.label.clone(),
+                    found: kind_of(other),
+                });
+            }
+        };
+        if item.is_empty() {
+            continue;
+        }
+        if field.kind.is_choice() && !choices(field).contains(&item) {
+            return Err(LessonProblem::NotAChoice {
+                field: field.name.clone(),
+                label: field.label.clone(),
+                value: shortened(&item),
+                choices: choices(field).to_vec(),
+            });
+        }
+        read.push(Value::String(item));
+    }
+    Ok(read)
 }
 
 /// The person's answer to `T`'s form ([`requested_schema`]) for `entry`,
@@ -318,6 +445,66 @@ fn kind_of(value: &Value) -> &'static str {
 mod tests {
     use super::*;
     use crate::FieldKind;
+
+    #[test]
+    fn a_list_of_choices_is_a_multi_select_and_checks_are_the_schemas_keys() {
+        let mut descriptor = LearnableDescriptor::new(
+            "clearances",
+            "broker",
+            "Which desks a broker may clear at",
+            "A table per broker",
+            "rules",
+        );
+        let mut desks = LessonField::new("desks", "Desks", FieldKind::CHOICE)
+            .with_choices(["general", "cold chain"]);
+        desks.list = true;
+        desks.min_length = Some(1);
+        let mut amount = LessonField::new("amount", "Limit in euros", FieldKind::TEXT);
+        amount.value_type = Some("integer".into());
+        amount.minimum = Some(crate::FieldBound::Number(100.into()));
+        amount.maximum = Some(crate::FieldBound::Number(1_000_000.into()));
+        amount.default = Some("5000".into());
+        let mut note = LessonField::new("note", "Note", FieldKind::TEXT);
+        note.max_length = Some(200);
+        let mut approvers = LessonField::new("approvers", "Approvers", FieldKind::TEXT);
+        approvers.list = true;
+        descriptor.lesson_fields = vec![desks, amount, note, approvers];
+        let schema = serde_json::to_value(requested_schema(&descriptor)).unwrap();
+        let properties = &schema["properties"];
+        assert_eq!(properties["desks"]["type"], "array");
+        assert_eq!(
+            properties["desks"]["items"]["anyOf"][1]["const"],
+            "cold chain"
+        );
+        assert_eq!(properties["desks"]["minItems"], 1);
+        assert_eq!(properties["amount"]["type"], "integer");
+        assert_eq!(properties["amount"]["minimum"], 100);
+        assert_eq!(properties["amount"]["maximum"], 1_000_000);
+        assert_eq!(properties["amount"]["default"], 5000);
+        assert_eq!(
+            properties["amount"]["description"],
+            "At least 100, at most 1,000,000."
+        );
+        assert_eq!(properties["note"]["maxLength"], 200);
+        assert_eq!(properties["approvers"]["type"], "string");
+        assert_eq!(properties["approvers"]["description"], "One a line.");
+        let value = lesson_value(
+            &descriptor,
+            "kim",
+            Some(&json!({"desks": ["general", "cold chain"], "amount": 5000})),
+        )
+        .unwrap();
+        assert_eq!(
+            value.into_json(),
+            json!({"desks": ["general", "cold chain"], "amount": "5000"})
+        );
+        let refused =
+            lesson_value(&descriptor, "kim", Some(&json!({"desks": ["north"]}))).unwrap_err();
+        assert!(matches!(
+            refused.problems()[0],
+            LessonProblem::NotAChoice { .. }
+        ));
+    }
 
     fn descriptor() -> LearnableDescriptor {
         let mut descriptor = LearnableDescriptor::new(

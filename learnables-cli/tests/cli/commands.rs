@@ -737,7 +737,8 @@ fn a_question_is_read_from_the_answer_the_task_or_the_page_link() {
         assert_eq!(taught["lesson"]["collection"], "routing_rules", "{source}");
         assert_eq!(taught["lesson"]["entry"], *entry, "{source}");
     }
-    // The link of a question answered already says so.
+    // The link of a question answered already says so, with its own exit
+    // status: not a usage error, since the command line was right.
     let err = run(&[
         "teach",
         &agent.url,
@@ -747,10 +748,27 @@ fn a_question_is_read_from_the_answer_the_task_or_the_page_link() {
         ALICE_TOKEN,
         "-y",
     ])
-    .failed_with(2);
+    .failed_with(5);
     assert!(
         err.contains("the agent's question is answered already: Chapter 64 declarations go to the general desk."),
         "{err}"
+    );
+    let message = run(&[
+        "--json",
+        "teach",
+        &agent.url,
+        "--question",
+        &link,
+        "--token",
+        ALICE_TOKEN,
+        "-y",
+    ])
+    .json_error("answered", 5);
+    assert!(message.contains("answered already"), "{message}");
+    let help = run(&["teach", "--help"]).ok();
+    assert!(
+        help.contains("\n  5    the agent's question is answered already"),
+        "{help}"
     );
 }
 

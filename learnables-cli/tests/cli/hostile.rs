@@ -135,7 +135,8 @@ fn every_command(url: &str, dir: &std::path::Path) -> Vec<(Vec<String>, &'static
     let question = write_json(dir, "question.json", &question);
     let owned = |args: &[&str]| args.iter().map(|arg| (*arg).to_owned()).collect::<Vec<_>>();
     vec![
-        (owned(&["card", url]), "Agent ", true),
+        // Shown escaped, and failing the lint: its declaration hides characters.
+        (owned(&["card", url]), "Agent ", false),
         (owned(&["check", &card]), "no skill `Skill id ", false),
         (teach(url, "tok"), "Learned ", true),
         (teach(url, "refuse"), "bad field ", false),

@@ -159,3 +159,155 @@ fn a_rejection_says_why_and_json_lists_and_decides() {
     let unknown = review(&agent, BOB_TOKEN, &["--approve", &id, "--yes"]).failed();
     assert!(unknown.contains("lists no open proposal"), "{unknown}");
 }
+
+/// How many proposals the paging agent holds: their listing, unpaged,
+/// would be past the command's 1 MiB bound on an answer.
+const MANY: usize = 3000;
+
+/// A card whose one learnable is reviewed.
+fn reviewed_card() -> serde_json::Value {
+    serde_json::json!({"name": "Paging agent", "capabilities": {"extensions": [{
+        "uri": learnables::EXTENSION_URI, "params": {
+            "teachMethod": "rsaxb.learnables.Teach",
+            "reviewMethod": "rsaxb.learnables.Review",
+            "learnables": [{"collection": "clearance_limits", "entry": "broker",
+                "teaches": "How much a broker clears alone", "how": "A table kept by the team",
+                "decidedBy": "rules", "review": {"approvals": 1},
+                "lessonFields": [{"name": "amountEur", "label": "Limit in euros", "kind": "text"}]}]}}]}})
+}
+
+/// The proposal number `n`, about 400 bytes of JSON.
+fn open_proposal(n: usize) -> serde_json::Value {
+    serde_json::json!({"collection": "clearance_limits", "entry": format!("broker-{n}"),
+        "proposalId": format!("p{n}"), "proposedBy": "alice@example.com",
+        "proposedAt": "2026-12-05T10:00:00Z",
+        "reason": format!("the ministry's letter number {n} of this year, received on Monday"),
+        "describes": format!("Broker {n} may now clear up to EUR 25,000 alone, without a second look"),
+        "changes": [{"name": "amountEur", "label": "Limit in euros", "before": null, "after": "25000"}],
+        "approvedBy": [], "approvalsNeeded": 1, "mayDecide": true})
+}
+
+/// An agent that pages its Review listing as the contract says: `{limit?,
+/// from?}` (limit 1..=100, 20 by default), `{proposals, next?}`; a
+/// decision on any of its proposals is learned.
+fn paging_agent() -> common::stub::Stub {
+    use common::stub::{Reply, Stub};
+    use serde_json::{Value, json};
+    Stub::start(|request| {
+        if request.is_card() {
+            return Reply::json(&reviewed_card());
+        }
+        let body: Value = serde_json::from_str(&request.body).unwrap_or_default();
+        let params = &body["params"];
+        match body["method"].as_str().unwrap_or_default() {
+            "rsaxb.learnables.Teacher" => Reply::result(json!({"teacher": "bob@example.com"})),
+            "rsaxb.learnables.Review" if params.get("proposalId").is_some() => {
+                Reply::result(json!({"learned": true, "describes": "Learned it",
+                    "definitionVersion": 1, "versionId": "v1"}))
+            }
+            "rsaxb.learnables.Review" => {
+                let limit = params["limit"].as_u64().unwrap_or(20);
+                assert!((1..=100).contains(&limit), "a limit of {limit}");
+                let from = params["from"]
+                    .as_str()
+                    .and_then(|from| from.strip_prefix('p'))
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .unwrap_or(0);
+                let end = (from + limit as usize).min(MANY);
+                let proposals: Vec<Value> = (from..end).map(open_proposal).collect();
+                let mut page = json!({"proposals": proposals});
+                if end < MANY {
+                    page["next"] = json!(format!("p{end}"));
+                }
+                Reply::result(page)
+            }
+            other => panic!("no method {other}"),
+        }
+    })
+}
+
+#[test]
+fn thousands_of_proposals_are_listed_and_decided_a_page_at_a_time() {
+    let agent = paging_agent();
+    let listed = run(&["review", &agent.url, "--token", BOB_TOKEN]).ok();
+    assert!(
+        listed.starts_with(&format!("{MANY} lessons waiting for review:")),
+        "{}",
+        &listed[..200.min(listed.len())]
+    );
+    assert!(listed.contains(&format!("(proposal p{})", MANY - 1)));
+    // The last page's proposal is found, and decided.
+    let last = format!("p{}", MANY - 1);
+    let approved = run(&[
+        "review",
+        &agent.url,
+        "--token",
+        BOB_TOKEN,
+        "--approve",
+        &last,
+        "--yes",
+    ]);
+    let approved = approved.ok();
+    assert!(approved.contains("Learned it"), "{approved}");
+    let requests = agent.requests();
+    let decided = requests
+        .iter()
+        .filter_map(|request| serde_json::from_str::<serde_json::Value>(&request.body).ok())
+        .filter(|body| body["params"]["proposalId"] == last.as_str())
+        .count();
+    assert_eq!(decided, 1, "the decision named the proposal");
+}
+
+/// `teacher` (by `token`) proposes a limit for `entry`.
+fn propose_for(agent: &Agent, entry: &str, teacher: &str, token: &str) {
+    let taught = run(&[
+        "teach",
+        &agent.url,
+        "--collection",
+        "clearance_limits",
+        "--entry",
+        entry,
+        "--taught-by",
+        teacher,
+        "--token",
+        token,
+        "--set",
+        "amountEur=25000",
+        "--set",
+        "review_after=",
+        "--reason",
+        "the ministry's letter",
+    ])
+    .ok();
+    assert!(taught.starts_with("Waiting for review"), "{taught}");
+}
+
+#[test]
+fn the_example_agents_paged_listing_is_read_whole_and_decided() {
+    let agent = Agent::start();
+    // As many as two teachers may have open: 20 each.
+    for n in 0..20 {
+        propose_for(&agent, &format!("broker-a{n}"), ALICE, ALICE_TOKEN);
+        propose_for(&agent, &format!("broker-b{n}"), common::BOB, BOB_TOKEN);
+    }
+    let listed = review(&agent, BOB_TOKEN, &[]).ok();
+    assert!(
+        listed.starts_with("40 lessons waiting for review:"),
+        "{listed}"
+    );
+    let document = run(&["--json", "review", &agent.url, "--token", BOB_TOKEN]).json(0);
+    let proposals = document["proposals"].as_array().unwrap();
+    assert_eq!(proposals.len(), 40);
+    let last = proposals
+        .iter()
+        .rfind(|proposal| proposal["proposedBy"] == ALICE)
+        .unwrap();
+    let id = last["proposalId"].as_str().unwrap();
+    let approved = review(&agent, BOB_TOKEN, &["--approve", id, "--yes"]).ok();
+    assert!(approved.contains("25000"), "{approved}");
+    let listed = review(&agent, BOB_TOKEN, &[]).ok();
+    assert!(
+        listed.starts_with("39 lessons waiting for review:"),
+        "{listed}"
+    );
+}

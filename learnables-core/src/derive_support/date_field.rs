@@ -67,5 +67,8 @@ impl Probe<NaiveDate> {
         parse: parse_date,
         take: take_date,
         display: as_display::<NaiveDate>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }

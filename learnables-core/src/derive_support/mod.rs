@@ -20,8 +20,14 @@ mod write;
 
 pub use probe::{FieldOf, FieldOps, FieldType, Probe, TakeFn, TextField};
 pub use reader::{
-    MigrateFn, Parsers, Reader, Sent, Slot, entries, owned_entries, read_stored, validated,
+    MigrateFn, Parsers, Reader, Sent, Slot, entries, owned_entries, parse_list, read_stored,
+    validated,
 };
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
-pub use spec::{DescriptorCell, DescriptorSpec, FieldSpec, ParseFn, check_default};
-pub use write::{DefaultIsAChoice, Piece, choice_default, lesson_value, phrase, shown_default};
+pub use spec::{
+    Bound, DescriptorCell, DescriptorSpec, FieldSpec, ParseFn, check_default, length_misfit,
+    pattern_misfit, range_misfit,
+};
+pub use write::{
+    DefaultIsAChoice, Piece, Shown, choice_default, lesson_value, phrase, shown_default,
+};

@@ -38,6 +38,14 @@ pub struct FieldOps<T> {
     pub take: TakeFn<T>,
     /// The value as text: what its lesson value and phrasings show.
     pub display: fn(&T) -> &dyn Display,
+    /// The descriptor's `valueType`: `integer` or `number` for the
+    /// standard numbers, none for any other type.
+    pub value_type: Option<&'static str>,
+    /// The least value of a whole-number type (up to 64 bits: what a
+    /// JSON number holds exactly).
+    pub least: Option<i128>,
+    /// The greatest value of a whole-number type (up to 64 bits).
+    pub most: Option<i128>,
 }
 
 /// A lesson field's type, field `N` of the learnable `L` in the generated
@@ -82,6 +90,9 @@ impl<T: Choice + Display> Probe<T> {
         parse: parse_choice::<T>,
         take: take_choice::<T>,
         display: choice_display::<T>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
@@ -123,6 +134,9 @@ where
         parse: parse_text::<T>,
         take: take_text::<T>,
         display: as_display::<T>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
@@ -135,17 +149,52 @@ impl Probe<String> {
         choices: None,
         descriptions: None,
         aliases: &[],
-        parse: parse_text::<String>,
+        parse: parse_string,
         take: take_string,
         display: as_display::<String>,
+        value_type: None,
+        least: None,
+        most: None,
     };
 }
 
+/// A shared or boxed text (`Box<str>`, `Arc<str>`, `Rc<str>`): a `text`
+/// field read as a `String` is. The derive names these types itself (they
+/// have no `FromStr`).
+macro_rules! text_pointers {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Probe<$ty> {
+            /// A text, held as the type holds it.
+            pub const OPS: FieldOps<$ty> = FieldOps {
+                kind: "text",
+                choices: None,
+                descriptions: None,
+                aliases: &[],
+                parse: |value, field| parse_string(value, field).map(<$ty>::from),
+                take: |value, field| take_string(value, field).map(<$ty>::from),
+                display: as_display::<$ty>,
+                value_type: None,
+                least: None,
+                most: None,
+            };
+        }
+    )*};
+}
+
+text_pointers!(Box<str>, std::sync::Arc<str>, std::rc::Rc<str>);
+
+/// A text as a person means it: spaces around it trimmed, as a choice's
+/// and a number's are (copied only when there are any).
 fn take_string(value: Value, field: &FieldSpec) -> Result<String, LessonProblem> {
     match value {
-        Value::String(text) => Ok(text),
-        other => parse_text::<String>(&other, field),
+        Value::String(text) if text.trim().len() == text.len() => Ok(text),
+        Value::String(text) => Ok(text.trim().to_owned()),
+        other => parse_string(&other, field),
     }
+}
+
+fn parse_string(value: &Value, field: &FieldSpec) -> Result<String, LessonProblem> {
+    with_text(value, field, |text| Ok(text.trim().to_owned()))
 }
 
 fn take_text<T>(value: Value, field: &FieldSpec) -> Result<T, LessonProblem>
@@ -170,25 +219,7 @@ pub trait StandardText: FromStr + Display {
     }
 }
 
-/// `number` with a comma between each group of three digits, past four
-/// digits: "255", "65,535", "-9,223,372,036,854,775,808".
-fn grouped(number: i128) -> String {
-    let digits = number.unsigned_abs().to_string();
-    if digits.len() <= 4 {
-        return number.to_string();
-    }
-    let mut text = String::with_capacity(digits.len() + digits.len() / 3 + 1);
-    if number < 0 {
-        text.push('-');
-    }
-    for (at, digit) in digits.chars().enumerate() {
-        if at > 0 && (digits.len() - at).is_multiple_of(3) {
-            text.push(',');
-        }
-        text.push(digit);
-    }
-    text
-}
+use crate::field_check::grouped;
 
 /// The standard whole-number types: `text` fields read as whole numbers in
 /// their type's range.
@@ -202,9 +233,19 @@ macro_rules! whole_numbers {
 
         impl Probe<$ty> {
             /// A whole number is a `text` field, read as one in range.
-            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>(
+                Some("integer"),
+                whole_bound(<$ty>::MIN as i128, <$ty>::BITS),
+                whole_bound(<$ty>::MAX as i128, <$ty>::BITS),
+            );
         }
     )*};
+}
+
+/// A whole-number type's bound, for the descriptor: none past 64 bits
+/// (no JSON number holds it exactly).
+const fn whole_bound(bound: i128, bits: u32) -> Option<i128> {
+    if bits > 64 { None } else { Some(bound) }
 }
 
 /// [`grouped`] for a maximum, which for `u128` does not fit in an `i128`.
@@ -234,7 +275,7 @@ macro_rules! fractional_numbers {
 
         impl Probe<$ty> {
             /// A floating-point number is a `text` field, read as a finite number.
-            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>();
+            pub const OPS: FieldOps<$ty> = standard_ops::<$ty>(Some("number"), None, None);
         }
     )*};
 }
@@ -249,11 +290,15 @@ impl StandardText for char {
 
 impl Probe<char> {
     /// A `char` is a `text` field of one character.
-    pub const OPS: FieldOps<char> = standard_ops::<char>();
+    pub const OPS: FieldOps<char> = standard_ops::<char>(None, None, None);
 }
 
 /// The field of a [`StandardText`] type.
-const fn standard_ops<T: StandardText>() -> FieldOps<T>
+const fn standard_ops<T: StandardText>(
+    value_type: Option<&'static str>,
+    least: Option<i128>,
+    most: Option<i128>,
+) -> FieldOps<T>
 where
     T::Err: Display,
 {
@@ -265,6 +310,9 @@ where
         parse: parse_standard::<T>,
         take: take_standard::<T>,
         display: as_display::<T>,
+        value_type,
+        least,
+        most,
     }
 }
 
@@ -338,11 +386,26 @@ fn take_choice<T: Choice>(value: Value, field: &FieldSpec) -> Result<T, LessonPr
     parse_choice::<T>(&value, field)
 }
 
+/// A choice as a person types it: exactly, else with spaces around it
+/// trimmed and without regard to case or to whether words are separated
+/// by a space, a hyphen or an underscore (as `field_check` matches one),
+/// against the choices and their aliases.
 fn parse_choice<T: Choice>(value: &Value, field: &FieldSpec) -> Result<T, LessonProblem> {
     with_text(value, field, |text| match T::from_choice(text) {
         Some(choice) => Ok(choice),
-        None => Err(not_a_choice(field, text, T::CHOICES)),
+        None => loose_choice::<T>(text).ok_or_else(|| not_a_choice(field, text, T::CHOICES)),
     })
+}
+
+#[cold]
+#[inline(never)]
+fn loose_choice<T: Choice>(text: &str) -> Option<T> {
+    let text = text.trim();
+    T::CHOICES
+        .iter()
+        .chain(T::ALIASES.iter().map(|(alias, _)| alias))
+        .find(|choice| crate::field_check::same_choice(choice, text))
+        .and_then(|choice| T::from_choice(choice))
 }
 
 // The problems are built out of line: the labels and copies they own cost
@@ -390,18 +453,7 @@ mod tests {
 
     #[test]
     fn numbers_and_booleans_are_read_as_their_text() {
-        static FIELD: FieldSpec = FieldSpec {
-            name: "amount",
-            label: Some("Amount"),
-            help: None,
-            doc: &[],
-            kind: crate::FieldKind::TEXT,
-            choices: None,
-            descriptions: None,
-            default: None,
-            entry_key: false,
-            optional: false,
-        };
+        static FIELD: FieldSpec = FieldSpec::text("amount", "Amount");
         let read = |value: Value| parse_text::<String>(&value, &FIELD);
         assert_eq!(read(serde_json::json!(84)).unwrap(), "84");
         assert_eq!(read(serde_json::json!(-3)).unwrap(), "-3");
@@ -420,18 +472,7 @@ mod tests {
         ));
     }
 
-    static DAYS: FieldSpec = FieldSpec {
-        name: "days",
-        label: Some("Days"),
-        help: None,
-        doc: &[],
-        kind: crate::FieldKind::TEXT,
-        choices: None,
-        descriptions: None,
-        default: None,
-        entry_key: false,
-        optional: false,
-    };
+    static DAYS: FieldSpec = FieldSpec::text("days", "Days");
 
     fn reason<T>(parse: ParseFn<T>, value: Value) -> String {
         match parse(&value, &DAYS) {

@@ -9,7 +9,7 @@ use super::spec::ParseFn;
 use super::spec::{DescriptorSpec, FieldSpec};
 use crate::lesson_error::{FieldErrors, LessonError};
 use crate::lesson_error::{LessonProblem, shortened};
-use crate::wire::LessonValue;
+use crate::wire::{LearnableDescriptor, LessonValue};
 
 /// The pairs of a lesson value, for the generated parser.
 #[inline]
@@ -85,6 +85,26 @@ fn is_blank(text: &str) -> bool {
     }
 }
 
+/// The items of a list field's value, each read with `parse`: a JSON
+/// array, or a text read as one item a line ([`crate::LIST_SEPARATOR`]).
+pub fn parse_list<T>(
+    value: &Value,
+    field: &FieldSpec,
+    parse: ParseFn<T>,
+) -> Result<Vec<T>, LessonProblem> {
+    match value {
+        Value::Array(items) => items.iter().map(|item| parse(item, field)).collect(),
+        Value::String(text) => crate::field_check::list_items(text)
+            .map(|item| parse(&Value::String(item.to_owned()), field))
+            .collect(),
+        other => Err(LessonProblem::WrongType {
+            field: field.name.to_owned(),
+            label: field.label(),
+            found: crate::wire::lesson_value::json_type_name(other),
+        }),
+    }
+}
+
 /// A field's state while a lesson value is read.
 #[derive(Debug)]
 pub enum Slot<T> {
@@ -100,6 +120,9 @@ pub enum Slot<T> {
 #[derive(Debug)]
 pub struct Reader {
     spec: &'static DescriptorSpec,
+    /// The descriptor, for a learnable with checked fields (`range`,
+    /// `length`, `pattern`): what [`crate::field_check`] checks against.
+    descriptor: Option<&'static LearnableDescriptor>,
     problems: Vec<LessonProblem>,
 }
 
@@ -109,26 +132,96 @@ impl Reader {
     pub fn new(spec: &'static DescriptorSpec) -> Reader {
         Reader {
             spec,
+            descriptor: None,
             problems: Vec::new(),
         }
     }
 
-    /// Reads field `index`'s value; for an optional field, `null` and an
-    /// empty (or blank) text mean absent, whatever the type: what a form
-    /// sends for a field left empty. (One function for both, so that a
-    /// build instantiates one reader per field type.)
-    pub fn read<T>(
+    /// A reader for a learnable with checked fields, which it checks
+    /// against `descriptor`.
+    #[inline]
+    pub fn checked(
+        spec: &'static DescriptorSpec,
+        descriptor: &'static LearnableDescriptor,
+    ) -> Reader {
+        Reader {
+            spec,
+            descriptor: Some(descriptor),
+            problems: Vec::new(),
+        }
+    }
+
+    /// The field's own checks on a value sent for it, when it has any.
+    #[inline]
+    fn check(&self, index: usize, value: &Value) -> Result<(), LessonProblem> {
+        match self.descriptor {
+            Some(descriptor) if self.spec.fields[index].checked => {
+                crate::field_check::check(&descriptor.lesson_fields[index], value)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads list field `index`'s value (a JSON array, or its text form:
+    /// one item a line), each item with `parse`; `null` and a blank text
+    /// mean absent.
+    pub fn read_list<T>(
         &mut self,
         index: usize,
         value: impl Sent,
-        parsers: Parsers<T>,
-        optional: bool,
-    ) -> Slot<T> {
-        if optional && is_empty(value.value()) {
+        parse: ParseFn<T>,
+    ) -> Slot<Vec<T>> {
+        if is_empty(value.value()) {
             return Slot::Absent;
         }
+        let field = &self.spec.fields[index];
+        let read = parse_list(value.value(), field, parse)
+            .and_then(|items| self.check(index, value.value()).map(|()| items));
+        match read {
+            Ok(items) => Slot::Read(items),
+            Err(problem) => {
+                self.reject(problem);
+                Slot::Rejected
+            }
+        }
+    }
+
+    /// A list field's value: read, else none, which for a required field
+    /// is a `Missing` problem (a list takes no `default`).
+    pub fn take_list<T>(
+        &mut self,
+        index: usize,
+        slot: Slot<Vec<T>>,
+        optional: bool,
+    ) -> Option<Vec<T>> {
+        match slot {
+            Slot::Read(items) => Some(items),
+            Slot::Absent if !optional => {
+                self.missing(index);
+                None
+            }
+            Slot::Absent | Slot::Rejected => None,
+        }
+    }
+
+    /// Reads field `index`'s value; `null` and an empty (or blank) text
+    /// mean absent, whatever the type: what a form sends for a field left
+    /// empty (a required one is then missing, or takes its default).
+    pub fn read<T>(&mut self, index: usize, value: impl Sent, parsers: Parsers<T>) -> Slot<T> {
+        // `null` and a blank text are absent for every field: a required
+        // one is then refused as missing, in the same words.
+        if is_empty(value.value()) {
+            return Slot::Absent;
+        }
+        let checked = self.check(index, value.value());
         match value.read(parsers, &self.spec.fields[index]) {
-            Ok(read) => Slot::Read(read),
+            Ok(read) => match checked {
+                Ok(()) => Slot::Read(read),
+                Err(problem) => {
+                    self.reject(problem);
+                    Slot::Rejected
+                }
+            },
             Err(problem) => {
                 self.reject(problem);
                 Slot::Rejected
@@ -147,14 +240,13 @@ impl Reader {
         key: &str,
         value: impl Sent,
         parsers: Parsers<T>,
-        optional: bool,
     ) {
         if !matches!(slot, Slot::Absent) {
             self.twice(index, key);
             *slot = Slot::Rejected;
             return;
         }
-        *slot = self.read(index, value, parsers, optional);
+        *slot = self.read(index, value, parsers);
     }
 
     #[cold]

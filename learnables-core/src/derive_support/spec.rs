@@ -1,7 +1,7 @@
 //! A learnable's description as the derive saw it, in `'static` data, and
 //! the owned descriptor built from it once.
 
-use crate::wire::{FieldKind, LearnableDescriptor, LessonField};
+use crate::wire::{FieldBound, FieldKind, LearnableDescriptor, LessonField};
 
 use serde_json::Value;
 
@@ -56,6 +56,83 @@ pub struct FieldSpec {
     pub entry_key: bool,
     /// Of an `Option` type: a lesson may leave it out.
     pub optional: bool,
+    /// Of a `Vec` type: a list of values of its kind.
+    pub list: bool,
+    /// The descriptor's `valueType`, from the type.
+    pub value_type: Option<&'static str>,
+    /// `range(min = ...)`, else a whole-number type's least value.
+    pub minimum: Option<Bound>,
+    /// `range(max = ...)`, else a whole-number type's greatest value.
+    pub maximum: Option<Bound>,
+    /// `length(min = ...)`: characters of a text, items of a list.
+    pub min_length: Option<u64>,
+    /// `length(max = ...)`.
+    pub max_length: Option<u64>,
+    /// `pattern = "..."`.
+    pub pattern: Option<&'static str>,
+    /// Whether the field has a check its type's parser does not make
+    /// (`range`, `length`, `pattern`): such a field's value is also
+    /// checked against its descriptor ([`crate::field_check`]).
+    pub checked: bool,
+}
+
+impl FieldSpec {
+    /// A text field named `name`, labelled `label`, with nothing else.
+    pub const fn text(name: &'static str, label: &'static str) -> FieldSpec {
+        FieldSpec {
+            name,
+            label: Some(label),
+            help: None,
+            doc: &[],
+            kind: FieldKind::TEXT,
+            choices: None,
+            descriptions: None,
+            default: None,
+            entry_key: false,
+            optional: false,
+            list: false,
+            value_type: None,
+            minimum: None,
+            maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            checked: false,
+        }
+    }
+}
+
+/// A bound of a field's `range`, in `'static` data.
+#[derive(Debug, Clone, Copy)]
+pub enum Bound {
+    /// A whole number.
+    Whole(i128),
+    /// A number with a fraction.
+    Real(f64),
+    /// A date's text.
+    Text(&'static str),
+}
+
+impl Bound {
+    /// The bound of a whole-number type ([`FieldOps::least`](super::FieldOps)).
+    pub const fn whole(bound: Option<i128>) -> Option<Bound> {
+        match bound {
+            Some(bound) => Some(Bound::Whole(bound)),
+            None => None,
+        }
+    }
+
+    fn field_bound(self) -> Option<FieldBound> {
+        match self {
+            Bound::Whole(whole) => i64::try_from(whole)
+                .map(serde_json::Number::from)
+                .ok()
+                .or_else(|| u64::try_from(whole).ok().map(serde_json::Number::from))
+                .map(FieldBound::Number),
+            Bound::Real(real) => serde_json::Number::from_f64(real).map(FieldBound::Number),
+            Bound::Text(text) => Some(FieldBound::Text(text.to_owned())),
+        }
+    }
 }
 
 /// What an optional field's help says.
@@ -103,7 +180,13 @@ impl FieldSpec {
                 .descriptions
                 .filter(|all| all.iter().any(Option::is_some))
                 .map(|all| all.iter().map(|d| d.map(plain_text)).collect()),
-            ..LessonField::new("", "", FieldKind::TEXT)
+            list: self.list,
+            value_type: self.value_type.map(str::to_owned),
+            minimum: self.minimum.and_then(Bound::field_bound),
+            maximum: self.maximum.and_then(Bound::field_bound),
+            min_length: self.min_length,
+            max_length: self.max_length,
+            pattern: self.pattern.map(str::to_owned),
         }
     }
 }
@@ -174,5 +257,61 @@ pub fn check_default<T>(spec: &DescriptorSpec, index: usize, parse: ParseFn<T>, 
              not a value of its type ({problem}); write a value the type accepts",
             field.name
         );
+    }
+}
+
+/// Why a field's type takes no `range` of these bounds, if it does not:
+/// numbers need a number type, dates in quotes a date type.
+pub const fn range_misfit(
+    value_type: Option<&'static str>,
+    kind: &'static str,
+    dates: bool,
+) -> Option<&'static str> {
+    let date = kind.len() == 4 && matches!(kind.as_bytes(), b"date");
+    match (value_type.is_some(), date, dates) {
+        (true, _, false) | (_, true, true) => None,
+        (_, true, false) => Some(
+            "`range` of a date field takes dates in double quotes: write \
+             `range(min = \"2026-01-01\")`",
+        ),
+        (true, _, true) => {
+            Some("`range` of a number field takes numbers: write `range(min = 1, max = 10)`")
+        }
+        _ => Some(
+            "`range` bounds a number or a date, and this field's type is neither: use `length` \
+             to bound a text, or give the field a number or date type",
+        ),
+    }
+}
+
+/// Why a field's type takes no `length`, if it does not: it counts a
+/// text's characters or a list's items.
+pub const fn length_misfit(
+    value_type: Option<&'static str>,
+    choices: bool,
+    list: bool,
+) -> Option<&'static str> {
+    if list || (value_type.is_none() && !choices) {
+        None
+    } else {
+        Some(
+            "`length` counts a text's characters or a list's items, and this field is a single \
+             number or choice: use `range` for a number, or remove `length`",
+        )
+    }
+}
+
+/// Why a field's type takes no `pattern`, if it does not: it matches text.
+pub const fn pattern_misfit(
+    value_type: Option<&'static str>,
+    choices: bool,
+) -> Option<&'static str> {
+    if value_type.is_none() && !choices {
+        None
+    } else {
+        Some(
+            "`pattern` matches free text, and this field is a number or a choice: use `range` \
+             for a number, or remove `pattern`",
+        )
     }
 }

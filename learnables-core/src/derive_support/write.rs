@@ -14,16 +14,49 @@ pub fn as_display<T: Display>(value: &T) -> &dyn Display {
     value
 }
 
-/// The lesson value of a derived value: each field's name and its text,
-/// `None` for an absent optional field (left out).
-pub fn lesson_value(fields: &[(&'static str, Option<&dyn Display>)]) -> LessonValue {
+/// A field's value as the writers see it.
+pub enum Shown<'a> {
+    /// An absent optional field.
+    Absent,
+    /// One value.
+    One(&'a dyn Display),
+    /// A list field's items.
+    List(Vec<&'a dyn Display>),
+}
+
+/// The lesson value of a derived value: each field's name and its text (a
+/// list's, an array of texts), an absent optional field left out.
+pub fn lesson_value(fields: &[(&'static str, Shown<'_>)]) -> LessonValue {
     let mut map = Map::with_capacity(fields.len());
     for (name, value) in fields {
-        if let Some(value) = value {
-            map.insert((*name).to_owned(), Value::String(value.to_string()));
-        }
+        let value = match value {
+            Shown::Absent => continue,
+            Shown::One(value) => Value::String(value.to_string()),
+            Shown::List(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| Value::String(item.to_string()))
+                    .collect(),
+            ),
+        };
+        map.insert((*name).to_owned(), value);
     }
     LessonValue::from(map)
+}
+
+/// A list's items in words: "general", "general and cold chain",
+/// "general, cold chain and dangerous goods".
+fn in_words(items: &[&dyn Display], out: &mut String) {
+    let mut item_text = String::new();
+    for (at, item) in items.iter().enumerate() {
+        if at > 0 {
+            out.push_str(if at + 1 == items.len() { " and " } else { ", " });
+        }
+        item_text.clear();
+        // Writing to a String cannot fail.
+        let _ = write!(item_text, "{item}");
+        out.push_str(&crate::untrusted::escaped(&item_text));
+    }
 }
 
 /// A piece of a `describes` template.
@@ -32,8 +65,12 @@ pub enum Piece<'a> {
     Text(&'static str),
     /// The entry's key.
     Entry,
-    /// A field's value; `None` for an absent optional field (nothing).
-    Value(Option<&'a dyn Display>),
+    /// A field's value (a list's items joined in words); nothing for an
+    /// absent optional field.
+    Value(Shown<'a>),
+    /// A part written only when every field in it has a value
+    /// (`[ (deputy: {deputy})]` in a template).
+    Part(Vec<Piece<'a>>),
 }
 
 /// The phrasing of a `describes` template for `entry`. The entry and the
@@ -43,21 +80,42 @@ pub enum Piece<'a> {
 /// control, bidi or invisible character reaches them raw.
 pub fn phrase(pieces: &[Piece<'_>], entry: &str) -> String {
     let mut out = String::with_capacity(64);
+    write_pieces(pieces, entry, &mut out);
+    out
+}
+
+/// Whether every value in `pieces` is there (a list with at least one item).
+fn complete(pieces: &[Piece<'_>]) -> bool {
+    pieces.iter().all(|piece| match piece {
+        Piece::Text(_) | Piece::Entry => true,
+        Piece::Value(Shown::Absent) => false,
+        Piece::Value(Shown::List(items)) => !items.is_empty(),
+        Piece::Value(Shown::One(_)) => true,
+        Piece::Part(_) => true,
+    })
+}
+
+fn write_pieces(pieces: &[Piece<'_>], entry: &str, out: &mut String) {
     let mut value_text = String::new();
     for piece in pieces {
         match piece {
             Piece::Text(text) => out.push_str(text),
             Piece::Entry => out.push_str(&crate::untrusted::escaped(entry)),
             // Writing to a String cannot fail.
-            Piece::Value(Some(value)) => {
+            Piece::Value(Shown::One(value)) => {
                 value_text.clear();
                 let _ = write!(value_text, "{value}");
                 out.push_str(&crate::untrusted::escaped(&value_text));
             }
-            Piece::Value(None) => {}
+            Piece::Value(Shown::Absent) => {}
+            Piece::Value(Shown::List(items)) => in_words(items, out),
+            Piece::Part(part) => {
+                if complete(part) {
+                    write_pieces(part, entry, out);
+                }
+            }
         }
     }
-    out
 }
 
 /// The choice a field's `default` reads as, the way a lesson's value
@@ -163,15 +221,15 @@ mod tests {
     fn phrases_and_lesson_values_leave_absent_fields_out() {
         let pieces = [
             Piece::Text("Chapter "),
-            Piece::Value(Some(&85)),
+            Piece::Value(Shown::One(&85)),
             Piece::Text(" for "),
             Piece::Entry,
-            Piece::Value(None),
+            Piece::Value(Shown::Absent),
         ];
         assert_eq!(phrase(&pieces, "85"), "Chapter 85 for 85");
         let hostile = [
             Piece::Text("Say "),
-            Piece::Value(Some(&"\u{202e}olleh\x1b[2J")),
+            Piece::Value(Shown::One(&"\u{202e}olleh\x1b[2J")),
             Piece::Text(" in "),
             Piece::Entry,
         ];
@@ -179,7 +237,49 @@ mod tests {
             phrase(&hostile, "a\u{0}b"),
             r"Say \u{202e}olleh\u{1b}[2J in a\u{0}b"
         );
-        let value = lesson_value(&[("chapter", Some(&85)), ("note", None)]);
-        assert_eq!(value.into_json(), serde_json::json!({"chapter": "85"}));
+        let value = lesson_value(&[
+            ("chapter", Shown::One(&85)),
+            ("note", Shown::Absent),
+            ("desks", Shown::List(vec![&"general", &"cold chain"])),
+        ]);
+        assert_eq!(
+            value.into_json(),
+            serde_json::json!({"chapter": "85", "desks": ["general", "cold chain"]})
+        );
+    }
+
+    #[test]
+    fn lists_are_joined_in_words_and_parts_need_their_values() {
+        let desks = |items: Vec<&'static dyn Display>| {
+            phrase(
+                &[Piece::Text("Goes to "), Piece::Value(Shown::List(items))],
+                "",
+            )
+        };
+        assert_eq!(desks(vec![&"general"]), "Goes to general");
+        assert_eq!(
+            desks(vec![&"general", &"cold chain"]),
+            "Goes to general and cold chain"
+        );
+        assert_eq!(
+            desks(vec![&"general", &"cold chain", &"dangerous goods"]),
+            "Goes to general, cold chain and dangerous goods"
+        );
+        let deputy = |value: Shown<'static>| {
+            phrase(
+                &[
+                    Piece::Entry,
+                    Piece::Text(" approves"),
+                    Piece::Part(vec![
+                        Piece::Text(" (deputy: "),
+                        Piece::Value(value),
+                        Piece::Text(")"),
+                    ]),
+                ],
+                "kim",
+            )
+        };
+        assert_eq!(deputy(Shown::One(&"lee")), "kim approves (deputy: lee)");
+        assert_eq!(deputy(Shown::Absent), "kim approves");
     }
 }

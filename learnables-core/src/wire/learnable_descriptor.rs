@@ -146,6 +146,12 @@ impl LearnableDescriptor {
         if let Some(problem) = learnables_rules::how_problem(&self.how, &self.teaches) {
             report.at("how", problem.to_string());
         }
+        // Blank is reported above; a placeholder such as "TODO" here.
+        if !learnables_rules::is_blank(&self.teaches)
+            && let Some(problem) = learnables_rules::teaches_problem(&self.teaches)
+        {
+            report.at("teaches", problem.to_string().replace("`how`", "`teaches`"));
+        }
         if let Some(skills) = &self.skills
             && let Some(problem) = learnables_rules::skills_problem(skills)
         {

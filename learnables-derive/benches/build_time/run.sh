@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-time benchmark of `#[derive(Learnable)]` against serde's
 # `#[derive(Deserialize)]`: generates two throwaway crates with the same N
-# shapes (a struct of four fields, one of them an enum of three variants),
+# shapes (a struct of six fields: an enum of three variants, a list of it and a
+# number with a range among them),
 # builds their dependencies once, then times `cargo build` of each crate
 # alone (incremental compilation off), alternating the two, and prints the
 # medians and their ratio.
@@ -97,6 +98,12 @@ pub struct Rule$i {
     pub note: Option<String>,
     /// Owner
     pub owner: String,
+    /// Desks it may also go to
+    #[learnable(length(min = 1, max = 3))]
+    pub desks: Vec<Desk$i>,
+    /// Limit in euros
+    #[learnable(range(min = 100, max = 1000000))]
+    pub limit: u32,
 }
 RUST
     done
@@ -122,6 +129,10 @@ pub struct Rule$i {
     pub note: Option<String>,
     /// Owner
     pub owner: String,
+    /// Desks it may also go to
+    pub desks: Vec<Desk$i>,
+    /// Limit in euros
+    pub limit: u32,
 }
 fn general_$i() -> Desk$i { Desk$i::General }
 RUST

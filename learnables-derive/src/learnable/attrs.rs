@@ -61,4 +61,12 @@ pub struct FieldAttrs {
     pub entry_key: Flag,
     #[darling(multiple)]
     pub alias: Vec<crate::meta::Text>,
+    #[darling(default, with = crate::meta::bounds)]
+    pub range: Option<crate::meta::Bounds>,
+    #[darling(default, with = crate::meta::bounds)]
+    pub length: Option<crate::meta::Bounds>,
+    #[darling(default, with = crate::meta::text)]
+    pub pattern: Option<LitStr>,
+    #[darling(default, with = crate::meta::text)]
+    pub custom_kind: Option<LitStr>,
 }

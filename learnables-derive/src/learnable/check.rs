@@ -29,6 +29,21 @@ pub fn how(how: &LitStr, teaches: &LitStr) -> darling::Result<()> {
     }
 }
 
+/// The placeholder rule on `teaches` (blank is reported with the other keys).
+pub fn teaches(teaches: &LitStr) -> darling::Result<()> {
+    if is_blank(&teaches.value()) {
+        return Ok(());
+    }
+    match learnables_rules::teaches_problem(&teaches.value()) {
+        Some(problem) => Err(darling::Error::custom(format!(
+            "{}: say what a person is deciding, such as \"Which desk handles a declaration\"",
+            problem.to_string().replace("`how`", "`teaches`")
+        ))
+        .with_span(teaches)),
+        None => Ok(()),
+    }
+}
+
 /// `skills(...)`: at least one id, none blank.
 pub fn skills(skills: &Texts) -> darling::Result<()> {
     let ids: Vec<String> = skills.items.iter().map(LitStr::value).collect();

@@ -25,6 +25,9 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
     let kind_checks = learnable
         .lesson_fields()
         .map(|(_, field)| kind_check(field));
+    let fit_checks = learnable
+        .lesson_fields()
+        .map(|(_, field)| super::checks::fit_check(krate, field));
     let first_use_checks: Vec<TokenStream> = learnable
         .lesson_fields()
         .filter(|(_, field)| {
@@ -79,6 +82,7 @@ pub fn generate(learnable: &Learnable) -> TokenStream {
 
             #(#default_checks)*
             #(#kind_checks)*
+            #(#fit_checks)*
 
             #[automatically_derived]
             impl #krate::Learnable for #ident {
@@ -126,7 +130,7 @@ fn field_refs(learnable: &Learnable) -> TokenStream {
         .lesson_fields()
         .map(|(_, field)| {
             let name = &field.lesson.as_ref().expect("lesson fields only").name;
-            (&field.ident, &field.value_ty, name)
+            (&field.ident, &field.ty, name)
         })
         .collect();
     let declarations = fields.iter().map(|(field, value_ty, _)| {
@@ -177,13 +181,20 @@ fn field_items(learnable: &Learnable) -> TokenStream {
     let impls = learnable.lesson_fields().map(|(index, field)| {
         let value_ty = &field.value_ty;
         let ops = field.ops();
+        // A boxed or shared `str` has no `FromStr`: its text ops are the
+        // support's own, for the type the derive sees written.
+        let bound = (!super::model::is_text_pointer(value_ty)).then(|| {
+            quote_spanned! {value_ty.span()=>
+                where
+                    for<'__any> #value_ty: #krate::__private::FieldType,
+            }
+        });
         // Every other use of the field's type goes through `ops`: one
         // error for a type that is no lesson field's, not one per use.
         quote_spanned! {value_ty.span()=>
             #[diagnostic::do_not_recommend]
             impl #krate::__private::FieldOf<#ident, #index> for #value_ty
-            where
-                for<'__any> #value_ty: #krate::__private::FieldType,
+            #bound
             {
                 const OPS: #krate::__private::FieldOps<#value_ty> =
                     #krate::__private::Probe::<#value_ty>::OPS;
@@ -233,6 +244,29 @@ fn spec(learnable: &Learnable) -> TokenStream {
         let doc = &lesson.doc;
         let entry_key = field.entry_key;
         let optional = field.optional;
+        let list = field.list;
+        let checks = &lesson.checks;
+        let value_type = field.item("value_type");
+        let bound = |explicit: Option<&crate::meta::BoundLit>, of_type: &str| match explicit {
+            Some(bound) => {
+                let bound = super::checks::bound_tokens(krate, bound);
+                quote!(::core::option::Option::Some(#bound))
+            }
+            None => {
+                let of_type = field.item(of_type);
+                quote!(#krate::__private::Bound::whole(#of_type))
+            }
+        };
+        let minimum = bound(checks.minimum.as_ref(), "least");
+        let maximum = bound(checks.maximum.as_ref(), "most");
+        let count = |count: Option<u64>| match count {
+            Some(count) => quote!(::core::option::Option::Some(#count)),
+            None => quote!(::core::option::Option::None),
+        };
+        let min_length = count(checks.min_length);
+        let max_length = count(checks.max_length);
+        let pattern = option_lit(checks.pattern.as_ref());
+        let checked = checks.any();
         let choices = field.item("choices");
         let descriptions = field.item("descriptions");
         let kind = match &lesson.kind {
@@ -254,6 +288,14 @@ fn spec(learnable: &Learnable) -> TokenStream {
                 default: #default,
                 entry_key: #entry_key,
                 optional: #optional,
+                list: #list,
+                value_type: #value_type,
+                minimum: #minimum,
+                maximum: #maximum,
+                min_length: #min_length,
+                max_length: #max_length,
+                pattern: #pattern,
+                checked: #checked,
             }
         }
     });
@@ -334,8 +376,8 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
     let take = |field: &Field| field.item("take");
     let declarations = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
-        let value_ty = &field.value_ty;
-        quote!(let mut #slot: #krate::__private::Slot<#value_ty> = #krate::__private::Slot::Absent;)
+        let ty = &field.ty;
+        quote!(let mut #slot: #krate::__private::Slot<#ty> = #krate::__private::Slot::Absent;)
     });
     let arms = lesson_fields.iter().map(|(index, field)| {
         let slot = slot(*index);
@@ -344,19 +386,28 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let aliases = &lesson.aliases;
         let parse = parse(field);
         let take = take(field);
-        let optional = field.optional;
         let stored_names = &lesson.stored_names;
+        if field.list {
+            // A list is read whole; an alias or stored name reads it too.
+            let read = quote!(#slot = __reader.read_list(#index, __value, #parse));
+            let stored = (!stored_names.is_empty())
+                .then(|| quote!(#(#stored_names)|* if __stored => #read,));
+            return quote! {
+                #name #(| #aliases)* => #read,
+                #stored
+            };
+        }
         if aliases.is_empty() && stored_names.is_empty() {
-            quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take), #optional),)
+            quote!(#name => #slot = __reader.read(#index, __value, (#parse, #take)),)
         } else if stored_names.is_empty() {
             quote! {
-                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
             }
         } else {
             // The name before `rename_all`: in stored versions only.
             quote! {
-                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
-                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take), #optional),
+                #name #(| #aliases)* => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
+                #(#stored_names)|* if __stored => __reader.read_into(&mut #slot, #index, __key, __value, (#parse, #take)),
             }
         }
     });
@@ -364,6 +415,9 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         let slot = slot(*index);
         let parse = parse(field);
         let optional = field.optional;
+        if field.list {
+            return quote!(let #slot = __reader.take_list(#index, #slot, #optional););
+        }
         quote!(let #slot = __reader.take(#index, #slot, #parse, #optional);)
     });
     let required: Vec<_> = lesson_fields
@@ -377,6 +431,9 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
         if field.lesson.is_none() {
             // A skipped field's value: its type's default, which the
             // compiler asks for at the type.
+            if let Some(path) = &field.skip_default {
+                return quote_spanned!(path.span()=> #ident: #path(),);
+            }
             return quote_spanned!(field.value_ty.span()=> #ident: ::core::default::Default::default(),);
         }
         let slot = slot(lesson_index);
@@ -477,6 +534,19 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
             }
         }
     });
+    // A learnable with checked fields reads against its descriptor.
+    let reader = if lesson_fields.iter().any(|(_, field)| {
+        field
+            .lesson
+            .as_ref()
+            .is_some_and(|lesson| lesson.checks.any())
+    }) {
+        quote! {
+            #krate::__private::Reader::checked(&SPEC, <#ident as #krate::Learnable>::descriptor())
+        }
+    } else {
+        quote!(#krate::__private::Reader::new(&SPEC))
+    };
     let parse_fn = quote! {
         #[inline]
         fn __parse<__K: ::core::convert::AsRef<str>, __V: #krate::__private::Sent>(
@@ -484,7 +554,7 @@ fn from_lesson_value(learnable: &Learnable) -> (TokenStream, TokenStream) {
             #entry_param
             __stored: bool,
         ) -> ::core::result::Result<#ident, #krate::LessonError> {
-            let mut __reader = #krate::__private::Reader::new(&SPEC);
+            let mut __reader = #reader;
             #(#declarations)*
             for (__sent_key, __value) in __pairs {
                 let __key: &str = ::core::convert::AsRef::<str>::as_ref(&__sent_key);

@@ -1,12 +1,14 @@
 //! `#[derive(Learnable)]`: `attrs` (the attributes as written, read by
 //! darling after `keys` screened their keys) -> `model` (the learnable, every
 //! error collected on one accumulator; `field`: a field of it) with `check` (the rules, each a
-//! predicate of `learnables-rules`; `template` reads `describes`) ->
+//! predicate of `learnables-rules`; `checks`: a field's `range`, `length`, `pattern`;
+//! `template` reads `describes`) ->
 //! `codegen` from the checked model (`phrase`: writing a value out);
 //! `fallback` emits stub impls beside the errors.
 
 mod attrs;
 mod check;
+mod checks;
 mod codegen;
 mod fallback;
 mod field;

@@ -46,9 +46,16 @@ const KEYS: Keys = Keys {
         "skip",
         "entry_key",
         "alias",
+        "range",
+        "length",
+        "pattern",
+        "custom_kind",
     ],
     repeatable: &["alias"],
 };
+
+/// The kinds the library's clients know (the spec's two and `date`).
+const KINDS: &[&str] = &["text", "choice", "date"];
 
 /// A learnable struct, checked.
 pub struct Learnable {
@@ -181,6 +188,9 @@ impl Learnable {
         if let (Some(how), Some(teaches)) = (&how, &teaches) {
             errors.handle(check::how(how, teaches));
         }
+        if let Some(teaches) = &teaches {
+            errors.handle(check::teaches(teaches));
+        }
         if let Some(skills) = &attrs.skills {
             errors.handle(check::skills(skills));
         }
@@ -272,14 +282,18 @@ fn read_fields(
         let Some(ident) = field.ident.clone() else {
             continue;
         };
-        let (value_ty, optional) = match option_inner(&field.ty) {
+        let (ty, optional) = match option_inner(&field.ty) {
             Some(inner) => (inner.clone(), true),
             None => (field.ty.clone(), false),
+        };
+        let (value_ty, list) = match vec_inner(&ty) {
+            Some(inner) if !field.skip.is_present() => (inner.clone(), true),
+            _ => (ty.clone(), false),
         };
         let lesson = if field.skip.is_present() {
             None
         } else {
-            let lesson = read_lesson_field(field, &ident, &value_ty, rule, errors);
+            let lesson = read_lesson_field(field, &ident, &value_ty, list, rule, errors);
             let name_span = field
                 .rename
                 .as_ref()
@@ -301,6 +315,29 @@ fn read_fields(
                     .map(|alias| (alias.clone(), lesson.name.clone())),
             );
             Some(lesson)
+        };
+        let skip_default = if field.skip.is_present() {
+            skipped_keys(field, errors);
+            field
+                .default
+                .as_ref()
+                .and_then(|default| match default.parse::<Path>() {
+                    Ok(path) => Some(path),
+                    Err(_) => {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "on a skipped field, `default` names the function that makes its \
+                                 value, as serde's does: write `default = \"path::to::function\"`; \
+                                 {:?} is not a path",
+                                default.value()
+                            ))
+                            .with_span(default),
+                        );
+                        None
+                    }
+                })
+        } else {
+            None
         };
         if field.skip.is_present()
             && let Some(alias) = field.alias.first()
@@ -332,6 +369,14 @@ fn read_fields(
                     )
                     .with_span(&span),
                 );
+            } else if list {
+                errors.push(
+                    darling::Error::custom(
+                        "the entry's key cannot be a list: a lesson is about one entry; make \
+                         the field's type the key's type, without `Vec`",
+                    )
+                    .with_span(&span),
+                );
             } else if let Some(first) = entry_key {
                 errors.push(
                     darling::Error::custom(format!(
@@ -346,10 +391,13 @@ fn read_fields(
         }
         fields.push(Field {
             ident,
+            ty,
             value_ty,
             optional,
-            entry_key: is_key && !field.skip.is_present() && !optional,
+            list,
+            entry_key: is_key && !field.skip.is_present() && !optional && !list,
             lesson,
+            skip_default,
         });
     }
     check_aliases(&aliases, &seen, errors);
@@ -364,6 +412,32 @@ fn read_fields(
         });
     }
     fields
+}
+
+/// The keys of a lesson field given on a skipped field, which would have
+/// no effect: each an error.
+fn skipped_keys(field: &FieldAttrs, errors: &mut darling::error::Accumulator) {
+    let given: [(&str, Option<Span>); 8] = [
+        ("label", field.label.as_ref().map(LitStr::span)),
+        ("help", field.help.as_ref().map(LitStr::span)),
+        ("rename", field.rename.as_ref().map(LitStr::span)),
+        ("kind", field.kind.as_ref().map(LitStr::span)),
+        ("custom_kind", field.custom_kind.as_ref().map(LitStr::span)),
+        ("range", field.range.as_ref().map(|range| range.span)),
+        ("length", field.length.as_ref().map(|length| length.span)),
+        ("pattern", field.pattern.as_ref().map(LitStr::span)),
+    ];
+    for (key, span) in given {
+        if let Some(span) = span {
+            errors.push(
+                darling::Error::custom(format!(
+                    "a skipped field is no lesson field, so `{key}` would have no effect: remove \
+                     `{key}`, or `skip`"
+                ))
+                .with_span(&span),
+            );
+        }
+    }
 }
 
 /// An alias names one field only: not a field's own name, not another's
@@ -415,6 +489,7 @@ fn read_lesson_field(
     field: &FieldAttrs,
     ident: &Ident,
     value_ty: &Type,
+    list: bool,
     rule: Option<RenameRule>,
     errors: &mut darling::error::Accumulator,
 ) -> LessonField {
@@ -465,36 +540,97 @@ fn read_lesson_field(
         }
         (None, _) => {}
     }
-    if let Some(kind) = &field.kind {
+    if let Some(kind) = &field.kind
+        && errors
+            .handle(not_blank(
+                kind,
+                "`kind`",
+                "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
+            ))
+            .is_some()
+        && !KINDS.contains(&kind.value().as_str())
+    {
+        let hint = learnables_rules::closest(&kind.value(), KINDS.iter().copied())
+            .map(|near| format!(" (did you mean {near:?}?)"))
+            .unwrap_or_default();
+        errors.push(
+            darling::Error::custom(format!(
+                "unknown `kind` {:?}{hint}: the kinds are {}; for a kind of your own, which a \
+                 client that does not know it shows as text, write `custom_kind = {:?}`",
+                kind.value(),
+                KINDS.join(", "),
+                kind.value()
+            ))
+            .with_span(kind),
+        );
+    }
+    if let (Some(_), Some(custom)) = (&field.kind, &field.custom_kind) {
+        errors.push(
+            darling::Error::custom("give `kind` or `custom_kind`, not both: remove one")
+                .with_span(custom),
+        );
+    }
+    if let Some(custom) = &field.custom_kind {
         errors.handle(not_blank(
-            kind,
-            "`kind`",
-            "write a kind such as \"date\", or leave `kind` out to have the field's type decide",
+            custom,
+            "`custom_kind`",
+            "write the kind's name, or leave `custom_kind` out to have the field's type decide",
         ));
     }
-    if let Some(default) = &field.default {
-        errors.handle(check::default_parses(default, value_ty, &name));
+    match &field.default {
+        Some(default) if list => errors.push(
+            darling::Error::custom(
+                "a list field takes no `default`: a lesson that leaves it out gives no items; \
+                 remove `default`, or make the field one value",
+            )
+            .with_span(default),
+        ),
+        Some(default) => {
+            errors.handle(check::default_parses(default, value_ty, &name));
+        }
+        None => {}
     }
+    let checks = super::checks::read(field, &name, list, errors);
     LessonField {
         name,
         label: field.label.clone(),
         help: field.help.clone(),
         doc: doc.pieces,
-        kind: field.kind.clone(),
+        kind: field.kind.clone().or_else(|| field.custom_kind.clone()),
         default: field.default.clone(),
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
         stored_names,
+        checks,
     }
+}
+
+/// Whether `ty` is `Box<str>`, `Arc<str>` or `Rc<str>` (by the last
+/// segment's name): a text the support reads itself.
+pub fn is_text_pointer(ty: &Type) -> bool {
+    ["Box", "Arc", "Rc"].iter().any(|pointer| {
+        matches!(generic_inner(ty, pointer), Some(Type::Path(inner))
+            if inner.qself.is_none() && inner.path.is_ident("str"))
+    })
+}
+
+/// `Some(T)` when `ty` is `Vec<T>` (also as `std::vec::Vec<T>`).
+fn vec_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Vec")
 }
 
 /// `Some(T)` when `ty` is `Option<T>` (also as `std::option::Option<T>`).
 fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Option")
+}
+
+/// `Some(T)` when `ty` is `{wrapper}<T>`, by its last segment's name.
+fn generic_inner<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     if path.qself.is_some() {
         return None;
     }
     let last = path.path.segments.last()?;
-    if last.ident != "Option" {
+    if last.ident != wrapper {
         return None;
     }
     let PathArguments::AngleBracketed(args) = &last.arguments else {

@@ -12,18 +12,32 @@ use super::template::{Describes, TemplatePiece};
 /// `&dyn Display` of a field's value, through the field's ops (so that a
 /// type that is no lesson field's is one error, at the type): `Some(...)`,
 /// or for an optional field, `None` when absent.
-fn shown(field: &Field) -> TokenStream {
+fn shown(krate: &syn::Path, field: &Field) -> TokenStream {
     let ident = &field.ident;
     let display = field.item("display");
+    let one = |value: TokenStream| {
+        if field.list {
+            quote! {
+                #krate::__private::Shown::List(
+                    ::core::iter::Iterator::collect(
+                        ::core::iter::Iterator::map((#value).iter(), |__item| #display(__item))
+                    )
+                )
+            }
+        } else {
+            quote!(#krate::__private::Shown::One(#display(#value)))
+        }
+    };
     if field.optional {
+        let some = one(quote!(__value));
         quote! {
             match &self.#ident {
-                ::core::option::Option::Some(__value) => ::core::option::Option::Some(#display(__value)),
-                ::core::option::Option::None => ::core::option::Option::None,
+                ::core::option::Option::Some(__value) => #some,
+                ::core::option::Option::None => #krate::__private::Shown::Absent,
             }
         }
     } else {
-        quote!(::core::option::Option::Some(#display(&self.#ident)))
+        one(quote!(&self.#ident))
     }
 }
 
@@ -31,7 +45,7 @@ pub(super) fn to_lesson_value(learnable: &Learnable) -> TokenStream {
     let krate = &learnable.krate;
     let fields = learnable.lesson_fields().map(|(_, field)| {
         let name = &field.lesson.as_ref().expect("lesson fields only").name;
-        let shown = shown(field);
+        let shown = shown(krate, field);
         quote!((#name, #shown))
     });
     quote! {
@@ -52,36 +66,7 @@ pub(super) fn describes(learnable: &Learnable) -> TokenStream {
             __describes_with(self, __entry)
         },
         Describes::Template(pieces) => {
-            let pieces = pieces.iter().map(|piece| match piece {
-                TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
-                TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
-                TemplatePiece::Field { ident, .. } => {
-                    let shown = match learnable
-                        .lesson_fields()
-                        .find(|(_, field)| field.ident == *ident)
-                    {
-                        Some((_, field)) => shown(field),
-                        // A skipped field: its type must be `Display`.
-                        None => {
-                            let field = learnable
-                                .fields
-                                .iter()
-                                .find(|field| field.ident == *ident)
-                                .expect("a template names a field of the struct");
-                            let value_ty = &field.value_ty;
-                            let value = if field.optional {
-                                quote!(self.#ident.as_ref())
-                            } else {
-                                quote!(::core::option::Option::Some(&self.#ident))
-                            };
-                            quote_spanned! {value_ty.span()=>
-                                #value.map(|__value| __value as &dyn ::core::fmt::Display)
-                            }
-                        }
-                    };
-                    quote!(#krate::__private::Piece::Value(#shown))
-                }
-            });
+            let pieces = pieces.iter().map(|piece| template_piece(learnable, piece));
             quote!(#krate::__private::phrase(&[#(#pieces),*], __entry))
         }
     };
@@ -89,6 +74,49 @@ pub(super) fn describes(learnable: &Learnable) -> TokenStream {
         #[inline]
         fn describes(&self, __entry: &str) -> ::std::string::String {
             #body
+        }
+    }
+}
+
+/// A template piece as the `Piece` the phrasing writes.
+fn template_piece(learnable: &Learnable, piece: &TemplatePiece) -> TokenStream {
+    let krate = &learnable.krate;
+    match piece {
+        TemplatePiece::Text(text) => quote!(#krate::__private::Piece::Text(#text)),
+        TemplatePiece::Entry => quote!(#krate::__private::Piece::Entry),
+        TemplatePiece::Part(part) => {
+            let part = part.iter().map(|piece| template_piece(learnable, piece));
+            quote!(#krate::__private::Piece::Part(::std::vec![#(#part),*]))
+        }
+        TemplatePiece::Field { ident, .. } => {
+            let shown = match learnable
+                .lesson_fields()
+                .find(|(_, field)| field.ident == *ident)
+            {
+                Some((_, field)) => shown(krate, field),
+                // A skipped field: its type must be `Display`.
+                None => {
+                    let field = learnable
+                        .fields
+                        .iter()
+                        .find(|field| field.ident == *ident)
+                        .expect("a template names a field of the struct");
+                    let value_ty = &field.value_ty;
+                    if field.optional {
+                        quote_spanned! {value_ty.span()=>
+                            match &self.#ident {
+                                ::core::option::Option::Some(__value) => #krate::__private::Shown::One(__value as &dyn ::core::fmt::Display),
+                                ::core::option::Option::None => #krate::__private::Shown::Absent,
+                            }
+                        }
+                    } else {
+                        quote_spanned! {value_ty.span()=>
+                            #krate::__private::Shown::One(&self.#ident as &dyn ::core::fmt::Display)
+                        }
+                    }
+                }
+            };
+            quote!(#krate::__private::Piece::Value(#shown))
         }
     }
 }

@@ -1,5 +1,7 @@
 //! The `describes` template: literal text with `{field}` placeholders and
-//! `{entry}` for the entry key; `{{` and `}}` stand for braces.
+//! `{entry}` for the entry key; `[...]` a part written only when every
+//! field in it has a value (an optional field's, a list's words); `{{`,
+//! `}}`, `[[` and `]]` stand for braces and brackets.
 
 use proc_macro2::Span;
 use syn::ext::IdentExt;
@@ -19,8 +21,12 @@ pub enum Describes {
 /// A template piece with its placeholder resolved.
 pub enum TemplatePiece {
     Text(String),
-    Field { ident: Ident },
+    Field {
+        ident: Ident,
+    },
     Entry,
+    /// `[...]`: written only when every field in it has a value.
+    Part(Vec<TemplatePiece>),
 }
 
 /// One piece of a parsed template.
@@ -30,6 +36,8 @@ pub enum Piece {
     Text(String),
     /// `{name}`: a field of the struct, or the entry key when `name` is `entry`.
     Placeholder(String),
+    /// `[...]`: a part written only when its fields have values.
+    Part(Vec<Piece>),
 }
 
 /// Why a template does not parse.
@@ -41,6 +49,10 @@ pub enum TemplateError {
     Unopened { at: usize },
     /// `{}` or a placeholder that is not an identifier.
     BadPlaceholder { text: String },
+    /// A `[` with no `]` after it, or one inside another part.
+    UnclosedPart { at: usize },
+    /// A `]` with no `[` before it.
+    UnopenedPart { at: usize },
 }
 
 impl std::fmt::Display for TemplateError {
@@ -56,6 +68,16 @@ impl std::fmt::Display for TemplateError {
                 "unbalanced braces in `describes`: the `}}` at character {at} closes nothing \
                  (write `}}}}` for a literal brace)"
             ),
+            TemplateError::UnclosedPart { at } => write!(
+                f,
+                "unbalanced brackets in `describes`: the `[` at character {at} is never closed, \
+                 or opens a part inside another (write `[[` for a literal bracket)"
+            ),
+            TemplateError::UnopenedPart { at } => write!(
+                f,
+                "unbalanced brackets in `describes`: the `]` at character {at} closes nothing \
+                 (write `]]` for a literal bracket)"
+            ),
             TemplateError::BadPlaceholder { text } => write!(
                 f,
                 "`{{{text}}}` in `describes` is not a placeholder: write a field's name, as in \
@@ -68,19 +90,36 @@ impl std::fmt::Display for TemplateError {
 /// Parses a template into pieces.
 pub fn parse(template: &str) -> Result<Vec<Piece>, TemplateError> {
     let mut pieces = Vec::new();
+    // The pieces before the open part, while one is open, and where it opened.
+    let mut outer: Option<(Vec<Piece>, usize)> = None;
     let mut text = String::new();
     let mut chars = template.chars().enumerate().peekable();
     while let Some((at, c)) = chars.next() {
         match c {
-            '{' if chars.peek().is_some_and(|&(_, next)| next == '{') => {
+            '{' | '}' | '[' | ']' if chars.peek().is_some_and(|&(_, next)| next == c) => {
                 chars.next();
-                text.push('{');
-            }
-            '}' if chars.peek().is_some_and(|&(_, next)| next == '}') => {
-                chars.next();
-                text.push('}');
+                text.push(c);
             }
             '}' => return Err(TemplateError::Unopened { at }),
+            '[' => {
+                if outer.is_some() {
+                    return Err(TemplateError::UnclosedPart { at });
+                }
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut text)));
+                }
+                outer = Some((std::mem::take(&mut pieces), at));
+            }
+            ']' => {
+                let Some((before, _)) = outer.take() else {
+                    return Err(TemplateError::UnopenedPart { at });
+                };
+                if !text.is_empty() {
+                    pieces.push(Piece::Text(std::mem::take(&mut text)));
+                }
+                let part = std::mem::replace(&mut pieces, before);
+                pieces.push(Piece::Part(part));
+            }
             '{' => {
                 let mut name = String::new();
                 loop {
@@ -103,6 +142,9 @@ pub fn parse(template: &str) -> Result<Vec<Piece>, TemplateError> {
             }
             c => text.push(c),
         }
+    }
+    if let Some((_, at)) = outer {
+        return Err(TemplateError::UnclosedPart { at });
     }
     if !text.is_empty() {
         pieces.push(Piece::Text(text));
@@ -156,17 +198,91 @@ fn resolve_template(
     describes: &LitStr,
 ) -> darling::Result<Vec<TemplatePiece>> {
     let mut errors = darling::Error::accumulator();
+    let mut named = false;
+    let resolved = resolve(pieces, fields, describes, false, &mut named, &mut errors);
+    if !named {
+        errors.push(
+            darling::Error::custom(
+                "`describes` names no field and not `{entry}`: it would say the same of every \
+                 entry; name what makes this one what it is, as in \"Chapter {chapter} goes to \
+                 the {desk} desk\"",
+            )
+            .with_span(describes),
+        );
+    }
+    errors.finish_with(resolved)
+}
+
+/// The pieces resolved to fields (`in_part`: inside `[...]`); `named`
+/// set when one names a field or the entry.
+fn resolve(
+    pieces: Vec<Piece>,
+    fields: &[Field],
+    describes: &LitStr,
+    in_part: bool,
+    named: &mut bool,
+    errors: &mut darling::error::Accumulator,
+) -> Vec<TemplatePiece> {
     let names: Vec<String> = fields.iter().map(|f| f.ident.unraw().to_string()).collect();
     let mut resolved = Vec::new();
     for piece in pieces {
         match piece {
             Piece::Text(text) => resolved.push(TemplatePiece::Text(text)),
-            Piece::Placeholder(name) if name == "entry" => resolved.push(TemplatePiece::Entry),
+            Piece::Part(part) => {
+                let mut part_named = false;
+                let part = resolve(part, fields, describes, true, &mut part_named, errors);
+                if !part
+                    .iter()
+                    .any(|piece| matches!(piece, TemplatePiece::Field { .. }))
+                {
+                    errors.push(
+                        darling::Error::custom(
+                            "a `[...]` part of `describes` names no field: it is written only \
+                             when its fields have values, so name one (`[ (deputy: \
+                             {deputy})]`), or drop the brackets",
+                        )
+                        .with_span(describes),
+                    );
+                }
+                *named |= part_named;
+                resolved.push(TemplatePiece::Part(part));
+            }
+            Piece::Placeholder(name) if name == "entry" => {
+                if names.iter().any(|n| n == "entry") {
+                    errors.push(
+                        darling::Error::custom(
+                            "`{entry}` in `describes` is the lesson's entry, and this struct has \
+                             a field named `entry` too: give the field another Rust name (its \
+                             lesson name stays with #[learnable(rename = \"entry\")]) and write \
+                             `{that_name}` for its value, `{entry}` for the entry",
+                        )
+                        .with_span(describes),
+                    );
+                }
+                *named = true;
+                resolved.push(TemplatePiece::Entry);
+            }
             Piece::Placeholder(name) => match names.iter().position(|n| *n == name) {
-                Some(index) => resolved.push(TemplatePiece::Field {
-                    ident: fields[index].ident.clone(),
-                }),
+                Some(index) => {
+                    let field = &fields[index];
+                    if field.optional && !in_part {
+                        errors.push(
+                            darling::Error::custom(format!(
+                                "`{{{name}}}` in `describes` is an optional field: put it and \
+                                 the words that go with it in `[...]`, as in `[ ({name}: \
+                                 {{{name}}})]`, so that they are left out when it has no value"
+                            ))
+                            .with_span(describes),
+                        );
+                    }
+                    *named = true;
+                    resolved.push(TemplatePiece::Field {
+                        ident: field.ident.clone(),
+                    });
+                }
                 None => {
+                    // Meant for a field: "names nothing" would only repeat it.
+                    *named = true;
                     let hint = learnables_rules::closest(&name, names.iter().map(String::as_str))
                         .map(|near| format!(" (did you mean `{{{near}}}`?)"))
                         .unwrap_or_default();
@@ -182,7 +298,7 @@ fn resolve_template(
             },
         }
     }
-    errors.finish_with(resolved)
+    resolved
 }
 
 #[cfg(test)]
@@ -234,6 +350,25 @@ mod tests {
             parse("{ desk }").unwrap(),
             vec![Piece::Placeholder("desk".into())]
         );
+    }
+
+    #[test]
+    fn brackets_make_a_part_and_doubled_ones_are_literal() {
+        assert_eq!(
+            parse("{entry}[ (deputy: {deputy})] [[x]]").unwrap(),
+            vec![
+                Piece::Placeholder("entry".into()),
+                Piece::Part(vec![
+                    Piece::Text(" (deputy: ".into()),
+                    Piece::Placeholder("deputy".into()),
+                    Piece::Text(")".into()),
+                ]),
+                Piece::Text(" [x]".into()),
+            ]
+        );
+        assert_eq!(parse("a [b"), Err(TemplateError::UnclosedPart { at: 2 }));
+        assert_eq!(parse("a ]"), Err(TemplateError::UnopenedPart { at: 2 }));
+        assert_eq!(parse("[a [b]]"), Err(TemplateError::UnclosedPart { at: 3 }));
     }
 
     #[test]

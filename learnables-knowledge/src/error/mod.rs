@@ -168,6 +168,25 @@ pub enum TeachError {
         /// Its author.
         teacher: String,
     },
+    /// A lesson of a reviewed learnable while its teacher, or its entry,
+    /// has as many proposals waiting as [`ProposalLimits`](crate::ProposalLimits)
+    /// allow: nothing is proposed until some are decided.
+    #[error(
+        "{} has {limit} proposals waiting for review already, as many as the agent allows: \
+         nothing more is proposed until some are decided",
+        match of { ProposalsOf::Teacher => format!("the teacher {teacher}"),
+                   ProposalsOf::Entry => format!("the entry `{entry}`") }
+    )]
+    TooManyProposals {
+        /// Whose proposals reached the limit.
+        of: ProposalsOf,
+        /// The teacher of the lesson.
+        teacher: String,
+        /// The entry of the lesson.
+        entry: String,
+        /// The limit.
+        limit: u32,
+    },
     /// A teacher approving a proposal they approved already: each
     /// approval needed is another teacher's.
     #[error("{teacher} has approved `{proposal_id}` already: it needs another teacher's approval")]
@@ -327,4 +346,14 @@ pub enum ImportError {
     /// The back end could not store the versions.
     #[error("the versions could not be stored: {0}")]
     Store(#[from] StoreError),
+}
+
+/// Whose proposals reached a limit: see [`TeachError::TooManyProposals`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ProposalsOf {
+    /// The teacher's.
+    Teacher,
+    /// The entry's.
+    Entry,
 }

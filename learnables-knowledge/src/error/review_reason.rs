@@ -20,6 +20,9 @@ pub mod review_reasons {
     pub const PROPOSAL_STALE: &str = "PROPOSAL_STALE";
     /// A rejection without a reason.
     pub const REJECTION_REASON_MISSING: &str = "REJECTION_REASON_MISSING";
+    /// A lesson while its teacher or its entry has as many proposals
+    /// waiting as the agent allows.
+    pub const TOO_MANY_PROPOSALS: &str = "TOO_MANY_PROPOSALS";
 }
 
 impl TeachError {
@@ -43,6 +46,7 @@ impl TeachError {
             TeachError::AlreadyApproved { .. } => review_reasons::ALREADY_APPROVED,
             TeachError::StaleProposal { .. } => review_reasons::PROPOSAL_STALE,
             TeachError::NoRejectionReason => review_reasons::REJECTION_REASON_MISSING,
+            TeachError::TooManyProposals { .. } => review_reasons::TOO_MANY_PROPOSALS,
             _ => return None,
         })
     }

@@ -9,7 +9,7 @@ use serde::de::{DeserializeSeed, Deserializer, Error as _, SeqAccess, Visitor};
 
 use super::log_frame::{self, GroupError, MAGIC};
 use super::private_files;
-use super::{Storage, StoreError, check_follows_on, check_review_follows_on};
+use super::{ReviewsOf, Storage, StoreError, check_follows_on, check_review_follows_on};
 use crate::StoreReason;
 use crate::record_view::RecordView;
 use crate::state::State;
@@ -401,6 +401,10 @@ impl Storage for LogStorage {
 
     fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
         Ok(self.tail().reviews.clone())
+    }
+
+    fn load_reviews_of(&self, which: ReviewsOf<'_>) -> Result<Vec<ReviewRecord>, StoreError> {
+        Ok(which.select(&self.tail().reviews))
     }
 }
 

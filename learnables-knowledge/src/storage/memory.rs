@@ -3,7 +3,7 @@
 
 use std::sync::{Mutex, PoisonError};
 
-use super::{Storage, StoreError, check_follows_on, check_review_follows_on};
+use super::{ReviewsOf, Storage, StoreError, check_follows_on, check_review_follows_on};
 use crate::{LessonValue, ReviewRecord, VersionRecord};
 
 /// Versions kept in memory only: the back end of
@@ -132,6 +132,11 @@ impl Storage for MemoryStorage {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .clone())
+    }
+
+    fn load_reviews_of(&self, which: ReviewsOf<'_>) -> Result<Vec<ReviewRecord>, StoreError> {
+        let reviews = self.reviews.lock().unwrap_or_else(PoisonError::into_inner);
+        Ok(which.select(&reviews))
     }
 }
 

@@ -9,12 +9,16 @@ mod memory;
 mod postgres_storage;
 #[cfg(feature = "embedded")]
 mod private_files;
+mod reviews_of;
 
 #[cfg(feature = "embedded")]
 pub use log_storage::LogStorage;
 pub use memory::MemoryStorage;
 #[cfg(feature = "postgres")]
 pub use postgres_storage::PostgresStorage;
+pub use reviews_of::ReviewsOf;
+#[cfg(feature = "postgres")]
+pub(crate) use reviews_of::{decides, makes_version};
 
 use crate::{ReviewRecord, StoreError, VersionRecord};
 
@@ -117,6 +121,14 @@ pub trait Storage: Send + Sync + 'static {
     /// The default, for a back end that keeps none, is none.
     fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
         Ok(Vec::new())
+    }
+
+    /// The records of the proposals `which` selects ([`ReviewsOf`]), each
+    /// proposal's in number order: what a listing or a decision reads.
+    /// The default reads every record and keeps those; a back end whose
+    /// records are not in memory should read only those.
+    fn load_reviews_of(&self, which: ReviewsOf<'_>) -> Result<Vec<ReviewRecord>, StoreError> {
+        Ok(which.select(&self.load_reviews()?))
     }
 }
 

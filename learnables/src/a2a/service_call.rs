@@ -225,7 +225,7 @@ fn refused_token(refusal: TokenRefusal) -> RpcError {
 
 /// A request admitted: what its response needs.
 struct Admitted {
-    id: Option<Value>,
+    id: Option<a2a_extensions::json_rpc::Id>,
     method: String,
 }
 

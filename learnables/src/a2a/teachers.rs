@@ -363,6 +363,40 @@ impl Authenticator for Tokens {
 pub trait TeacherPolicy: Send + Sync + 'static {
     /// `Ok` to accept the lesson.
     fn allow(&self, principal: &Principal, lesson: &Lesson) -> Result<(), String>;
+
+    /// `Ok` to let `principal` make `decision` on a proposal: `lesson` is
+    /// the proposal's lesson (its collection, entry and value) with the
+    /// reviewer as `taughtBy`. The default judges it as [`allow`](Self::allow)
+    /// judges the reviewer teaching it themself, so that a policy bounding
+    /// what a teacher may set bounds what they may approve.
+    ///
+    /// ```
+    /// use learnables::a2a::{Principal, TeacherPolicy};
+    /// use learnables::{Decision, Lesson, LessonValue};
+    /// struct NoRejections;
+    /// impl TeacherPolicy for NoRejections {
+    ///     fn allow(&self, _: &Principal, _: &Lesson) -> Result<(), String> { Ok(()) }
+    ///     fn allow_decision(&self, _: &Principal, _: &Lesson, decision: Decision)
+    ///         -> Result<(), String> {
+    ///         match decision {
+    ///             Decision::Reject => Err("rejections go through the compliance desk".into()),
+    ///             _ => Ok(()),
+    ///         }
+    ///     }
+    /// }
+    /// let lesson = Lesson::new("c", "e", LessonValue::default(), "bob@example.com");
+    /// let bob = Principal::human("bob@example.com");
+    /// assert!(NoRejections.allow_decision(&bob, &lesson, Decision::Reject).is_err());
+    /// ```
+    fn allow_decision(
+        &self,
+        principal: &Principal,
+        lesson: &Lesson,
+        decision: crate::Decision,
+    ) -> Result<(), String> {
+        let _ = decision;
+        self.allow(principal, lesson)
+    }
 }
 
 /// The default policy: a principal the authenticator marks as a service

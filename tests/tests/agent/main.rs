@@ -15,6 +15,7 @@ mod question_answered;
 mod readme_agent;
 mod resumed_task_privacy;
 mod retract_over_http;
+mod review_bounds;
 mod review_over_http;
 mod scrubbed_bodies;
 mod scrubbed_on_the_wire;

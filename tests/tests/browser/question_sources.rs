@@ -236,11 +236,75 @@ fn a_block_link_narrows_and_prefills_the_cards_form_and_says_what_it_left_out() 
                 .await,
             json!(["85", "86"])
         );
+        // A link fills in no free text: the note starts empty.
         assert_eq!(
             value_of(&control(&browser, "teach-form", "Note for the broker").await).await,
-            FORGED_NOTE
+            ""
         );
         browser.screenshot("14-block-link-left-out").await;
+        browser.close().await;
+    });
+}
+
+/// The block of a link anyone can write, as the attack wrote it: a valid
+/// desk, a label that reads like the agent's finding, and a note to call a
+/// number.
+fn link_block() -> learnables::TeachBlock {
+    serde_json::from_value(json!({
+        "collection": "routing_rules",
+        "entries": ["85"],
+        "suggested": {"desk": "cold chain", "note": FORGED_NOTE},
+        "suggestionLabel": "Unmatched chapters go to the general desk today"
+    }))
+    .expect("a teach block")
+}
+
+#[test]
+fn a_block_links_words_are_shown_as_the_links_never_as_the_agents() {
+    if !browser_available("a_block_links_words_are_shown_as_the_links_never_as_the_agents") {
+        return;
+    }
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let agent = Agent::start(data.path());
+    let page = format!("{}learnables/", agent.base_url);
+    runtime().block_on(async {
+        let browser = Browser::start(1000, 1000).await;
+        browser.open(&page).await;
+        browser.sign_in("alice-token").await;
+        open_question(&browser, &page, &teaching_page::block_link(&page, &link_block())).await;
+
+        // Not under the agent's heading, nor said to be what it asked.
+        let heading = browser.text("#question-title").await;
+        assert!(!heading.contains("agent"), "{heading}");
+        assert!(heading.contains("link"), "{heading}");
+        let text = browser.text("body").await;
+        assert!(!text.contains("The agent asks"), "{text}");
+        assert!(!text.contains("the agent asked about"), "{text}");
+        // The label is the link's words, quoted as such, not a heading.
+        let label = browser.text("#suggestion-label").await;
+        assert!(
+            label.contains("The link says: \"Unmatched chapters go to the general desk today\""),
+            "{label}"
+        );
+        let weight = browser
+            .eval("Number(getComputedStyle(document.getElementById('suggestion-label')).fontWeight)")
+            .await;
+        assert!(weight.as_f64().unwrap() < 600.0, "the label is not bold: {weight}");
+        // No free text from the link; its choice preselected, marked as its.
+        let note = control(&browser, "teach-form", "Note for the broker").await;
+        assert_eq!(value_of(&note).await, "");
+        let left_out = browser.text("#suggestion-dropped").await;
+        assert!(left_out.contains("a link fills in no free text"), "{left_out}");
+        let desk = control(&browser, "teach-form", "Desk").await;
+        assert_eq!(value_of(&desk).await, "cold chain");
+        let marked = browser
+            .eval("document.querySelector('#teach-form select[name=desk]').closest('.field').textContent")
+            .await;
+        assert!(
+            marked.as_str().unwrap_or_default().contains("Preselected by the link"),
+            "{marked}"
+        );
+        browser.screenshot("15-block-link-words").await;
         browser.close().await;
     });
 }

@@ -7,7 +7,7 @@
 use learnables_tests::support::agent as agent_harness;
 use learnables_tests::support::browser as browser_harness;
 
-use agent_harness::{ACTIVATED, AS_ALICE, Agent};
+use agent_harness::{ACTIVATED, AS_ALICE, AS_BOB, Agent};
 use browser_harness::{Browser, browser_available, control, error_of, runtime, submit, type_into};
 use learnables_tests::support::webdriver::Locator;
 use serde_json::{Value, json};
@@ -154,6 +154,8 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
         let details = browser.text("#show-back-details").await;
         assert!(details.contains("Waiting for review"), "{details}");
         assert!(details.contains("Limit in euros: 25000 → 90000"), "{details}");
+        // The version shown names who approved it.
+        assert!(details.contains("Approved by\nbob@example.com"), "{details}");
         let history = browser.text("#show-back-history").await;
         assert!(history.contains("Approved by bob@example.com"), "{history}");
 
@@ -196,4 +198,164 @@ fn another_teacher_approves_or_rejects_on_the_page_never_the_author() {
         assert!(history.contains("Why not: The contract is not signed"), "{history}");
         browser.close().await;
     });
+}
+
+/// How many proposals the paging agent holds.
+const MANY: usize = 45;
+
+/// An agent that serves the teacher's page and pages its Review listing
+/// as the contract says (`{limit?, from?}` → `{proposals, next?}`); every
+/// Review call's params are kept in `asked`.
+fn paging_agent(asked: std::sync::Arc<std::sync::Mutex<Vec<Value>>>) -> Agent {
+    use axum::Json;
+    use axum::routing::{get, post};
+    Agent::start_router(move |_| {
+        let card = json!({"name": "Paging agent", "capabilities": {"extensions": [{
+            "uri": learnables::EXTENSION_URI, "params": {
+                "teachMethod": learnables::TEACH_METHOD,
+                "reviewMethod": learnables::REVIEW_METHOD,
+                "learnables": [{"collection": "clearance_limits", "entry": "broker",
+                    "teaches": "How much a broker clears alone",
+                    "how": "A table kept by the team", "decidedBy": "rules",
+                    "review": {"approvals": 1},
+                    "lessonFields": [{"name": "amountEur", "label": "Limit in euros",
+                                      "kind": "text"}]}]}}]}});
+        learnables::a2a::teaching_page::router("/learnables/")
+            .route(
+                "/.well-known/agent-card.json",
+                get(move || {
+                    let card = card.clone();
+                    async move { Json(card) }
+                }),
+            )
+            .route(
+                "/",
+                post(move |Json(request): Json<Value>| {
+                    let asked = asked.clone();
+                    async move {
+                        let params = &request["params"];
+                        let result = match request["method"].as_str().unwrap_or_default() {
+                            learnables::TEACHER_METHOD => json!({"teacher": "bob@example.com"}),
+                            learnables::REVIEW_METHOD => {
+                                asked.lock().unwrap().push(params.clone());
+                                let limit = params["limit"].as_u64().unwrap_or(20).clamp(1, 100);
+                                let from = params["from"]
+                                    .as_str()
+                                    .and_then(|from| from.strip_prefix('p'))
+                                    .and_then(|n| n.parse::<usize>().ok())
+                                    .unwrap_or(0);
+                                let end = (from + limit as usize).min(MANY);
+                                let proposals: Vec<Value> = (from..end)
+                                    .map(|n| {
+                                        json!({"collection": "clearance_limits",
+                                        "entry": format!("broker-{n}"),
+                                        "proposalId": format!("p{n}"),
+                                        "proposedBy": "alice@example.com",
+                                        "changes": [{"label": "Limit in euros",
+                                                     "before": null, "after": "25000"}],
+                                        "approvedBy": [], "approvalsNeeded": 1,
+                                        "mayDecide": true})
+                                    })
+                                    .collect();
+                                let mut page = json!({"proposals": proposals});
+                                if end < MANY {
+                                    page["next"] = json!(format!("p{end}"));
+                                }
+                                page
+                            }
+                            _ => json!({}),
+                        };
+                        Json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
+                    }
+                }),
+            )
+    })
+}
+
+#[test]
+fn the_review_listing_is_read_a_page_at_a_time() {
+    if !browser_available("the_review_listing_is_read_a_page_at_a_time") {
+        return;
+    }
+    let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let agent = paging_agent(asked.clone());
+    let page = format!("{}learnables/", agent.base_url);
+    runtime().block_on(async {
+        let browser = Browser::start(1000, 1400).await;
+        signed_in_with_reviews(&browser, &page, "bob-token").await;
+        let listed = "document.querySelectorAll('#review-list li').length";
+        browser
+            .until(&format!("{listed} > 0"), "the first page is listed")
+            .await;
+        assert_eq!(browser.eval(listed).await, json!(20));
+        for shown in [40, MANY] {
+            browser
+                .click_button("Show more lessons waiting for review")
+                .await;
+            browser
+                .until(&format!("{listed} === {shown}"), "the next page is listed")
+                .await;
+        }
+        let last = format!("p{}", MANY - 1);
+        assert_eq!(buttons_on(&browser, &last).await, json!(2));
+        assert_eq!(
+            browser
+                .eval("document.getElementById('review-more') === null")
+                .await,
+            json!(true),
+            "no more pages are offered after the last"
+        );
+        browser.close().await;
+    });
+    let asked = asked.lock().unwrap().clone();
+    assert_eq!(
+        asked,
+        [
+            json!({"limit": 20}),
+            json!({"limit": 20, "from": "p20"}),
+            json!({"limit": 20, "from": "p40"})
+        ]
+    );
+    agent.stop();
+}
+
+#[test]
+fn the_example_agents_listing_is_paged_on_the_page() {
+    if !browser_available("the_example_agents_listing_is_paged_on_the_page") {
+        return;
+    }
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let agent = Agent::start(data.path());
+    // As many as two teachers may have open: 20 each, two pages of 20.
+    for n in 0..20 {
+        for (teacher, token) in [("alice@example.com", AS_ALICE), ("bob@example.com", AS_BOB)] {
+            let reply = agent.call_with(
+                learnables::TEACH_METHOD,
+                json!({"collection": "clearance_limits", "entry": format!("{}-{n}", &teacher[..3]),
+                       "value": {"amountEur": "25000"}, "taughtBy": teacher}),
+                &[ACTIVATED, token],
+            );
+            assert_eq!(reply.result()["learned"], false, "{}", reply.result());
+        }
+    }
+    let page = format!("{}learnables/", agent.base_url);
+    runtime().block_on(async {
+        let browser = Browser::start(1000, 1400).await;
+        signed_in_with_reviews(&browser, &page, "bob-token").await;
+        let listed = "document.querySelectorAll('#review-list li').length";
+        browser.until(&format!("{listed} === 20"), "the first page is listed").await;
+        browser.click_button("Show more lessons waiting for review").await;
+        browser.until(&format!("{listed} === 40"), "the second page is listed").await;
+        assert_eq!(
+            browser.eval("new Set([...document.querySelectorAll('#review-list li')].map(li => li.dataset.proposal)).size").await,
+            json!(40),
+            "every proposal once"
+        );
+        assert_eq!(
+            browser.eval("document.getElementById('review-more') === null").await,
+            json!(true)
+        );
+        browser.close().await;
+    });
+    agent.stop();
 }

@@ -236,8 +236,8 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
             "Chapter 72 declarations now go to the general desk"
         );
 
-        // A teach block in the link: its entry and suggestion on the card's
-        // own form.
+        // A teach block in the link: its entry and its choice on the card's
+        // own form; a link fills in no free text.
         let block = json!({
             "collection": "routing_rules",
             "entries": ["30"],
@@ -259,12 +259,13 @@ fn a_teacher_teaches_answers_a_question_and_sees_what_the_agent_learned() {
         assert_eq!(value_of(&control(&browser, "teach-form", "Desk").await).await, "cold chain");
         let note = control(&browser, "teach-form", "Note for the broker").await;
         assert_eq!(note.attr("type").await.unwrap().as_deref(), Some("text"));
-        assert_eq!(value_of(&note).await, "Keep between 2 and 8 C");
-        assert_eq!(
-            browser.eval("document.getElementById('suggestion-dropped').hidden").await,
-            json!(true),
-            "nothing of the suggestion is left out"
+        assert_eq!(value_of(&note).await, "");
+        let left_out = browser.text("#suggestion-dropped").await;
+        assert!(
+            left_out.contains("Note for the broker \"Keep between 2 and 8 C\": a link fills in no free text"),
+            "{left_out}"
         );
+        type_into(&note, "Keep between 2 and 8 C").await;
         submit(&browser, "teach-form").await;
         browser
             .until("!document.getElementById('teach-result').hidden", "the block is taught")

@@ -4,9 +4,10 @@
 //! the command's stdio, its elicitation handler answering the form, every
 //! string the command sent (forms, tool texts, structured content) is
 //! checked: no hazardous character reaches the host or its model, and the
-//! attack shows as visible escapes. The choices are the one exception: the
-//! form offers them exactly, since the answer sends one back as the agent
-//! wrote it (and a host shows their titles, which are escaped).
+//! attack shows as visible escapes. A card whose declaration holds such a
+//! character (a choice, a label, a name) is refused before any form: a
+//! form's choices go to the host exactly as the agent wrote them, since
+//! the answer sends one back, so none of them may hold one.
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
@@ -41,6 +42,7 @@ fn hostile(word: &str) -> String {
     format!("{word} {ATTACK}")
 }
 
+/// A card with the attack in every text of its Learnables declaration.
 fn card() -> Value {
     json!({
         "name": hostile("Agent"),
@@ -57,6 +59,29 @@ fn card() -> Value {
                      "choiceDescriptions": [hostile("Everything"), hostile("Nothing")]},
                     {"name": "note", "label": hostile("Note"), "kind": "text",
                      "help": hostile("Note help"), "default": ATTACK}
+                ]
+            }]
+        }}]}
+    })
+}
+
+/// A card with the attack in its own texts (its name, its skills' names)
+/// but none in its Learnables declaration, which a form is made of.
+fn card_with_a_clean_declaration() -> Value {
+    json!({
+        "name": hostile("Agent"),
+        "skills": [{"id": "route", "name": hostile("Skill")}],
+        "capabilities": {"extensions": [{"uri": EXTENSION_URI, "params": {
+            "teachMethod": TEACH_METHOD,
+            "learnables": [{
+                "collection": "rules", "entry": "rule",
+                "teaches": "Which desk", "how": "A table kept by the team",
+                "decidedBy": "rules", "skills": ["route"],
+                "lessonFields": [
+                    {"name": "desk", "label": "Desk", "kind": "choice",
+                     "help": "Help", "choices": ["general", "cold chain"],
+                     "choiceDescriptions": ["Everything", "Nothing"]},
+                    {"name": "note", "label": "Note", "kind": "text", "help": "Note help"}
                 ]
             }]
         }}]}
@@ -80,7 +105,7 @@ async fn rpc(Json(request): Json<Value>) -> Json<Value> {
     Json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
 }
 
-/// Every string in `value`, keys included, except the `const`s of choices.
+/// Every string in `value`, keys included.
 fn strings<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
     match value {
         Value::String(text) => found.push(text),
@@ -88,31 +113,81 @@ fn strings<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
         Value::Object(map) => {
             for (key, item) in map {
                 found.push(key);
-                if key != "const" {
-                    strings(item, found);
-                }
+                strings(item, found);
             }
         }
         _ => {}
     }
 }
 
-#[test]
-fn a_hostile_agents_words_reach_the_host_only_escaped() {
-    let agent = Agent::start_router(|_| {
+/// Whether any text the command sent holds a hazardous character.
+fn any_hazard(values: &[Value]) -> Option<String> {
+    let mut texts = Vec::new();
+    for value in values {
+        strings(value, &mut texts);
+    }
+    texts
+        .into_iter()
+        .find(|text| text.chars().any(|c| is_hazard(c) && c != '\n'))
+        .map(str::to_owned)
+}
+
+/// The hostile agent serving `card`, and a person who answers the first
+/// form with `answer`.
+fn hostile_agent(card: fn() -> Value, answer: Value) -> (Agent, Person) {
+    let agent = Agent::start_router(move |_| {
         axum::Router::new()
             .route(
                 "/.well-known/agent-card.json",
-                get(|| async { Json(card()) }),
+                get(move || async move { Json(card()) }),
             )
             .route("/", post(rpc))
     });
     let person = Person::default();
-    person
-        .answers
-        .lock()
-        .unwrap()
-        .push(Some(json!({"desk": ATTACK, "note": "checked"})));
+    person.answers.lock().unwrap().push(Some(answer));
+    (agent, person)
+}
+
+#[test]
+fn a_card_whose_declaration_hides_characters_is_refused_before_any_form() {
+    let (agent, person) = hostile_agent(card, json!({"desk": ATTACK, "note": "checked"}));
+    let (said, stderr) = call_tools(
+        &agent.base_url,
+        &person,
+        &[
+            ("teach", json!({"collection": "rules", "entry": "e"})),
+            ("list_learnables", json!({})),
+        ],
+    );
+    assert!(person.asked.lock().unwrap().is_empty(), "no form was shown");
+    for result in &said[said.len() - 2..] {
+        assert_eq!(result["isError"], true, "{result}");
+        let text = result["content"][0]["text"].as_str().unwrap();
+        assert!(
+            text.contains("does not show as itself"),
+            "the refusal says why: {text}"
+        );
+        assert!(
+            text.contains("learnables[0].lessonFields[0].choices[1]"),
+            "the refusal names the choice: {text}"
+        );
+    }
+    let mut sent = said;
+    sent.push(Value::String(stderr));
+    assert_eq!(
+        any_hazard(&sent),
+        None,
+        "a hazardous character reached the host"
+    );
+    agent.stop();
+}
+
+#[test]
+fn a_hostile_agents_words_reach_the_host_only_escaped() {
+    let (agent, person) = hostile_agent(
+        card_with_a_clean_declaration,
+        json!({"desk": "cold chain", "note": "checked"}),
+    );
     let (said, stderr) = call_tools(
         &agent.base_url,
         &person,
@@ -144,12 +219,9 @@ fn a_hostile_agents_words_reach_the_host_only_escaped() {
         assert!(!text.contains(TOKEN), "the token was sent: {text:?}");
     }
     let shown = texts.iter().filter(|text| text.contains(SHOWN)).count();
-    assert!(shown >= 8, "the attack shows escaped ({shown} texts)");
-    // The form's choices are the agent's own, to be sent back exactly; its
-    // titles are escaped.
+    assert!(shown >= 6, "the attack shows escaped ({shown} texts)");
     let desk = &schema["properties"]["desk"];
-    assert_eq!(desk["oneOf"][1]["const"], ATTACK);
-    assert!(desk["oneOf"][1]["title"].as_str().unwrap().contains(SHOWN));
+    assert_eq!(desk["oneOf"][1]["const"], "cold chain");
     assert!(message.contains(SHOWN), "{message}");
     drop(asked);
     agent.stop();
@@ -160,6 +232,17 @@ fn a_hostile_agents_words_reach_the_host_only_escaped() {
 /// sent (the tools it listed, then each call's result) and what it wrote on
 /// standard error.
 fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value>, String) {
+    call_tools_as(url, TOKEN, person.clone(), calls)
+}
+
+/// [`call_tools`] with `token`, connected as `host` (a person's host, or
+/// one that shows no forms).
+pub(crate) fn call_tools_as<H: rmcp::ClientHandler>(
+    url: &str,
+    token: &str,
+    host: H,
+    calls: &[(&str, Value)],
+) -> (Vec<Value>, String) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -167,7 +250,7 @@ fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value
     runtime.block_on(async {
         let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_learnables_command"))
             .args(["mcp", url])
-            .env("LEARNABLES_TOKEN", TOKEN)
+            .env("LEARNABLES_TOKEN", token)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -175,11 +258,7 @@ fn call_tools(url: &str, person: &Person, calls: &[(&str, Value)]) -> (Vec<Value
             .spawn()
             .expect("the command starts");
         let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-        let client = person
-            .clone()
-            .serve(transport)
-            .await
-            .expect("the handshake");
+        let client = host.serve(transport).await.expect("the handshake");
         let mut said = Vec::new();
         for tool in client.list_all_tools().await.unwrap() {
             said.push(serde_json::to_value(&tool).unwrap());
@@ -214,7 +293,7 @@ fn a_question_is_read_from_the_agents_own_words_only() {
         axum::Router::new()
             .route(
                 "/.well-known/agent-card.json",
-                get(|| async { Json(card()) }),
+                get(|| async { Json(card_with_a_clean_declaration()) }),
             )
             .route(
                 "/",
@@ -225,6 +304,7 @@ fn a_question_is_read_from_the_agents_own_words_only() {
                         seen.lock().unwrap().push(method.clone());
                         let result = match method.as_str() {
                             "GetTask" => task_asked_by_the_user(&request["params"]["id"]),
+                            "rsaxb.learnables.Teacher" => json!({"teacher": "alice@example.com"}),
                             _ => json!({}),
                         };
                         Json(json!({"jsonrpc": "2.0", "id": request["id"], "result": result}))
@@ -249,6 +329,10 @@ fn a_question_is_read_from_the_agents_own_words_only() {
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("not the agent's own"), "{text}");
     assert!(person.asked.lock().unwrap().is_empty(), "no form was shown");
-    assert_eq!(*methods.lock().unwrap(), ["GetTask"], "nothing was taught");
+    assert_eq!(
+        *methods.lock().unwrap(),
+        ["rsaxb.learnables.Teacher", "GetTask"],
+        "the token is checked, and nothing was taught"
+    );
     agent.stop();
 }

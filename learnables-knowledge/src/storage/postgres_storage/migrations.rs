@@ -90,6 +90,20 @@ pub(super) const MIGRATIONS: &[&str] = &[
          each approval, a rejection), numbered per proposal. Written only by the learnables \
          PostgreSQL back end; the record column is the record as written, the other columns \
          copy parts of it.';",
+    // 5: what a listing or a decision reads is found without reading every
+    // record: a proposal's entry, whether a record decides its proposal,
+    // the version an approval makes.
+    "ALTER TABLE learnables_reviews
+        ADD COLUMN decides boolean NOT NULL DEFAULT false,
+        ADD COLUMN makes_version text;
+    UPDATE learnables_reviews SET
+        makes_version = record->'event'->>'makesVersion',
+        decides = (record->'event'->>'kind' = 'rejected'
+                   OR record->'event'->>'makesVersion' IS NOT NULL);
+    CREATE INDEX learnables_reviews_entry ON learnables_reviews (collection, entry);
+    CREATE INDEX learnables_reviews_decided ON learnables_reviews (proposal_id) WHERE decides;
+    CREATE INDEX learnables_reviews_makes ON learnables_reviews (makes_version)
+        WHERE makes_version IS NOT NULL;",
 ];
 
 /// Why migrating failed.

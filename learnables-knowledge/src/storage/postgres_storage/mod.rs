@@ -25,7 +25,7 @@ use self::append::Appended;
 use self::connection::{Connection, Endpoint, Failure, describe, explain, open_client};
 use self::listener::{Listener, Signals, open_listener};
 use self::migrations::{MIGRATIONS, Migration, migrate};
-use super::{Redecide, Storage, StoreError, Wake};
+use super::{Redecide, ReviewsOf, Storage, StoreError, Wake};
 use crate::StoreReason;
 use crate::off_runtime::off_runtime;
 use crate::{ReviewRecord, VersionRecord};
@@ -266,6 +266,10 @@ impl Storage for PostgresStorage {
 
     fn load_reviews(&self) -> Result<Vec<ReviewRecord>, StoreError> {
         off_runtime(|| reviews::load(&self.connection))
+    }
+
+    fn load_reviews_of(&self, which: ReviewsOf<'_>) -> Result<Vec<ReviewRecord>, StoreError> {
+        off_runtime(|| reviews::load_of(&self.connection, which))
     }
 
     fn watch(&self, wake: Wake) -> Result<(), StoreError> {

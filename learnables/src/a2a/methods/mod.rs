@@ -52,9 +52,19 @@ pub(crate) enum ReviewRequest {
         collection: Option<String>,
         entry: Option<String>,
         viewer: String,
+        /// A page of this many (1 to 100), from the proposal `from` on.
+        page: Page,
     },
     /// A teacher's decision on one proposal.
     Decide(crate::Review),
+}
+
+/// A page of a listing: `limit` proposals from `from` on (`from` is the
+/// `next` of the page before).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Page {
+    pub(crate) limit: u32,
+    pub(crate) from: Option<String>,
 }
 
 /// A request's params, read into its method's own type.

@@ -123,6 +123,11 @@ pub(in crate::a2a) fn teach_error(error: &TeachError) -> RpcError {
             ),
         )
         .because(crate::knowledge::review_reasons::PROPOSAL_STALE),
+        TeachError::TooManyProposals { .. } => RpcError::new(
+            codes::FORBIDDEN,
+            crate::untrusted::escaped(&error.to_string()).into_owned(),
+        )
+        .because(crate::knowledge::review_reasons::TOO_MANY_PROPOSALS),
         TeachError::NoRejectionReason => RpcError::invalid_params("reason", error.to_string())
             .because(crate::knowledge::review_reasons::REJECTION_REASON_MISSING),
         TeachError::Store(store) => store_error(store),

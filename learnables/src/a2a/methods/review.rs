@@ -17,7 +17,7 @@
 use serde_json::{Map, Value};
 
 use super::refusals::{hidden_characters, shown, store_error};
-use super::{Reply, ReviewRequest};
+use super::{Page, Reply, ReviewRequest};
 use crate::a2a::LearnablesService;
 use crate::a2a::json_rpc::{RpcError, codes};
 use crate::a2a::review_view::{OpenProposal, is_open};
@@ -33,6 +33,11 @@ const MAX_PROPOSAL_ID: usize = 128;
 
 /// The longest `reason` a decision keeps, in characters, as a lesson's.
 const MAX_REASON: usize = Lesson::MAX_REASON_CHARS;
+
+/// How many proposals a page of the listing holds when `limit` is not
+/// given, and at most: as History pages.
+const DEFAULT_PAGE: u32 = 20;
+const MAX_PAGE: u32 = 100;
 
 /// Reads a review request's params, naming the field at fault. Keys it
 /// does not have are ignored, as a lesson's are.
@@ -53,6 +58,7 @@ pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
     let (collection, entry) = (take("collection"), take("entry"));
     let (proposal_id, decision) = (take("proposalId"), take("decision"));
     let (reviewed_by, reason) = (take("reviewedBy"), take("reason"));
+    let (limit, from) = (take("limit"), take("from"));
     let optional = |field: &str, value: Option<Value>, limit: usize| match value {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) if text.chars().count() > limit => Err(RpcError::invalid_params(
@@ -78,10 +84,25 @@ pub(crate) fn read(params: Value) -> Result<ReviewRequest, RpcError> {
         if collection.is_none() && entry.is_some() {
             return Err(missing("collection", "the collection of the entry"));
         }
+        let limit = match limit {
+            None | Some(Value::Null) => DEFAULT_PAGE,
+            Some(limit) => limit
+                .as_u64()
+                .and_then(|limit| u32::try_from(limit).ok())
+                .filter(|limit| (1..=MAX_PAGE).contains(limit))
+                .ok_or_else(|| {
+                    RpcError::invalid_params(
+                        "limit",
+                        format!("a page of proposals holds 1 to {MAX_PAGE}, not {limit}"),
+                    )
+                })?,
+        };
+        let from = optional("from", from, MAX_PROPOSAL_ID)?;
         return Ok(ReviewRequest::List {
             collection,
             entry,
             viewer: String::new(),
+            page: Page { limit, from },
         });
     };
     let collection =
@@ -140,7 +161,8 @@ impl LearnablesService {
             ReviewRequest::Decide(params) => params,
         };
         hidden_characters(&params.collection, &params.entry)?;
-        if !crate::identity::same(&params.reviewed_by, principal.id()) {
+        // As for a lesson's `taughtBy`: the name as written, ASCII case aside.
+        if !params.reviewed_by.eq_ignore_ascii_case(principal.id()) {
             let message = format!(
                 "`reviewedBy` is `{}`, but the authenticated teacher is `{}`: a decision names the \
                  person who makes it",
@@ -153,8 +175,17 @@ impl LearnablesService {
         }
         params.reviewed_by = principal.id().to_owned();
         // The collection the declaration lists, and the policy on who may
-        // teach, as for a lesson the reviewer taught themself.
-        self.allowed(as_lesson(params), principal)?;
+        // teach, as for the proposal's lesson taught by the reviewer: a
+        // policy that bounds what a teacher may set bounds what they may
+        // approve.
+        let mut lesson = as_lesson(params);
+        if let Ok(Some(proposal)) = self.knowledge().proposal(&params.proposal_id)
+            && proposal.collection == params.collection
+            && proposal.entry == params.entry
+        {
+            lesson.value = proposal.value;
+        }
+        self.allowed_as(lesson, principal, Some(params.decision))?;
         Ok(request)
     }
 
@@ -166,11 +197,13 @@ impl LearnablesService {
                 collection,
                 entry,
                 viewer,
+                page,
             } => listing(
                 self.knowledge(),
                 collection.as_deref(),
                 entry.as_deref(),
                 viewer,
+                page,
             )
             .map(Reply::Shown),
             ReviewRequest::Decide(params) => {
@@ -226,24 +259,42 @@ fn as_lesson(review: &Review) -> Lesson {
     lesson
 }
 
-/// The open proposals, of one collection or entry when named, as the
-/// method lists them for `viewer`: `{"proposals": [OpenProposal]}`.
+/// A page of the open proposals, of one collection or entry when named,
+/// as the method lists them for `viewer`, in the order they were made:
+/// `{"proposals": [OpenProposal], "next": "<proposalId>"}`, `next` the
+/// first of the page after (absent on the last page).
 fn listing(
     knowledge: &Knowledge,
     collection: Option<&str>,
     entry: Option<&str>,
     viewer: &str,
+    page: &Page,
 ) -> Result<Value, RpcError> {
-    let open = knowledge
+    let mut open = knowledge
         .open_proposals()
         .map_err(|error| listing_failed(&error))?;
-    let proposals: Vec<OpenProposal> = open
+    // Ids are made in time order (UUID v7): a page goes on from its `from`
+    // even when that proposal was decided meanwhile.
+    open.sort_by(|one, other| one.proposal_id.cmp(&other.proposal_id));
+    let mut shown = open
         .iter()
         .filter(|proposal| collection.is_none_or(|collection| proposal.collection == collection))
         .filter(|proposal| entry.is_none_or(|entry| proposal.entry == entry))
+        .filter(|proposal| {
+            page.from
+                .as_deref()
+                .is_none_or(|from| proposal.proposal_id.as_str() >= from)
+        });
+    let proposals: Vec<OpenProposal> = shown
+        .by_ref()
+        .take(page.limit as usize)
         .map(|proposal| OpenProposal::of(knowledge, proposal, Some(viewer)))
         .collect();
-    Ok(serde_json::json!({ "proposals": proposals }))
+    let mut answer = serde_json::json!({ "proposals": proposals });
+    if let Some(next) = shown.next() {
+        answer["next"] = Value::String(next.proposal_id.clone());
+    }
+    Ok(answer)
 }
 
 /// The open proposals of one entry, as show-back lists them.
@@ -356,7 +407,11 @@ mod tests {
             ReviewRequest::List {
                 collection: None,
                 entry: None,
-                viewer: String::new()
+                viewer: String::new(),
+                page: Page {
+                    limit: DEFAULT_PAGE,
+                    from: None
+                }
             }
         );
         assert_eq!(
@@ -364,7 +419,11 @@ mod tests {
             ReviewRequest::List {
                 collection: Some("clearance_limits".into()),
                 entry: None,
-                viewer: String::new()
+                viewer: String::new(),
+                page: Page {
+                    limit: DEFAULT_PAGE,
+                    from: None
+                }
             }
         );
         let error = read(json!({"decision": "approve"})).unwrap_err();
@@ -416,7 +475,8 @@ mod tests {
     }
 
     #[test]
-    fn show_back_of_an_entry_whose_first_lesson_waits_says_so() {
+    fn show_back_of_an_entry_whose_first_lesson_waits_lists_it_and_a_reviewed_version_names_its_approvers()
+     {
         use crate::a2a::{Principal, Tokens};
         use crate::{Declaration, Learnable, SHOW_BACK_METHOD, TEACH_METHOD};
 
@@ -436,8 +496,11 @@ mod tests {
         }
         let declaration = Declaration::new()
             .learnable::<Limit>()
-            .teach_method(TEACH_METHOD);
-        let tokens = Tokens::new().with("a1", Principal::human("alice@example.com"));
+            .teach_method(TEACH_METHOD)
+            .review_method(crate::REVIEW_METHOD);
+        let tokens = Tokens::new()
+            .with("a1", Principal::human("alice@example.com"))
+            .with("b2", Principal::human("bob@example.com"));
         let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens);
         let call = |method: &str, params: Value| activated_call(&service, method, params, "a1");
         let entry = json!({"collection": "clearance_limits", "entry": "b1"});
@@ -449,15 +512,100 @@ mod tests {
                    "taughtBy": "alice@example.com"}),
         );
         assert_eq!(proposed["result"]["learned"], false, "{proposed}");
-        let waiting = call(SHOW_BACK_METHOD, entry);
-        assert_eq!(waiting["error"]["code"], codes::NOT_FOUND, "{waiting}");
+        let waiting = call(SHOW_BACK_METHOD, entry.clone());
+        // Shown by its proposal, field by field: who, why, what it changes.
+        let shown = &waiting["result"];
+        assert_eq!(shown["unlearned"], true, "{waiting}");
         assert!(
-            waiting["error"]["message"]
+            shown["describes"]
                 .as_str()
                 .unwrap()
                 .ends_with(": 1 lesson for it waits for review"),
             "{waiting}"
         );
+        let proposal = &shown["proposals"][0];
+        assert_eq!(proposal["proposedBy"], "alice@example.com", "{waiting}");
+        assert_eq!(proposal["changes"][0]["after"], "10", "{waiting}");
+        assert_eq!(shown["lessonFields"][0].get("default"), None, "{waiting}");
+        // Approved, the version names its approver.
+        let approved = activated_call(
+            &service,
+            crate::REVIEW_METHOD,
+            json!({"collection": "clearance_limits", "entry": "b1",
+                   "proposalId": proposed["result"]["proposalId"], "decision": "approve",
+                   "reviewedBy": "bob@example.com"}),
+            "b2",
+        );
+        assert_eq!(approved["result"]["learned"], true, "{approved}");
+        let learned = call(SHOW_BACK_METHOD, entry);
+        assert_eq!(learned["result"]["approvedBy"], json!(["bob@example.com"]));
+        assert_eq!(learned["result"].get("unlearned"), None, "{learned}");
+    }
+
+    /// A policy that bounds what a teacher may set bounds what they may
+    /// approve: it sees the proposal's value, and that it is an approval.
+    #[cfg(feature = "derive")]
+    #[test]
+    fn a_policy_sees_the_value_a_reviewer_approves() {
+        use crate::a2a::{Principal, TeacherPolicy, Tokens};
+        use crate::{Declaration, Learnable, REVIEW_METHOD, TEACH_METHOD};
+
+        #[derive(Learnable, Clone, Debug, PartialEq)]
+        #[learnable(
+            collection = "clearance_limits",
+            entry = "broker",
+            teaches = "How much a broker may clear alone",
+            how = "A fixed amount per broker, set by the compliance team",
+            decided_by = "rules",
+            describes = "{entry}: {limit}",
+            review
+        )]
+        struct Limit {
+            /// Limit in euros
+            limit: u32,
+        }
+        /// bob may set limits up to EUR 10,000, and so approve no more.
+        struct BobUpTo10k;
+        impl TeacherPolicy for BobUpTo10k {
+            fn allow(&self, principal: &Principal, lesson: &Lesson) -> Result<(), String> {
+                let limit = lesson.parse::<Limit>().map_or(0, |limit| limit.limit);
+                if principal.id() == "bob@example.com" && limit > 10_000 {
+                    return Err(format!("bob may set limits up to EUR 10,000, not {limit}"));
+                }
+                Ok(())
+            }
+        }
+        let declaration = Declaration::new()
+            .learnable::<Limit>()
+            .teach_method(TEACH_METHOD)
+            .review_method(REVIEW_METHOD);
+        let tokens = Tokens::new()
+            .with("a1", Principal::human("alice@example.com"))
+            .with("b1", Principal::human("bob@example.com"));
+        let service = LearnablesService::new(Knowledge::in_memory(), declaration, tokens)
+            .with_policy(BobUpTo10k);
+        let propose = |entry: &str, limit: u32, token: &str, by: &str| {
+            let lesson = json!({"collection": "clearance_limits", "entry": entry,
+                "value": {"limit": limit}, "taughtBy": by});
+            activated_call(&service, TEACH_METHOD, lesson, token)
+        };
+        let approve = |entry: &str, id: &Value| {
+            let params = json!({"collection": "clearance_limits", "entry": entry,
+                "proposalId": id, "decision": "approve", "reviewedBy": "bob@example.com"});
+            activated_call(&service, REVIEW_METHOD, params, "b1")
+        };
+        let own = propose("b1", 90_000, "b1", "bob@example.com");
+        assert_eq!(own["error"]["code"], codes::FORBIDDEN, "{own}");
+        let alices = propose("b2", 90_000, "a1", "alice@example.com");
+        let refused = approve("b2", &alices["result"]["proposalId"]);
+        assert_eq!(refused["error"]["code"], codes::FORBIDDEN, "{refused}");
+        assert!(
+            refused.to_string().contains("not 90000"),
+            "the policy saw the value: {refused}"
+        );
+        let small = propose("b3", 5_000, "a1", "alice@example.com");
+        let learned = approve("b3", &small["result"]["proposalId"]);
+        assert_eq!(learned["result"]["learned"], true, "{learned}");
     }
 
     /// The question's task: waiting while the answer is a proposal,

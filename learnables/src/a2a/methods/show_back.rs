@@ -127,6 +127,17 @@ pub struct ShowBack {
     /// the entry as it is now, never as of a version).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proposals: Vec<crate::a2a::OpenProposal>,
+    /// The teachers whose approvals made the version shown, for a
+    /// reviewed learnable (`taughtBy` proposed it); empty for a version
+    /// learned at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub approved_by: Vec<String>,
+    /// Ours: the entry has no version yet, only lessons waiting for review
+    /// (`proposals`): the fields have no values, the version keys are
+    /// empty (`definitionVersion` 0, `versionId` ""), and `describes` says
+    /// how many wait.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unlearned: bool,
 }
 
 impl ShowBack {
@@ -157,6 +168,8 @@ impl ShowBack {
             retracted: record.retracted,
             history: None,
             proposals: Vec::new(),
+            approved_by: Vec::new(),
+            unlearned: false,
         }
     }
 }
@@ -181,35 +194,48 @@ impl LearnablesService {
             .entry_record(&params.collection, &params.entry)
             .or(retraction.as_ref())
         else {
-            let mut message = format!(
+            // An entry no lesson could teach is not "not yet" taught: it
+            // is refused in the learnable's words, before anyone fills a
+            // form for it.
+            if let Some(refusal) = self
+                .knowledge()
+                .entry_refusal(&params.collection, &params.entry)
+            {
+                let words = crate::untrusted::escaped(&refusal.to_string()).into_owned();
+                return Err(RpcError::new(codes::INVALID_PARAMS, words.clone())
+                    .because(reasons::LESSON_INVALID)
+                    .at_field("entry", words));
+            }
+            let message = format!(
                 "`{}` has no {} `{}` yet",
                 params.collection,
                 descriptor.entry,
                 shown(&params.entry)
             );
             // Beside the field, in a teacher's words.
-            let mut in_words = format!(
+            let in_words = format!(
                 "the agent has not been taught the {} \"{}\" yet",
                 descriptor.entry,
                 shown(&params.entry)
             );
             // An entry whose first lesson waits for review is not unknown
-            // to the teachers who must decide it.
-            let waiting = match &params.version_id {
-                None => super::review::open_of_entry(
+            // to the teachers who must decide it: shown by its proposals.
+            if params.version_id.is_none() {
+                let proposals = super::review::open_of_entry(
                     self.knowledge(),
                     &params.collection,
                     &params.entry,
-                )?
-                .len(),
-                Some(_) => 0,
-            };
-            if waiting > 0 {
-                let lessons = if waiting == 1 { "lesson" } else { "lessons" };
-                let wait = if waiting == 1 { "waits" } else { "wait" };
-                let more = format!(": {waiting} {lessons} for it {wait} for review");
-                message.push_str(&more);
-                in_words.push_str(&more);
+                )?;
+                if !proposals.is_empty() {
+                    return serde_json::to_value(unlearned(
+                        &params.collection,
+                        &params.entry,
+                        descriptor,
+                        &snapshot,
+                        proposals,
+                    ))
+                    .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()));
+                }
             }
             return Err(RpcError::new(codes::NOT_FOUND, message)
                 .because(reasons::ENTRY_NOT_FOUND)
@@ -230,18 +256,7 @@ impl LearnablesService {
                 ));
             }
             // A retraction has no values to show.
-            None if record.retracted => (
-                descriptor
-                    .lesson_fields
-                    .iter()
-                    .map(|field| {
-                        let mut field = field.clone();
-                        field.default = None;
-                        field
-                    })
-                    .collect(),
-                None,
-            ),
+            None if record.retracted => (without_values(descriptor), None),
             None => (descriptor.lesson_fields.clone(), None),
         };
         let mut shown_back = ShowBack::of(fields, &snapshot, record);
@@ -262,9 +277,67 @@ impl LearnablesService {
             shown_back.proposals =
                 super::review::open_of_entry(self.knowledge(), &params.collection, &params.entry)?;
         }
+        if let Ok(Some(proposal)) = self.knowledge().version_proposal(&record.version_id) {
+            shown_back.approved_by = proposal.approvals.into_iter().map(|a| a.by).collect();
+        }
         serde_json::to_value(shown_back)
             .map_err(|error| RpcError::new(codes::INTERNAL_ERROR, error.to_string()))
     }
+}
+
+/// The show-back of an entry with no version whose lessons wait for
+/// review: its fields without values, and the proposals.
+fn unlearned(
+    collection: &str,
+    entry: &str,
+    descriptor: &crate::LearnableDescriptor,
+    snapshot: &Snapshot,
+    proposals: Vec<crate::a2a::OpenProposal>,
+) -> ShowBack {
+    let waiting = proposals.len();
+    let (lessons, wait) = if waiting == 1 {
+        ("lesson", "waits")
+    } else {
+        ("lessons", "wait")
+    };
+    ShowBack {
+        collection: collection.to_owned(),
+        entry: entry.to_owned(),
+        describes: format!(
+            "Nothing is learned of the {} {} yet: {waiting} {lessons} for it {wait} for review",
+            descriptor.entry,
+            shown(entry)
+        ),
+        lesson_fields: without_values(descriptor),
+        definition_version: 0,
+        version_id: String::new(),
+        entry_version: 0,
+        previous_version_id: None,
+        collection_version: snapshot
+            .version(collection)
+            .map_or(0, |version| version.definition_version),
+        taught_by: String::new(),
+        reason: None,
+        taught_at: String::new(),
+        retracted: false,
+        history: None,
+        proposals,
+        approved_by: Vec::new(),
+        unlearned: true,
+    }
+}
+
+/// The learnable's fields, none with a value: an entry that has none.
+fn without_values(descriptor: &crate::LearnableDescriptor) -> Vec<LessonField> {
+    descriptor
+        .lesson_fields
+        .iter()
+        .map(|field| {
+            let mut field = field.clone();
+            field.default = None;
+            field
+        })
+        .collect()
 }
 
 /// Reads the params of a show-back, naming the field at fault. The

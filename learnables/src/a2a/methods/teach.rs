@@ -95,8 +95,19 @@ impl LearnablesService {
     /// policy allow it: what a teach and a retract request both pass.
     pub(in crate::a2a) fn allowed(
         &self,
+        lesson: Lesson,
+        principal: &Principal,
+    ) -> Result<Lesson, RpcError> {
+        self.allowed_as(lesson, principal, None)
+    }
+
+    /// [`LearnablesService::allowed`] for a lesson that is a review
+    /// `decision` of a proposal when one is given (the policy is told so).
+    pub(in crate::a2a) fn allowed_as(
+        &self,
         mut lesson: Lesson,
         principal: &Principal,
+        decision: Option<crate::Decision>,
     ) -> Result<Lesson, RpcError> {
         // Before the collection is looked up: a name that does not show as
         // itself is refused as such, not as a learnable this agent lacks.
@@ -106,7 +117,9 @@ impl LearnablesService {
         // A collection the declaration does not list is refused as
         // show-back refuses it, whatever the knowledge has registered.
         self.descriptor(&lesson.collection)?;
-        if !crate::identity::same(&lesson.taught_by, principal.id()) {
+        // Stricter than the canonical form: the name as written (ASCII case
+        // aside), so that a look-alike of the teacher is refused, not taken.
+        if !lesson.taught_by.eq_ignore_ascii_case(principal.id()) {
             let message = format!(
                 "`taughtBy` is `{}`, but the authenticated teacher is `{}`: a lesson names the \
                  person who teaches it",
@@ -122,7 +135,11 @@ impl LearnablesService {
         if lesson.taught_by != principal.id() {
             lesson.taught_by = principal.id().to_owned();
         }
-        if let Err(reason) = self.policy().allow(principal, &lesson) {
+        let judged = match decision {
+            None => self.policy().allow(principal, &lesson),
+            Some(decision) => self.policy().allow_decision(principal, &lesson, decision),
+        };
+        if let Err(reason) = judged {
             let error = RpcError::new(codes::FORBIDDEN, reason);
             return Err(refused(&lesson, principal.id(), error));
         }

@@ -21,7 +21,7 @@ pub struct RoutingRule {
     /// Desk
     pub desk: Desk,
     /// Desks
-    pub others: Option<Vec<String>>,
+    pub others: Option<Vec<Desk>>,
 }
 
 fn main() {}

@@ -10,7 +10,7 @@ use learnables::Learnable;
     teaches = "Until when a shipment is held",
     how = "The broker sets a date by hand",
     decided_by = "human",
-    describes = "Held until {until}{note}"
+    describes = "Held until {until}[{note}]"
 )]
 pub struct Hold {
     /// Ignored for the label

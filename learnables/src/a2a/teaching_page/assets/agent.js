@@ -177,7 +177,26 @@ export function lessonFields(fields) {
         Array.isArray(f.choices) && f.choices.every((c) => typeof c === "string") && Array.isArray(f.choiceDescriptions)
           ? f.choiceDescriptions.map((d) => (typeof d === "string" ? d : ""))
           : [],
+      // Ours, beside the spec's keys: a list, a number's form, the checks.
+      list: f.list === true,
+      valueType: ["integer", "number", "boolean"].includes(f.valueType) ? f.valueType : null,
+      minimum: bound(f.minimum),
+      maximum: bound(f.maximum),
+      minLength: count(f.minLength),
+      maxLength: count(f.maxLength),
+      pattern: typeof f.pattern === "string" && f.pattern !== "" ? f.pattern : null,
     }));
+}
+
+// A bound of `minimum` or `maximum`: a finite number or a text (a date).
+function bound(value) {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
+// A count of `minLength` or `maxLength`: a whole number of 0 or more.
+function count(value) {
+  return Number.isSafeInteger(value) && value >= 0 ? value : null;
 }
 
 // The path of the agent's JSON-RPC endpoint: the card's JSON-RPC interface

@@ -7,7 +7,7 @@ import {
   signOut, signedIn,
 } from "./agent.js";
 import { el, field, lessonForm, select, textInput } from "./form.js";
-import { answerForm, answerOfTask, fromFragment, questionOfTask, readTask, teachBlock } from "./question.js";
+import { answerForm, answerOfTask, fromFragment, questionOfTask, questionWords, readTask, teachBlock } from "./question.js";
 import { renderReviews } from "./review.js";
 import { setText, shown, shownParagraph } from "./shown.js";
 
@@ -145,7 +145,7 @@ function reviews() {
 // Opens the teach form for `learnable`, its fields the card's: for
 // `entries` (a question's) or an entry the person types, its fields
 // prefilled with `prefill` over their defaults.
-function openTeach({ learnable, entries = null, prefill = {}, task = null }) {
+function openTeach({ learnable, entries = null, prefill = {}, task = null, fromLink = false }) {
   show("teach", true);
   setText($("teach-title"), `Teach: ${learnable.teaches || learnable.collection}`);
   setText($("teach-how"), learnable.how ? `How it decides today: ${learnable.how}` : "");
@@ -166,10 +166,18 @@ function openTeach({ learnable, entries = null, prefill = {}, task = null }) {
     entryControl,
     key ? key.label : capitalized(learnable.entry),
     entries
-      ? `The ${learnable.entry} the agent asked about.`
+      ? fromLink
+        ? `The ${learnable.entry} the link names: check it.`
+        : `The ${learnable.entry} the agent asked about.`
       : (key?.help || `Which ${learnable.entry} you are teaching.`),
   );
   const lesson = lessonForm(allFields.filter((f) => f !== key), prefill);
+  // What a link preselected is marked as the link's, beside its field.
+  if (fromLink) {
+    for (const name of Object.keys(prefill)) {
+      lesson.fields.get(name)?.wrapper.append(el("p", "Preselected by the link, not by the agent: check it.", "from-link"));
+    }
+  }
   const reasonBox = document.createElement("textarea");
   reasonBox.rows = 2;
   const reason = field(reasonBox, "Why (optional)", "Kept with the lesson and shown back with it.");
@@ -333,12 +341,16 @@ async function showBack(collection, entry, byKey) {
   for (const f of fields) {
     details.append(el("dt", textOr(f?.label, textOr(f?.name, "?"))), el("dd", textOr(f?.default, "—")));
   }
-  for (const [term, value] of [
+  const approvers = Array.isArray(current.approvedBy) ? current.approvedBy.filter((a) => typeof a === "string") : [];
+  // An entry with no version yet has only its proposals to show.
+  const facts = current.unlearned === true ? [] : [
     [current.retracted ? "Retracted by" : "Taught by", current.taughtBy],
+    ...(approvers.length ? [["Approved by", approvers.join(", ")]] : []),
     ["When", when(current.taughtAt)],
     ["Why", current.reason],
     ["Version", versionText(current, thing)],
-  ]) {
+  ];
+  for (const [term, value] of facts) {
     details.append(el("dt", term), el("dd", textOr(value, "—")));
   }
   // Lessons for this entry waiting for review: who, why, what they'd change.
@@ -546,6 +558,7 @@ async function openFromLink() {
     if (task) {
       const now = answerOfTask(task);
       if (now.answered) {
+        setText($("question-title"), "The agent asks");
         $("question-text").textContent = now.text
           ? `This question is answered already: ${shownParagraph(now.text)}`
           : "This question is answered already.";
@@ -561,14 +574,13 @@ async function openFromLink() {
     const question = task ? questionOfTask(task) : { text: "", block: teachBlock(asked.block) };
     const learnable = descriptorOf(question.block.collection);
     if (!learnable) throw new AgentError(`this agent cannot be taught "${question.block.collection}"`);
-    const answer = answerForm(question.block, learnable);
-    // A `#block=` link may come from anyone: it is not put in the agent's mouth.
-    $("question-text").textContent = question.text
-      ? shownParagraph(question.text)
-      : "A link suggests this lesson: check it before you teach.";
-    setText($("suggestion-label"), question.block.suggestionLabel
-      ? `Suggested: ${question.block.suggestionLabel}`
-      : "");
+    const fromLink = !task;
+    const answer = answerForm(question.block, learnable, fromLink);
+    const words = questionWords(question, fromLink);
+    setText($("question-title"), words.title);
+    $("question-text").textContent = question.text ? shownParagraph(question.text) : words.text;
+    $("suggestion-label").className = words.labelClass;
+    setText($("suggestion-label"), words.label);
     dropped(answer.dropped);
     pageError("");
     show("question", true);
@@ -577,6 +589,7 @@ async function openFromLink() {
       entries: answer.entries,
       prefill: answer.prefill,
       task: asked.task ?? null,
+      fromLink,
     });
   } catch (error) {
     // Nothing of an earlier question stays open under this one's failure.

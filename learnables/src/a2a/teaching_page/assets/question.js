@@ -53,8 +53,11 @@ export function teachBlock(block) {
 // the entries and suggest values. Every suggestion the card's field would
 // refuse (no such field, a choice the field does not offer, a value that
 // is not one piece of text) is left out and named in `dropped`, as is an
-// entry or a value that would show as something else in an input.
-export function answerForm(block, learnable) {
+// entry or a value that would show as something else in an input. A
+// block `fromLink` (a `#block=` link, which anyone can write) preselects
+// choices only: the words of a free-text value would be taken for the
+// agent's, so it fills in none.
+export function answerForm(block, learnable, fromLink = false) {
   const dropped = [];
   const entries = block.entries.filter((entry) => {
     if (!hasHazard(entry)) return true;
@@ -78,6 +81,8 @@ export function answerForm(block, learnable) {
       why = "it holds invisible or direction-changing characters";
     } else if (spec.kind === "choice" && spec.choices?.length && !spec.choices.includes(String(value))) {
       why = `it is not one of the choices ${spec.label} offers`;
+    } else if (fromLink && !(spec.kind === "choice" && spec.choices?.length)) {
+      why = "a link fills in no free text: type it yourself if it is right";
     }
     if (why) {
       dropped.push(`${spec ? spec.label : shown(name)} ${said}: ${why}`);
@@ -87,6 +92,22 @@ export function answerForm(block, learnable) {
     Object.defineProperty(prefill, name, { value: String(value), enumerable: true });
   }
   return { entries, prefill, dropped };
+}
+
+// The heading and words a question is shown with. A `#block=` link may
+// come from anyone: nothing of it is put in the agent's mouth, under its
+// heading or in bold as a finding; its label is quoted as the link's.
+export function questionWords(question, fromLink) {
+  const label = question.block.suggestionLabel;
+  if (!fromLink) {
+    return { title: "The agent asks", text: "", label: label ? `Suggested: ${label}` : "", labelClass: "suggestion" };
+  }
+  return {
+    title: "A link suggests a lesson",
+    text: "A link, which anyone can write, suggests this lesson: check it before you teach.",
+    label: label ? `The link says: "${label}"` : "",
+    labelClass: "from-link",
+  };
 }
 
 const blockOf = (message) => message?.metadata?.[EXTENSION_URI]?.teach;

@@ -14,31 +14,59 @@ const textOr = (value, fallback) => (typeof value === "string" && value !== "" ?
 const valueText = (value) =>
   value === null || value === undefined ? "(none)" : typeof value === "string" ? value : JSON.stringify(value);
 
-// Lists the open proposals in the review section; `context` gives the rpc
-// path, the card's reviewMethod, the entry noun of a collection, and what
-// to do on a refusal that signs the teacher out.
+// Proposals asked for a page of the Review listing.
+const PAGE_LIMIT = 20;
+
+// Lists the open proposals in the review section, a page at a time (each
+// page one answer, as the agent pages its listing: `{limit, from}` →
+// `{proposals, next?}`), with a button for the next page while there is
+// one; `context` gives the rpc path, the card's reviewMethod, the entry
+// noun of a collection, and what to do on a refusal that signs the
+// teacher out.
 export async function renderReviews(context) {
   const section = $("review");
   const list = $("review-list");
   list.replaceChildren();
+  $("review-more")?.remove();
   $("review-error").hidden = true;
   const teacher = signedIn();
   if (!teacher || !context.method) {
     section.hidden = true;
     return;
   }
+  await renderPage(context, teacher.teacher, null);
+}
+
+// Appends the page of the listing from `from` (null: the first) and, when
+// the agent says another follows, the button that asks for it.
+async function renderPage(context, teacher, from) {
+  const section = $("review");
+  const list = $("review-list");
+  const params = { limit: PAGE_LIMIT };
+  if (from !== null) params.from = from;
   let listed;
   try {
-    listed = await call(context.rpc, context.method, {});
+    listed = await call(context.rpc, context.method, params);
   } catch (error) {
     section.hidden = false;
     if (context.refusedSignIn(error)) return;
     return failed(`The agent did not list the lessons waiting for review: ${error.message}`);
   }
   const proposals = Array.isArray(listed?.proposals) ? listed.proposals.filter((p) => p && typeof p === "object") : [];
-  for (const proposal of proposals) list.append(item(context, proposal, teacher.teacher));
-  $("review-none").hidden = proposals.length > 0;
+  for (const proposal of proposals) list.append(item(context, proposal, teacher));
+  $("review-none").hidden = list.children.length > 0;
   section.hidden = false;
+  const next = typeof listed?.next === "string" && listed.next !== "" && listed.next !== from ? listed.next : null;
+  if (next === null) return;
+  const more = el("button", "Show more lessons waiting for review", "secondary");
+  more.type = "button";
+  more.id = "review-more";
+  more.onclick = async () => {
+    more.disabled = true;
+    await renderPage(context, teacher, next);
+    more.remove();
+  };
+  list.after(more);
 }
 
 function failed(message) {

@@ -1,0 +1,20 @@
+//! A `range` whose `max` is below its `min` is an error on `max`.
+
+use learnables::Learnable;
+
+#[derive(Learnable)]
+#[learnable(
+    collection = "clearances",
+    entry = "broker",
+    teaches = "How much a broker may clear",
+    how = "A table per broker, kept by the compliance team",
+    decided_by = "rules",
+    describes = "{entry}: {amount}"
+)]
+pub struct Clearance {
+    /// Limit in euros
+    #[learnable(range(min = 1000, max = 100))]
+    pub amount: u32,
+}
+
+fn main() {}
