@@ -9,6 +9,7 @@ use crate::client::AgentClient;
 use crate::error::CliError;
 use crate::outcome::Outcome;
 use crate::render::{count, kind_text, line, paragraph, table, violation_lines};
+use crate::sign_in::{SignIn, sign_in};
 use crate::style::Style;
 
 /// Runs `card`: fetches the card, renders it, lints it.
@@ -23,6 +24,46 @@ pub fn run(client: &AgentClient) -> Result<Outcome, CliError> {
 /// declared, or null when their shape cannot be read), "lint": {"ok",
 /// "violations": [{"path", "message"}]}}`, each text as the card has it.
 pub fn card_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, CliError> {
+    let mut outcome = declaration_outcome(card, url, style)?;
+    with_sign_in(&mut outcome, &sign_in(card), style);
+    Ok(outcome)
+}
+
+/// `outcome` with what the card says of signing in: the providers it
+/// names, and what is wrong with its schemes (a lint failure). In JSON:
+/// `"signIn": {"openIdConnect": [URL...], "problems": [{"path", "message"}]}`.
+fn with_sign_in(outcome: &mut Outcome, found: &SignIn, style: Style) {
+    for provider in &found.providers {
+        outcome.stdout.push_str(&format!(
+            "{} with the OpenID Connect provider of {}\n",
+            style.bold("Sign-in:"),
+            line(provider)
+        ));
+    }
+    for (path, message) in &found.problems {
+        outcome.stdout.push_str(&format!(
+            "{} {}: {}\n",
+            style.bold("Sign-in:"),
+            style.red(&line(path)),
+            line(message)
+        ));
+    }
+    let problems: Vec<Value> = found
+        .problems
+        .iter()
+        .map(|(path, message)| json!({"path": path, "message": message}))
+        .collect();
+    outcome.json["signIn"] = json!({"openIdConnect": found.providers, "problems": problems});
+    if !found.problems.is_empty() && outcome.failure.is_none() {
+        outcome.failure = Some(CliError::lint(format!(
+            "the agent's card says wrongly how teachers sign in: {}",
+            count(found.problems.len(), "problem")
+        )));
+    }
+}
+
+/// The report on the card's declaration.
+fn declaration_outcome(card: &Value, url: &str, style: Style) -> Result<Outcome, CliError> {
     match lint_card(card) {
         Lint::Undeclared => Err(undeclared(&format!("the agent at {}", line(url)))),
         Lint::Clean(declaration) => {

@@ -59,6 +59,7 @@ mod retract;
 mod revert;
 mod review;
 mod show;
+mod sign_in;
 mod spinner;
 mod style;
 mod teach;

@@ -7,7 +7,7 @@
 //! opt-out is the environment variable `LEARNABLES_ALLOW_SKIP`: a
 //! comma-separated list of the kinds of test that may be skipped here
 //! (`fault-tests`, `strace`, `postgres`, `postgres-restart`, `sdk-interop`,
-//! `tck`, `browser`, `mcp`), or `all`. An allowed
+//! `tck`, `browser`, `mcp`, `oidc`), or `all`. An allowed
 //! skip still says `SKIPPED:` on the standard error, past the test
 //! harness's capture.
 

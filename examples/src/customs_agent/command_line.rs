@@ -44,6 +44,16 @@ pub struct Args {
     /// starting with `#` are skipped.
     #[arg(long = "teachers", value_name = "FILE")]
     teachers_file: Option<PathBuf>,
+    /// Instead of a token table: the OpenID Connect provider whose people
+    /// teach (its issuer, https://...). Tokens are its JWTs for
+    /// --oidc-audience; the card names its discovery document. An
+    /// http://127.0.0.1 (or localhost) issuer is allowed for tests and
+    /// local providers only.
+    #[arg(long, value_name = "URL", requires = "oidc_audience", conflicts_with_all = ["teacher", "teachers_file"])]
+    oidc_issuer: Option<String>,
+    /// The audience the provider's tokens name for this agent.
+    #[arg(long, value_name = "AUD", requires = "oidc_issuer")]
+    oidc_audience: Option<String>,
     /// The most bytes of tasks kept in memory (each task counted as its
     /// JSON); the oldest finished tasks make room first.
     #[arg(long, value_name = "BYTES", default_value_t = super::DEFAULT_MAX_TASK_BYTES)]
@@ -134,6 +144,14 @@ where
         + Send
         + 'static,
 {
+    if let (Some(issuer), Some(audience)) = (&args.oidc_issuer, &args.oidc_audience) {
+        // Teachers from a provider are served over the customs agent's own
+        // executor; another agent on this command line takes a token table.
+        if PROGRAM.get().is_some_and(|name| *name != "customs_agent") {
+            fail("--oidc-issuer is served by the customs agent only; give --teacher here");
+        }
+        return run_oidc(&args, issuer, audience).await;
+    }
     let variable = match std::env::var(super::TEACHERS_VARIABLE) {
         Ok(text) => Some(text),
         Err(std::env::VarError::NotPresent) => None,
@@ -201,6 +219,33 @@ where
     )
     .await;
     if let Err(error) = served {
+        fail(&format!("the agent stopped: {error}"));
+    }
+}
+
+/// The agent with its teachers an OpenID Connect provider vouches for.
+async fn run_oidc(args: &Args, issuer: &str, audience: &str) {
+    let teachers = super::OidcTeachers {
+        issuer: issuer.to_owned(),
+        audience: audience.to_owned(),
+        loopback_http: true,
+    };
+    let authenticator = teachers
+        .authenticator()
+        .await
+        .unwrap_or_else(|error| fail(&format!("cannot start: {error}")));
+    let location = DataLocation::parse(&args.data);
+    let knowledge = match tokio::task::spawn_blocking(move || location.open()).await {
+        Ok(Ok(knowledge)) => knowledge,
+        Ok(Err(error)) => fail(&format!("cannot open the knowledge: {error}")),
+        Err(error) => fail(&format!("cannot open the knowledge: {error}")),
+    };
+    let listener = tokio::net::TcpListener::bind(args.addr)
+        .await
+        .unwrap_or_else(|error| fail(&format!("cannot listen on {}: {error}", args.addr)));
+    let address = listener.local_addr().map_or(args.addr, |address| address);
+    println!("customs agent listening on http://{address}/ (teachers sign in with {issuer})");
+    if let Err(error) = super::serve_oidc(listener, knowledge, authenticator, stop_signal()).await {
         fail(&format!("the agent stopped: {error}"));
     }
 }

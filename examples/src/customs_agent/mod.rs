@@ -10,6 +10,7 @@
 mod card;
 pub mod command_line;
 pub mod moving_house;
+mod sign_in;
 mod task_store;
 pub(crate) mod tasks;
 
@@ -24,14 +25,15 @@ use a2a_server::{DefaultRequestHandler, HttpPushSender, InMemoryPushConfigStore,
 use axum::Router;
 use learnables::a2a::serve::ServerLimits;
 use learnables::a2a::{
-    ActivatedPushConfigs, CardError, DeclaredCard, LearnablesLayer, LearnablesService, Principal,
-    TaskResumer, TokenTableError, Tokens,
+    ActivatedPushConfigs, Authenticator, CardError, DeclaredCard, LearnablesLayer,
+    LearnablesService, Principal, TaskResumer, TokenTableError, Tokens,
 };
 use learnables::knowledge::OnUnreadable;
 use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
 pub use card::agent_card;
+pub use sign_in::{OidcTeachers, openid_card, serve_oidc};
 pub use task_store::{
     BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_MAX_TASK_BYTES, DEFAULT_TASK_CAPACITY,
 };
@@ -346,12 +348,60 @@ where
     E: a2a_server::AgentExecutor + 'static,
 {
     let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
+    router_authenticated(
+        knowledge,
+        tokens,
+        agent_card(base_url),
+        base_url,
+        task_store,
+        push_sender,
+        executor,
+    )
+}
+
+/// The customs agent's router with its teachers authenticated by
+/// `authenticator` and `card` (which says how teachers sign in): what an
+/// agent whose teachers an identity provider vouches for serves.
+pub fn router_signed_in(
+    knowledge: Knowledge,
+    authenticator: impl Authenticator,
+    card: a2a::AgentCard,
+    base_url: &str,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+) -> Result<Router, RouterError> {
+    router_authenticated(
+        knowledge,
+        authenticator,
+        card,
+        base_url,
+        task_store,
+        push_sender,
+        |knowledge, page_url| CustomsExecutor::new(knowledge).with_teaching_page(page_url),
+    )
+}
+
+/// [`router_over`] with its teachers authenticated by `authenticator` (a
+/// token table, an OpenID Connect provider) and `card` (which says how
+/// teachers sign in).
+pub fn router_authenticated<E>(
+    knowledge: Knowledge,
+    authenticator: impl Authenticator,
+    card: a2a::AgentCard,
+    base_url: &str,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+    executor: impl FnOnce(Knowledge, String) -> E,
+) -> Result<Router, RouterError>
+where
+    E: a2a_server::AgentExecutor + 'static,
+{
     // Registers what the declaration declares: the card and the knowledge
     // are one list, and stored versions an earlier build wrote that do not
     // read stop the agent here, all of them reported.
-    let service = LearnablesService::try_new(knowledge.clone(), customs_declaration(), tokens)
-        .map_err(RouterError::Knowledge)?;
-    let card = agent_card(base_url);
+    let service =
+        LearnablesService::try_new(knowledge.clone(), customs_declaration(), authenticator)
+            .map_err(RouterError::Knowledge)?;
     let page_url = format!("{}{}", base_url.trim_end_matches('/'), TEACHING_PAGE_PATH);
     let executor = executor(knowledge, page_url);
     let handler = Arc::new(

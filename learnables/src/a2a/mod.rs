@@ -50,6 +50,8 @@ mod ask_tool;
 pub mod json_rpc;
 mod message_error;
 mod methods;
+#[cfg(feature = "oidc")]
+pub mod oidc;
 mod service;
 mod service_accounts;
 mod service_admission;
@@ -57,6 +59,7 @@ mod service_call;
 mod suggestion;
 mod teach_block;
 mod teachers;
+mod token_refusal;
 mod unknown_field;
 mod untyped_builder;
 
@@ -105,6 +108,8 @@ pub use suggestion::RefusedSuggestion;
 pub use teach_block::{TeachBlock, TeachBlockBuilder};
 pub use teachers::{
     Authenticator, DuplicateToken, HumansOnly, Principal, TeacherPolicy, TokenTableError, Tokens,
+    Verifying,
 };
+pub use token_refusal::TokenRefusal;
 pub use unknown_field::UnknownField;
 pub use untyped_builder::{SuggestionError, UntypedTeachBlockBuilder};

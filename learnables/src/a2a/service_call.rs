@@ -14,6 +14,7 @@ use super::methods::refusals::shown;
 use super::methods::teacher::TeacherIdentity;
 use super::methods::{Call, Method, Reply, ReviewRequest};
 use super::teachers::Principal;
+use super::token_refusal::TokenRefusal;
 use crate::Lesson;
 use crate::untrusted::Untrusted;
 
@@ -43,7 +44,7 @@ impl LearnablesService {
         admitted: Result<a2a_extensions::Call, Refusal>,
         bearer_token: Option<&str>,
     ) -> Option<Value> {
-        let (admitted, next) = self.admit(admitted, bearer_token);
+        let (admitted, next) = self.admit(admitted, self.authenticate(bearer_token));
         let outcome = match next {
             Next::Answered(outcome) => outcome,
             Next::Teach(lesson) => self.teach(&lesson),
@@ -84,7 +85,8 @@ impl LearnablesService {
         let admitted = self
             .admission()
             .admit_request(request, activation.clone().into_inner());
-        let (admitted, next) = self.admit(admitted, bearer_token);
+        let authenticated = self.authenticate_async(bearer_token).await;
+        let (admitted, next) = self.admit(admitted, authenticated);
         let outcome = self.carry_out(next).await;
         admitted.respond(outcome).map(|answer| answer.to_value())
     }
@@ -98,7 +100,8 @@ impl LearnablesService {
         params: Value,
         bearer_token: Option<&str>,
     ) -> Result<Reply, RpcError> {
-        self.carry_out(self.next(&method, params, bearer_token))
+        let authenticated = self.authenticate_async(bearer_token).await;
+        self.carry_out(self.next(&method, params, authenticated))
             .await
     }
 
@@ -119,12 +122,12 @@ impl LearnablesService {
     fn admit(
         &self,
         admitted: Result<a2a_extensions::Call, Refusal>,
-        bearer_token: Option<&str>,
+        authenticated: Result<Principal, RpcError>,
     ) -> (Admitted, Next) {
         match admitted {
             Ok(call) => {
                 let id = call.id().cloned();
-                let next = self.next(&call.method, call.params, bearer_token);
+                let next = self.next(&call.method, call.params, authenticated);
                 (
                     Admitted {
                         id,
@@ -146,7 +149,15 @@ impl LearnablesService {
         }
     }
 
-    fn next(&self, method: &str, params: Value, bearer_token: Option<&str>) -> Next {
+    /// What a request for `method` leaves to do, its teacher `authenticated`
+    /// already (or refused): a method the service does not have is refused
+    /// as such first, whatever the token.
+    fn next(
+        &self,
+        method: &str,
+        params: Value,
+        authenticated: Result<Principal, RpcError>,
+    ) -> Next {
         // The admission let through only the methods this service handles;
         // one it does not name is refused all the same.
         let Some(found) = Method::named(self, method) else {
@@ -155,7 +166,7 @@ impl LearnablesService {
                 format!("there is no method `{}`", shown(method)),
             )));
         };
-        let principal = match self.authenticate(bearer_token) {
+        let principal = match authenticated {
             Ok(principal) => principal,
             Err(error) => return Next::Answered(Err(error)),
         };
@@ -181,17 +192,35 @@ impl LearnablesService {
         }
     }
 
+    /// The teacher of a blocking call: the authenticator's `verify`.
     fn authenticate(&self, bearer_token: Option<&str>) -> Result<Principal, RpcError> {
-        let Some(token) = bearer_token else {
-            return Err(RpcError::new(
-                codes::UNAUTHENTICATED,
-                "no teacher is authenticated: send `Authorization: Bearer <token>`",
-            ));
-        };
-        self.authenticator()
-            .authenticate(token)
-            .ok_or_else(|| RpcError::new(codes::UNAUTHENTICATED, "the bearer token is not valid"))
+        let token = bearer_token.ok_or_else(no_token)?;
+        self.authenticator().verify(token).map_err(refused_token)
     }
+
+    /// The teacher of an async call: the authenticator's `verify_async`,
+    /// which may wait on its provider's keys.
+    #[cfg(feature = "tokio")]
+    async fn authenticate_async(&self, bearer_token: Option<&str>) -> Result<Principal, RpcError> {
+        let token = bearer_token.ok_or_else(no_token)?;
+        self.authenticator()
+            .verify_async(token)
+            .await
+            .map_err(refused_token)
+    }
+}
+
+/// The refusal of a request that sends no token.
+fn no_token() -> RpcError {
+    RpcError::new(
+        codes::UNAUTHENTICATED,
+        "no teacher is authenticated: send `Authorization: Bearer <token>`",
+    )
+}
+
+/// The refusal of a token, naming the check it failed.
+fn refused_token(refusal: TokenRefusal) -> RpcError {
+    RpcError::new(codes::UNAUTHENTICATED, refusal.to_string())
 }
 
 /// A request admitted: what its response needs.

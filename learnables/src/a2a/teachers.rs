@@ -6,9 +6,12 @@
 //! service accounts.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use super::service_accounts::{ServiceAccountRules, service_account_sign};
+use super::token_refusal::TokenRefusal;
 use crate::Lesson;
 use crate::untrusted::Untrusted;
 
@@ -23,10 +26,14 @@ pub struct Principal {
 
 /// Who a principal is, shared by its clones. Its `sign` follows from `id`
 /// and `kind`, so comparing and hashing it as well changes nothing.
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct Identity {
     id: String,
     kind: Kind,
+    /// Who the identity provider says this is, for good (issuer and
+    /// subject), when the authenticator knows it: `id` is what lessons
+    /// carry, and may change (an e-mail), this does not.
+    stable: Option<String>,
     /// `service_account_sign` of `id` for a principal the authenticator
     /// does not classify: judged once, when it is made (an authenticator
     /// that keeps its principals hands out clones), not on each lesson.
@@ -88,6 +95,35 @@ impl Principal {
         &self.identity.id
     }
 
+    /// This principal, with the identity its provider keeps for it for good
+    /// (an OpenID Connect provider's issuer and `sub`): review compares
+    /// reviewers by it, so that a person's second session is the same
+    /// person and two people are two whatever their e-mails say.
+    ///
+    /// ```
+    /// use learnables::a2a::Principal;
+    /// let alice = Principal::human("alice@example.com").with_stable_id("https://idp.example.com#248289761001");
+    /// assert_eq!(alice.stable_id(), "https://idp.example.com#248289761001");
+    /// assert_eq!(Principal::human("bob@example.com").stable_id(), "bob@example.com");
+    /// ```
+    pub fn with_stable_id(self, stable: impl Into<String>) -> Principal {
+        let Identity { id, kind, sign, .. } = Arc::unwrap_or_clone(self.identity);
+        Principal {
+            identity: Arc::new(Identity {
+                id,
+                kind,
+                stable: Some(stable.into()),
+                sign,
+            }),
+        }
+    }
+
+    /// The identity the provider keeps for good, if the authenticator gave
+    /// one ([`Principal::with_stable_id`]); else the identity itself.
+    pub fn stable_id(&self) -> &str {
+        self.identity.stable.as_deref().unwrap_or(&self.identity.id)
+    }
+
     /// Whether the authenticator says this is a service account.
     pub fn is_service(&self) -> bool {
         self.identity.kind == Kind::Service
@@ -104,7 +140,12 @@ impl Principal {
             Kind::Human | Kind::Service => None,
         };
         Principal {
-            identity: Arc::new(Identity { id, kind, sign }),
+            identity: Arc::new(Identity {
+                id,
+                kind,
+                stable: None,
+                sign,
+            }),
         }
     }
 }
@@ -118,11 +159,46 @@ impl std::fmt::Debug for Principal {
     }
 }
 
+/// What [`Authenticator::verify_async`] returns: the principal, or the
+/// check the token failed.
+pub type Verifying<'a> = Pin<Box<dyn Future<Output = Result<Principal, TokenRefusal>> + Send + 'a>>;
+
 /// Turns a bearer token into a principal. Implement it over your identity
-/// provider; [`Tokens`] is a fixed table.
+/// provider; [`Tokens`] is a fixed table, and `a2a::oidc` (feature `oidc`)
+/// an OpenID Connect provider's tokens.
+///
+/// Only `authenticate` is required. An authenticator that can say why it
+/// refuses a token implements [`Authenticator::verify`] too; one that must
+/// fetch something to decide (its provider's keys) implements
+/// [`Authenticator::verify_async`], which the agent's async paths (the
+/// layer, `call_async`) call, so that no runtime thread waits.
+///
+/// ```
+/// use learnables::a2a::{Authenticator, Principal, TokenRefusal, Tokens};
+/// let tokens = Tokens::new().with("s3cret", Principal::human("alice@example.com"));
+/// assert_eq!(tokens.verify("guess").unwrap_err(), TokenRefusal::NotValid);
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// assert_eq!(tokens.verify_async("s3cret").await.unwrap().id(), "alice@example.com");
+/// # });
+/// ```
 pub trait Authenticator: Send + Sync + 'static {
     /// The principal the token belongs to, if it is valid.
     fn authenticate(&self, bearer_token: &str) -> Option<Principal>;
+
+    /// The principal, or the check the token failed. By default
+    /// `authenticate`, a refusal being [`TokenRefusal::NotValid`]. Never
+    /// blocks: an authenticator that would have to fetch refuses here and
+    /// fetches in `verify_async`.
+    fn verify(&self, bearer_token: &str) -> Result<Principal, TokenRefusal> {
+        self.authenticate(bearer_token)
+            .ok_or(TokenRefusal::NotValid)
+    }
+
+    /// [`Authenticator::verify`] for async code, which may wait (with a
+    /// timeout) on what the check needs. By default `verify`, at once.
+    fn verify_async<'a>(&'a self, bearer_token: &'a str) -> Verifying<'a> {
+        Box::pin(std::future::ready(self.verify(bearer_token)))
+    }
 }
 
 /// A fixed table of tokens, for examples, tests and small deployments.

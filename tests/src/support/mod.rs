@@ -5,6 +5,7 @@ pub mod agent;
 pub mod backend_suite;
 pub mod browser;
 pub mod chat_server;
+pub mod oidc;
 pub mod postgres;
 pub mod review_suite;
 pub mod script;
