@@ -84,6 +84,8 @@ pub use sdk::{
     TaskResumer,
 };
 
+#[cfg(feature = "grpc")]
+pub use a2a_extensions::grpc::GrpcExtensionLayer;
 pub use activation::Activation;
 pub use learnables_core::{CardDeclaration, CardError};
 pub use message_error::MessageError;
