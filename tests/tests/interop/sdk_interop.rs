@@ -61,6 +61,46 @@ fn the_javascript_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
     run_against_a_fresh_agent("@a2a-js/sdk (JavaScript)", script);
 }
 
+/// The agent on both bindings: a question asked on JSON-RPC by a client
+/// that activated Learnables, read over gRPC by the Python SDK's gRPC
+/// client without activating (GetTask, ListTasks, SubscribeToTask): no
+/// block, no URI, no echo; activated over gRPC, the block and the echo.
+#[test]
+fn the_python_sdks_grpc_client_reads_nothing_of_learnables_without_activating() {
+    let dir = interop_dir().join("python");
+    let venv = dir.join(".venv");
+    if !installed(
+        "a2a-sdk (Python)",
+        &dir.join("requirements.txt"),
+        &venv.join("installed-requirements.txt"),
+    ) {
+        return;
+    }
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true);
+    let mut script = Command::new(venv.join("bin").join("python"));
+    script
+        .arg(dir.join("grpc_binding.py"))
+        .args(["--url", &agent.base_url])
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env_remove("PYTHONPATH")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let run = ScriptRun::start(&mut script, "tests/interop/setup");
+    let (status, stdout, stderr) = run.finish(SCRIPT_TIMEOUT);
+    let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
+    match status {
+        None => panic!("the gRPC script did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
+        Some(status) => assert!(
+            status.success() && stdout.contains("PASSED:"),
+            "the gRPC script failed ({status})\n{output}"
+        ),
+    }
+    println!("{stdout}");
+    agent.stop();
+}
+
 fn interop_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("interop")
 }
