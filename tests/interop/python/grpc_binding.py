@@ -22,6 +22,7 @@ from google.protobuf.json_format import MessageToDict
 
 from a2a.client import A2ACardResolver, ClientCallContext, ClientConfig, ClientFactory
 from a2a.client.service_parameters import ServiceParametersFactory, with_a2a_extensions
+from interop import QUESTION, TIMEOUT_SECONDS, URI, Unexpected, expect, ok, shown, teach_block
 from a2a.types.a2a_pb2 import (
     GetTaskRequest,
     ListTasksRequest,
@@ -35,37 +36,11 @@ from a2a.types.a2a_pb2 import (
     TaskState,
 )
 
-URI = "https://rsaxb.com/a2a/learnables/v1"
-QUESTION = "Route a declaration for HS chapter 85"
-TIMEOUT_SECONDS = 10.0
-
-
-class Unexpected(Exception):
-    """A failed expectation."""
-
-
-def shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 300 else text[:300] + "…"
-
-
-def expect(condition: bool, what: str) -> None:
-    if not condition:
-        raise Unexpected(what)
-
-
-def ok(what: str) -> None:
-    print(f"ok: {what}", flush=True)
 
 
 def names_uri(message: Any) -> bool:
     """Whether a protobuf message holds the URI anywhere (any field, any depth)."""
     return URI.encode() in message.SerializeToString()
-
-
-def teach_block(message: Message) -> Any:
-    metadata = MessageToDict(message.metadata) if message.HasField("metadata") else {}
-    return (metadata.get(URI) or {}).get("teach")
 
 
 class Echoes(grpc.aio.UnaryUnaryClientInterceptor, grpc.aio.UnaryStreamClientInterceptor):

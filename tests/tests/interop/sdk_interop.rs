@@ -29,20 +29,9 @@ const SCRIPT_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[test]
 fn the_python_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
-    let dir = interop_dir().join("python");
-    let venv = dir.join(".venv");
-    if !installed(
-        "a2a-sdk (Python)",
-        &dir.join("requirements.txt"),
-        &venv.join("installed-requirements.txt"),
-    ) {
+    let Some(script) = python_script("interop.py") else {
         return;
-    }
-    let mut script = Command::new(venv.join("bin").join("python"));
-    script
-        .arg(dir.join("interop.py"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env_remove("PYTHONPATH");
+    };
     run_against_a_fresh_agent("a2a-sdk (Python)", script);
 }
 
@@ -67,6 +56,19 @@ fn the_javascript_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
 /// block, no URI, no echo; activated over gRPC, the block and the echo.
 #[test]
 fn the_python_sdks_grpc_client_reads_nothing_of_learnables_without_activating() {
+    let Some(mut script) = python_script("grpc_binding.py") else {
+        return;
+    };
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true);
+    script.args(["--url", &agent.base_url]);
+    passes("the gRPC script", script);
+    agent.stop();
+}
+
+/// The Python SDK's interpreter running `name` (of `tests/interop/python/`),
+/// or `None` where the SDK is not installed and the skip is allowed.
+fn python_script(name: &str) -> Option<Command> {
     let dir = interop_dir().join("python");
     let venv = dir.join(".venv");
     if !installed(
@@ -74,31 +76,14 @@ fn the_python_sdks_grpc_client_reads_nothing_of_learnables_without_activating() 
         &dir.join("requirements.txt"),
         &venv.join("installed-requirements.txt"),
     ) {
-        return;
+        return None;
     }
-    let data = tempfile::tempdir().expect("a temporary directory");
-    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true);
     let mut script = Command::new(venv.join("bin").join("python"));
     script
-        .arg(dir.join("grpc_binding.py"))
-        .args(["--url", &agent.base_url])
+        .arg(dir.join(name))
         .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env_remove("PYTHONPATH")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let run = ScriptRun::start(&mut script, "tests/interop/setup");
-    let (status, stdout, stderr) = run.finish(SCRIPT_TIMEOUT);
-    let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
-    match status {
-        None => panic!("the gRPC script did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
-        Some(status) => assert!(
-            status.success() && stdout.contains("PASSED:"),
-            "the gRPC script failed ({status})\n{output}"
-        ),
-    }
-    println!("{stdout}");
-    agent.stop();
+        .env_remove("PYTHONPATH");
+    Some(script)
 }
 
 fn interop_dir() -> PathBuf {
@@ -136,7 +121,14 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
     let teacher = teachers().remove(0);
     script
         .args(["--url", &agent.base_url, "--taught-by", &teacher.email])
-        .env("LEARNABLES_TOKEN", &teacher.token)
+        .env("LEARNABLES_TOKEN", &teacher.token);
+    passes(&format!("the {sdk} script"), script);
+    agent.stop();
+}
+
+/// Runs `script` and asserts it passed (exit 0 and `PASSED:`).
+fn passes(what: &str, mut script: Command) {
+    script
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -144,11 +136,10 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
     let (status, stdout, stderr) = run.finish(SCRIPT_TIMEOUT);
     let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
     match status {
-        None => panic!("the {sdk} script did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
+        None => panic!("{what} did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
         Some(status) => assert!(
             status.success() && stdout.contains("PASSED:"),
-            "the {sdk} script failed ({status})\n{output}"
+            "{what} failed ({status})\n{output}"
         ),
     }
-    agent.stop();
 }
