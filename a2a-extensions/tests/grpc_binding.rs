@@ -510,3 +510,25 @@ async fn a_required_extension_refuses_a_grpc_request_that_did_not_activate_it() 
     );
     assert!(grpc.send_message(request(send("r"), true)).await.is_ok());
 }
+
+/// The host's error (a trailers-only answer, its status in the headers)
+/// reaches a client that did not activate as the host sent it.
+#[tokio::test]
+async fn the_hosts_errors_reach_a_client_that_did_not_activate_as_they_are() {
+    let agent = agent().await;
+    let mut grpc = client(&agent.grpc).await;
+    for activate in [false, true] {
+        let refused = grpc
+            .get_task(request(
+                proto::GetTaskRequest {
+                    id: "no-such-task".into(),
+                    ..Default::default()
+                },
+                activate,
+            ))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::NotFound, "{refused:?}");
+        assert!(!refused.details().is_empty(), "the error's details pass");
+    }
+}

@@ -111,7 +111,10 @@ fn request(text: &str) -> proto::SendMessageRequest {
     }
 }
 
-async fn send(client: &mut A2aServiceClient<Channel>, message: &proto::SendMessageRequest) -> usize {
+async fn send(
+    client: &mut A2aServiceClient<Channel>,
+    message: &proto::SendMessageRequest,
+) -> usize {
     let mut request = tonic::Request::new(message.clone());
     request
         .metadata_mut()

@@ -163,7 +163,11 @@ where
     }
 
     fn is_end_stream(&self) -> bool {
-        matches!(self.state, State::Done)
+        match self.state {
+            State::Done => true,
+            State::Refusing(_) => false,
+            State::Reading => self.buffer.is_empty() && self.inner.is_end_stream(),
+        }
     }
 
     fn size_hint(&self) -> SizeHint {

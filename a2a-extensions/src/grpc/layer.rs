@@ -21,6 +21,9 @@ use crate::extension::Extension;
 /// default limit on a message it decodes.
 pub const DEFAULT_MAX_MESSAGE: usize = 4 << 20;
 
+/// The status of a gRPC answer: in the headers of a trailers-only answer.
+const GRPC_STATUS: HeaderName = HeaderName::from_static("grpc-status");
+
 /// The encodings a client accepts for the messages it is sent.
 const GRPC_ACCEPT_ENCODING: HeaderName = HeaderName::from_static("grpc-accept-encoding");
 
@@ -163,6 +166,12 @@ where
         let answer = self.inner.call(request);
         Box::pin(async move {
             let response = answer.await?;
+            // A trailers-only answer (an error: its status in the headers)
+            // carries no message, and must stay trailers-only for the
+            // client to read its status.
+            if response.headers().contains_key(GRPC_STATUS) {
+                return Ok(response.map(GrpcBody::new));
+            }
             Ok(response.map(|body| {
                 GrpcBody::new(ScrubbedBody::new(
                     GrpcBody::new(body),

@@ -22,6 +22,7 @@ from google.protobuf.json_format import MessageToDict
 
 from a2a.client import A2ACardResolver, ClientCallContext, ClientConfig, ClientFactory
 from a2a.client.service_parameters import ServiceParametersFactory, with_a2a_extensions
+from a2a.utils.errors import TaskNotFoundError
 from interop import QUESTION, TIMEOUT_SECONDS, URI, Unexpected, expect, ok, shown, teach_block
 from a2a.types.a2a_pb2 import (
     GetTaskRequest,
@@ -115,6 +116,15 @@ async def run(url: str) -> None:
         expect(teach_block(fetched.status.message) is None, "no teach block over gRPC")
         expect(echoes.last == [], f"no echo for a client that did not activate, got {echoes.last}")
         ok("GetTask over gRPC, not activated: the question without its block or the URI, no echo")
+
+        # The host's own errors (trailers-only answers) reach such a client
+        # as the host sent them: the SDK reads its typed error.
+        try:
+            await over_grpc.get_task(GetTaskRequest(id=f"no-such-task-{uuid.uuid4()}"))
+        except TaskNotFoundError:
+            ok("GetTask over gRPC of an unknown task, not activated: the SDK raises its TaskNotFoundError")
+        else:
+            raise Unexpected("GetTask over gRPC of an unknown task to fail with TaskNotFoundError")
 
         listed = await over_grpc.list_tasks(ListTasksRequest())
         expect(any(task.id == asked.id for task in listed.tasks), "ListTasks over gRPC lists the task")

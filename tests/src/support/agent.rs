@@ -75,8 +75,15 @@ impl Agent {
     /// The agent on both of its bindings (`customs_agent --grpc`): JSON-RPC
     /// on a free port, and A2A's gRPC binding on another; returns it and
     /// the gRPC address. `learnables` false: the same agent without
-    /// Learnables on either (the SDK's servers alone).
-    pub fn start_with_grpc(data: &Path, learnables: bool) -> (Agent, SocketAddr) {
+    /// Learnables on either (the SDK's servers alone). `card_url` writes the
+    /// gRPC interface's URL on the card from its address (the SDK writes
+    /// `HOST:PORT`, which its clients read; the TCK reads only a URL with a
+    /// scheme, `grpc://HOST:PORT`).
+    pub fn start_with_grpc(
+        data: &Path,
+        learnables: bool,
+        card_url: fn(SocketAddr) -> String,
+    ) -> (Agent, SocketAddr) {
         let grpc = std::net::TcpListener::bind("127.0.0.1:0").expect("a gRPC port");
         grpc.set_nonblocking(true).expect("a non-blocking listener");
         let grpc_address = grpc.local_addr().expect("the gRPC address");
@@ -84,7 +91,7 @@ impl Agent {
         let mut agent = Agent::serving(move |listener, shutdown| async move {
             let address = listener.local_addr().unwrap();
             let base_url = format!("http://{address}/");
-            let grpc_at = grpc_address.to_string();
+            let grpc_at = card_url(grpc_address);
             let knowledge = location.open().expect("the knowledge opens");
             let bindings = if learnables {
                 learnables_examples::install_crypto_provider();

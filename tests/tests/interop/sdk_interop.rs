@@ -60,7 +60,7 @@ fn the_python_sdks_grpc_client_reads_nothing_of_learnables_without_activating() 
         return;
     };
     let data = tempfile::tempdir().expect("a temporary directory");
-    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true);
+    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true, |address| address.to_string());
     script.args(["--url", &agent.base_url]);
     passes("the gRPC script", script);
     agent.stop();

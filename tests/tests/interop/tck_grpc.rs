@@ -15,8 +15,11 @@ fn over_grpc_the_layer_changes_no_tck_outcome_but_the_extension_tests() {
     };
     let data = tempfile::tempdir().unwrap();
     let plain_data = tempfile::tempdir().unwrap();
-    let (example, _) = Agent::start_with_grpc(data.path(), true);
-    let (plain, _) = Agent::start_with_grpc(plain_data.path(), false);
+    // The TCK's gRPC client reads the card's gRPC URL only with a scheme
+    // (`grpc://`); without one it dials `None:80`.
+    let card_url = |address| format!("grpc://{address}");
+    let (example, _) = Agent::start_with_grpc(data.path(), true, card_url);
+    let (plain, _) = Agent::start_with_grpc(plain_data.path(), false, card_url);
     let reports = tempfile::tempdir().unwrap();
     let options = ["--transports", "grpc"];
     let with_layer = outcomes_with(
