@@ -2,7 +2,9 @@
 //! capabilities categories against the example agent on both bindings
 //! (`customs_agent --grpc`, Learnables' gRPC layer over the SDK's
 //! `GrpcHandler`) and against the same agent without Learnables on either.
-//! The layer must change no outcome but the extension tests'. The TCK is
+//! The layer must change no outcome but the extension tests' (and the push
+//! config tests registered without activation, which the example refuses
+//! on purpose: `ActivatedPushConfigs`, as in `tck_comparison`). The TCK is
 //! read where it is, as in `tck_comparison`.
 
 use super::tck_comparison::{installed, outcomes_with};
