@@ -4,6 +4,9 @@
 //! (as extension specifications such as Learnables' activation profile ask;
 //! A2A's normative text has no echo).
 
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+
 use http::{HeaderMap, HeaderName};
 
 /// The header that lists the extensions a request activates, and that a
@@ -85,6 +88,34 @@ impl Activation {
         )
     }
 
+    /// The extensions a request activated, from the service params an A2A
+    /// SDK's request handler gives its executor (`a2a-server-lf`'s
+    /// `ExecutorContext::service_params`: the request's HTTP headers on
+    /// JSON-RPC and HTTP+JSON, its metadata on gRPC): the one call an
+    /// executor makes, whatever the binding, to decide whether to add an
+    /// extension's metadata. Keys are compared without regard to case.
+    ///
+    /// ```
+    /// use std::collections::HashMap;
+    /// use a2a_extensions::Activation;
+    /// let params = HashMap::from([(
+    ///     "a2a-extensions".to_owned(),
+    ///     vec!["https://example.com/a2a/ext/v1".to_owned()],
+    /// )]);
+    /// assert!(Activation::from_service_params(&params).includes("https://example.com/a2a/ext/v1"));
+    /// assert!(!Activation::from_service_params(&HashMap::new()).includes("https://example.com/a2a/ext/v1"));
+    /// ```
+    pub fn from_service_params<S: BuildHasher>(
+        params: &HashMap<String, Vec<String>, S>,
+    ) -> Activation {
+        Activation::from_header_values(
+            params
+                .iter()
+                .filter(|(key, _)| key.eq_ignore_ascii_case(ACTIVATION_HEADER.as_str()))
+                .flat_map(|(_, values)| values.iter().map(String::as_str)),
+        )
+    }
+
     /// Whether the request activated `uri`.
     pub fn includes(&self, uri: &str) -> bool {
         self.uris.iter().any(|activated| activated == uri)
@@ -107,8 +138,14 @@ impl Activation {
 impl Activation {
     /// The activation of the request the host behind an
     /// [`ExtensionLayer`](crate::ExtensionLayer) is answering, when called
-    /// from the host's code (an SDK's handler that does not see the
-    /// request's headers); `None` outside such a request.
+    /// from code that runs in that request's own task (an axum handler of
+    /// the host's, a middleware under the layer); `None` outside it.
+    ///
+    /// It is `None` in an executor under the A2A SDK's
+    /// `DefaultRequestHandler`, which runs the executor on a task of its
+    /// own, on every binding: an executor asks
+    /// [`Activation::from_service_params`] with its context's
+    /// `service_params` instead. The gRPC layer sets none.
     ///
     /// ```
     /// assert_eq!(a2a_extensions::Activation::current(), None);
@@ -120,6 +157,24 @@ impl Activation {
     /// Runs `future` with `self` as [`Activation::current`].
     pub(crate) async fn scope<F: Future>(self, future: F) -> F::Output {
         CURRENT.scope(self, future).await
+    }
+}
+
+/// Adds `uri` to the `A2A-Extensions` header of a response's `headers`,
+/// keeping what the host echoed.
+#[cfg(any(feature = "layer", feature = "grpc"))]
+pub(crate) fn add_echo(headers: &mut HeaderMap, uri: &str) {
+    let echoed = Activation::from_headers(headers);
+    if echoed.uris().next().is_none() {
+        if let Ok(value) = http::HeaderValue::from_str(uri) {
+            headers.insert(ACTIVATION_HEADER, value);
+        }
+    } else if !echoed.includes(uri) {
+        let mut uris: Vec<&str> = echoed.uris().collect();
+        uris.push(uri);
+        if let Ok(value) = http::HeaderValue::from_str(&uris.join(", ")) {
+            headers.insert(ACTIVATION_HEADER, value);
+        }
     }
 }
 

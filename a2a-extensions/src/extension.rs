@@ -185,6 +185,74 @@ impl Extension {
         Ok(())
     }
 
+    /// Its entry in the A2A SDK's typed card (`a2a-lf`'s `AgentExtension`,
+    /// feature `a2a-types`): [`Extension::card_entry`] as the SDK's type;
+    /// an error when its params are not a JSON object (the type holds an
+    /// object).
+    ///
+    /// ```
+    /// use a2a_extensions::Extension;
+    /// let entry = Extension::new("https://example.com/a2a/greeting/v1")
+    ///     .params(serde_json::json!({"languages": ["en"]}))
+    ///     .agent_extension()
+    ///     .unwrap();
+    /// assert_eq!(entry.required, Some(false));
+    /// assert_eq!(entry.params.unwrap()["languages"], serde_json::json!(["en"]));
+    /// ```
+    #[cfg(feature = "a2a-types")]
+    pub fn agent_extension(&self) -> Result<a2a::AgentExtension, CardShapeError> {
+        let declared = &*self.declared;
+        let params = match &declared.params {
+            None => None,
+            Some(Value::Object(params)) => Some(
+                params
+                    .iter()
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect(),
+            ),
+            Some(_) => {
+                return Err(CardShapeError(
+                    "the extension's params are not a JSON object, as the SDK's AgentExtension holds them",
+                ));
+            }
+        };
+        Ok(a2a::AgentExtension {
+            uri: declared.text.clone(),
+            description: declared.description.clone(),
+            required: Some(declared.required),
+            params,
+        })
+    }
+
+    /// Puts its entry in the SDK's typed card's
+    /// `capabilities.extensions` (feature `a2a-types`), replacing an
+    /// earlier entry of the same URI, as [`Extension::add_to_card`] does
+    /// on JSON.
+    ///
+    /// ```
+    /// use a2a_extensions::Extension;
+    /// let mut card: a2a::AgentCard = serde_json::from_value(serde_json::json!({
+    ///     "name": "Agent", "description": "An agent", "version": "1",
+    ///     "supportedInterfaces": [], "capabilities": {},
+    ///     "defaultInputModes": [], "defaultOutputModes": [], "skills": []
+    /// }))
+    /// .unwrap();
+    /// let greeting = Extension::new("https://example.com/a2a/greeting/v1");
+    /// greeting.add_to_agent_card(&mut card).unwrap();
+    /// greeting.add_to_agent_card(&mut card).unwrap();
+    /// let entries = card.capabilities.extensions.as_ref().unwrap();
+    /// assert_eq!(entries.len(), 1);
+    /// assert_eq!(entries[0].uri, "https://example.com/a2a/greeting/v1");
+    /// ```
+    #[cfg(feature = "a2a-types")]
+    pub fn add_to_agent_card(&self, card: &mut a2a::AgentCard) -> Result<(), CardShapeError> {
+        let entry = self.agent_extension()?;
+        let extensions = card.capabilities.extensions.get_or_insert_with(Vec::new);
+        extensions.retain(|extension| extension.uri != entry.uri);
+        extensions.push(entry);
+        Ok(())
+    }
+
     /// Its entry in a card, and where it is in `capabilities.extensions[]`.
     ///
     /// ```

@@ -20,7 +20,7 @@ use http_body::Frame;
 use serde::Serialize;
 use tower::{Layer, Service, ServiceExt};
 
-use crate::activation::{ACTIVATION_HEADER, Activation};
+use crate::activation::Activation;
 use crate::admission::{Admission, Call, Refusal};
 use crate::error::{RpcError, codes};
 use crate::extension::Extension;
@@ -557,19 +557,7 @@ async fn read_body(mut body: Replay, limit: usize) -> Result<Bytes, BodyError> {
 /// Adds the extension's URI to the response's `A2A-Extensions` header,
 /// keeping what the inner service echoed.
 fn echo(mut response: Response, uri: &str) -> Response {
-    let headers = response.headers_mut();
-    let echoed = Activation::from_headers(headers);
-    if echoed.uris().next().is_none() {
-        if let Ok(value) = HeaderValue::from_str(uri) {
-            headers.insert(ACTIVATION_HEADER, value);
-        }
-    } else if !echoed.includes(uri) {
-        let mut uris: Vec<&str> = echoed.uris().collect();
-        uris.push(uri);
-        if let Ok(value) = HeaderValue::from_str(&uris.join(", ")) {
-            headers.insert(ACTIVATION_HEADER, value);
-        }
-    }
+    crate::activation::add_echo(response.headers_mut(), uri);
     response
 }
 

@@ -15,13 +15,22 @@
 //!   same things. [`RpcError`] and [`codes`] write refusals as A2A v1.0
 //!   errors; [`json_rpc`] reads a request's envelope within [`json_rpc::Limits`].
 //! - [`Activation`]: the extensions a request activated, for an executor
-//!   that decides whether to add the extension's metadata
-//!   ([`Activation::current`] while the layer's host answers).
+//!   that decides whether to add the extension's metadata: under an A2A
+//!   SDK's request handler, on every binding,
+//!   [`Activation::from_service_params`] with its context's service params
+//!   ([`Activation::current`] only in code run in the JSON layer's own
+//!   request task).
+//! - `grpc` (feature `grpc`): the extension on A2A's gRPC binding,
+//!   `grpc::GrpcExtensionLayer` for a tonic server (the SDK's `a2a-grpc`):
+//!   activation from the `a2a-extensions` metadata, its echo, and the
+//!   extension's metadata removed from every message to a client that did
+//!   not activate it.
 //! - [`ResponseScrubber`]: the layer's scrubbing, for a host that sends
 //!   bodies its own way (push notifications); [`NoExtensionMetadata`] marks
 //!   a host's response that needs none.
 //!
-//! Feature `layer` (on by default) builds the layer and the scrubbing;
+//! Feature `grpc` builds the gRPC layer (tonic, prost and the A2A protobuf
+//! types of `a2a-pb`). Feature `layer` (on by default) builds the layer and the scrubbing;
 //! without it the crate is the declaration, activation, admission and
 //! errors, on `http`'s header types. The layer needs a tokio runtime with its timers enabled (the time limit
 //! on reading a request's body), as an axum server has.
@@ -30,6 +39,8 @@ mod activation;
 mod admission;
 mod error;
 mod extension;
+#[cfg(feature = "grpc")]
+pub mod grpc;
 pub mod json_rpc;
 #[cfg(feature = "layer")]
 mod json_scrub;

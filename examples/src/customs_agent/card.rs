@@ -5,18 +5,30 @@ use std::collections::HashMap;
 
 use a2a::{
     AgentCapabilities, AgentCard, AgentInterface, AgentProvider, AgentSkill,
-    HttpAuthSecurityScheme, SecurityScheme, TRANSPORT_PROTOCOL_JSONRPC,
+    HttpAuthSecurityScheme, SecurityScheme, TRANSPORT_PROTOCOL_GRPC, TRANSPORT_PROTOCOL_JSONRPC,
 };
 
 /// The card of an agent reachable at `base_url` (ending in `/`).
 pub fn agent_card(base_url: &str) -> AgentCard {
+    agent_card_with_grpc(base_url, None)
+}
+
+/// The card of an agent reachable at `base_url` on JSON-RPC and, when
+/// given, at `grpc` (`HOST:PORT`, plain HTTP/2) on gRPC: its
+/// `supportedInterfaces` name both, JSON-RPC first (where the Learnables
+/// methods are).
+pub fn agent_card_with_grpc(base_url: &str, grpc: Option<&str>) -> AgentCard {
+    let mut interfaces = vec![AgentInterface::new(base_url, TRANSPORT_PROTOCOL_JSONRPC)];
+    if let Some(grpc) = grpc {
+        interfaces.push(AgentInterface::new(grpc, TRANSPORT_PROTOCOL_GRPC));
+    }
     AgentCard {
         name: "Customs agent".into(),
         description: "Routes customs declarations to the desk that handles them, and asks a \
                       person when it has no rule for a declaration's HS chapter."
             .into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        supported_interfaces: vec![AgentInterface::new(base_url, TRANSPORT_PROTOCOL_JSONRPC)],
+        supported_interfaces: interfaces,
         capabilities: AgentCapabilities {
             // The SDK streams `SendStreamingMessage` and `SubscribeToTask`;
             // the layer passes the events one by one, each question's teach

@@ -30,6 +30,11 @@ pub struct Args {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: SocketAddr,
+    /// Also serve A2A's gRPC binding here (plain HTTP/2, as the JSON-RPC
+    /// side is plain HTTP), on the card beside JSON-RPC; the Learnables
+    /// methods stay on JSON-RPC.
+    #[arg(long, value_name = "ADDR")]
+    grpc: Option<SocketAddr>,
     /// Where to keep the knowledge: a directory (the embedded store), or a
     /// postgres:// URL shared by replicas.
     #[arg(long, default_value = "customs-data")]
@@ -190,16 +195,47 @@ where
         .await
         .unwrap_or_else(|error| fail(&format!("cannot listen on {}: {error}", args.addr)));
     let address = listener.local_addr().map_or(args.addr, |address| address);
+    let grpc_listener = match args.grpc {
+        Some(grpc) => Some(
+            tokio::net::TcpListener::bind(grpc)
+                .await
+                .unwrap_or_else(|error| fail(&format!("cannot listen on {grpc}: {error}"))),
+        ),
+        None => None,
+    };
+    let grpc_address = grpc_listener
+        .as_ref()
+        .and_then(|listener| listener.local_addr().ok())
+        .map(|address| address.to_string());
     let task_store = BoundedTaskStore::new(DEFAULT_TASK_CAPACITY, DEFAULT_MAX_HISTORY)
         .with_max_bytes(args.max_task_bytes);
     // Building the router registers the declared learnables, reading every
     // stored version: refused, the agent does not start, and says why.
     let base_url = format!("http://{address}/");
-    let built =
-        tokio::task::spawn_blocking(move || router(knowledge, &teachers, &base_url, task_store))
-            .await;
-    let router = match built {
-        Ok(Ok(router)) => router,
+    // gRPC beside JSON-RPC over one request handler is the customs
+    // agent's: another agent on this command line serves JSON-RPC.
+    if grpc_listener.is_some() && PROGRAM.get().is_some_and(|name| *name != "customs_agent") {
+        fail("--grpc is served by the customs agent only");
+    }
+    let grpc_at = grpc_address.clone();
+    let built = tokio::task::spawn_blocking(move || match grpc_at {
+        Some(grpc_at) => {
+            crate::install_crypto_provider();
+            super::bindings(
+                knowledge,
+                &teachers,
+                &base_url,
+                Some(&grpc_at),
+                task_store,
+                a2a_server::HttpPushSender::new(None),
+            )
+            .map(|bindings| (bindings.json_rpc, Some(bindings.grpc)))
+        }
+        None => router(knowledge, &teachers, &base_url, task_store).map(|router| (router, None)),
+    })
+    .await;
+    let (router, grpc) = match built {
+        Ok(Ok(both)) => both,
         Ok(Err(error)) => fail(&format!("cannot start: {error}")),
         Err(error) => fail(&format!("cannot start: {error}")),
     };
@@ -211,6 +247,16 @@ where
         "teacher's page: http://{address}{}",
         super::TEACHING_PAGE_PATH
     );
+    // gRPC stops once the JSON-RPC side has.
+    let (stop_grpc, grpc_stopped) = tokio::sync::oneshot::channel::<()>();
+    let grpc_served = grpc_listener.zip(grpc).map(|(listener, grpc)| {
+        if let Some(grpc_address) = &grpc_address {
+            println!("gRPC (A2A's gRPC binding, plain HTTP/2) on {grpc_address}");
+        }
+        tokio::spawn(grpc.serve(listener, async {
+            let _ = grpc_stopped.await;
+        }))
+    });
     let served = learnables::a2a::serve::serve(
         listener,
         router,
@@ -218,6 +264,14 @@ where
         stop_signal(),
     )
     .await;
+    let _ = stop_grpc.send(());
+    if let Some(grpc_served) = grpc_served {
+        match grpc_served.await {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => fail(&format!("the gRPC server stopped: {error}")),
+            Err(error) => fail(&format!("the gRPC server stopped: {error}")),
+        }
+    }
     if let Err(error) = served {
         fail(&format!("the agent stopped: {error}"));
     }

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
+use a2a_grpc::GrpcHandler;
+use a2a_pb::proto::a2a_service_server::A2aServiceServer;
 use a2a_server::agent_card::agent_card_router;
 use a2a_server::jsonrpc::jsonrpc_router;
 use a2a_server::{DefaultRequestHandler, HttpPushSender, InMemoryPushConfigStore, StaticAgentCard};
@@ -32,7 +34,7 @@ use learnables::knowledge::OnUnreadable;
 use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
-pub use card::agent_card;
+pub use card::{agent_card, agent_card_with_grpc};
 pub use sign_in::{OidcTeachers, openid_card, serve_oidc};
 pub use task_store::{
     BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_MAX_TASK_BYTES, DEFAULT_TASK_CAPACITY,
@@ -396,6 +398,101 @@ pub fn router_authenticated<E>(
 where
     E: a2a_server::AgentExecutor + 'static,
 {
+    bindings_authenticated(
+        knowledge,
+        authenticator,
+        card,
+        base_url,
+        task_store,
+        push_sender,
+        executor,
+    )
+    .map(|bindings| bindings.json_rpc)
+}
+
+/// The agent on both of its bindings, over one request handler and task
+/// store: the JSON-RPC router ([`router_with_push_sender`]'s) and the SDK's
+/// gRPC server under Learnables' gRPC layer.
+pub struct Bindings {
+    /// The JSON-RPC router (the card, the teacher's page, the Learnables
+    /// methods).
+    pub json_rpc: Router,
+    /// The gRPC server.
+    pub grpc: GrpcAgent,
+}
+
+/// The SDK's gRPC server over the agent's request handler, with
+/// Learnables' gRPC layer (activation from the `a2a-extensions` metadata,
+/// its echo, teach blocks kept from clients that did not activate).
+pub struct GrpcAgent {
+    layer: Option<learnables::a2a::GrpcExtensionLayer>,
+    service: A2aServiceServer<GrpcHandler<DefaultRequestHandler>>,
+}
+
+impl GrpcAgent {
+    /// Serves it on `listener` (plain HTTP/2) until `shutdown` resolves.
+    pub async fn serve(
+        self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl std::future::Future<Output = ()> + Send,
+    ) -> Result<(), tonic::transport::Error> {
+        let incoming = tonic::transport::server::TcpIncoming::from(listener);
+        let mut server = tonic::transport::Server::builder();
+        match self.layer {
+            Some(layer) => {
+                server
+                    .layer(layer)
+                    .add_service(self.service)
+                    .serve_with_incoming_shutdown(incoming, shutdown)
+                    .await
+            }
+            None => {
+                server
+                    .add_service(self.service)
+                    .serve_with_incoming_shutdown(incoming, shutdown)
+                    .await
+            }
+        }
+    }
+}
+
+/// The agent's [`Bindings`], reachable at `base_url` on JSON-RPC and at
+/// `grpc` (`HOST:PORT`) on gRPC, both on the card.
+pub fn bindings(
+    knowledge: Knowledge,
+    teachers: &[Teacher],
+    base_url: &str,
+    grpc: Option<&str>,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+) -> Result<Bindings, RouterError> {
+    let tokens = tokens(teachers).map_err(RouterError::Tokens)?;
+    bindings_authenticated(
+        knowledge,
+        tokens,
+        agent_card_with_grpc(base_url, grpc),
+        base_url,
+        task_store,
+        push_sender,
+        |knowledge, page_url| CustomsExecutor::new(knowledge).with_teaching_page(page_url),
+    )
+}
+
+/// The agent on both bindings over one request handler: its teachers
+/// authenticated by `authenticator`, its `card`, its tasks decided by the
+/// executor `executor` makes of the knowledge and the teacher's page's URL.
+pub fn bindings_authenticated<E>(
+    knowledge: Knowledge,
+    authenticator: impl Authenticator,
+    card: a2a::AgentCard,
+    base_url: &str,
+    task_store: BoundedTaskStore,
+    push_sender: HttpPushSender,
+    executor: impl FnOnce(Knowledge, String) -> E,
+) -> Result<Bindings, RouterError>
+where
+    E: a2a_server::AgentExecutor + 'static,
+{
     // Registers what the declaration declares: the card and the knowledge
     // are one list, and stored versions an earlier build wrote that do not
     // read stop the agent here, all of them reported.
@@ -421,10 +518,15 @@ where
     let service = service.resuming(TaskResumer::new(handler.clone()));
     let card = DeclaredCard::new(StaticAgentCard::new(card), service.declaration().clone())
         .map_err(RouterError::Card)?;
-    Ok(jsonrpc_router(handler)
+    let grpc = GrpcAgent {
+        layer: Some(service.grpc_layer()),
+        service: A2aServiceServer::from_arc(Arc::new(GrpcHandler::new(handler.clone()))),
+    };
+    let json_rpc = jsonrpc_router(handler)
         .merge(agent_card_router(Arc::new(card)))
         .merge(learnables::a2a::teaching_page::router(TEACHING_PAGE_PATH))
-        .layer(LearnablesLayer::new(service)))
+        .layer(LearnablesLayer::new(service));
+    Ok(Bindings { json_rpc, grpc })
 }
 
 /// The same agent without Learnables: the SDK's routers over the same
@@ -432,13 +534,31 @@ where
 /// layer changes for a client that does not use the extension is measured
 /// against this (the A2A TCK comparison).
 pub fn router_without_learnables(knowledge: Knowledge, base_url: &str) -> Router {
-    let card = agent_card(base_url);
+    bindings_without_learnables(knowledge, base_url, None).json_rpc
+}
+
+/// [`router_without_learnables`] with the SDK's gRPC server beside it
+/// (no layer), at `grpc` on the card.
+pub fn bindings_without_learnables(
+    knowledge: Knowledge,
+    base_url: &str,
+    grpc: Option<&str>,
+) -> Bindings {
+    let card = agent_card_with_grpc(base_url, grpc);
     let executor = CustomsExecutor::new(knowledge);
-    let handler = DefaultRequestHandler::new(executor, BoundedTaskStore::default())
-        .with_capabilities(card.capabilities.clone())
-        .with_default_input_modes(card.default_input_modes.clone())
-        .with_push_config_store(InMemoryPushConfigStore::new());
-    jsonrpc_router(Arc::new(handler)).merge(agent_card_router(Arc::new(StaticAgentCard::new(card))))
+    let handler = Arc::new(
+        DefaultRequestHandler::new(executor, BoundedTaskStore::default())
+            .with_capabilities(card.capabilities.clone())
+            .with_default_input_modes(card.default_input_modes.clone())
+            .with_push_config_store(InMemoryPushConfigStore::new()),
+    );
+    let grpc = GrpcAgent {
+        layer: None,
+        service: A2aServiceServer::from_arc(Arc::new(GrpcHandler::new(handler.clone()))),
+    };
+    let json_rpc =
+        jsonrpc_router(handler).merge(agent_card_router(Arc::new(StaticAgentCard::new(card))));
+    Bindings { json_rpc, grpc }
 }
 
 /// Serves the agent on `listener` until `shutdown` resolves, with the

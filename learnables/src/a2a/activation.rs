@@ -69,7 +69,9 @@ impl From<a2a_extensions::Activation> for Activation {
 #[cfg(feature = "a2a-server")]
 impl Activation {
     /// The extensions a request activated, from the SDK's service params
-    /// (the request's headers).
+    /// (the request's headers on JSON-RPC and HTTP+JSON, its metadata on
+    /// gRPC), as [`a2a_extensions::Activation::from_service_params`] reads
+    /// them.
     ///
     /// ```
     /// use learnables::a2a::Activation;
@@ -81,16 +83,14 @@ impl Activation {
     /// assert!(!Activation::from_service_params(&Default::default()).learnables());
     /// ```
     pub fn from_service_params(params: &a2a_server::ServiceParams) -> Activation {
-        Activation::from_header_values(
-            params
-                .get("a2a-extensions")
-                .into_iter()
-                .flatten()
-                .map(String::as_str),
-        )
+        Activation(a2a_extensions::Activation::from_service_params(params))
     }
 
-    /// The extensions the request an executor is answering activated.
+    /// The extensions the request an executor is answering activated, on
+    /// every binding the SDK serves (JSON-RPC, HTTP+JSON, gRPC): the SDK's
+    /// handlers put the request's headers or metadata in the context's
+    /// service params. `a2a_extensions::Activation::current` is not set
+    /// there (the SDK runs executors on tasks of their own).
     pub fn of(context: &a2a_server::ExecutorContext) -> Activation {
         Activation::from_service_params(&context.service_params)
     }

@@ -90,6 +90,8 @@ pub use sdk::{
     TaskResumer,
 };
 
+#[cfg(feature = "grpc")]
+pub use a2a_extensions::grpc::GrpcExtensionLayer;
 pub use activation::Activation;
 pub use ask_tool::{
     ASK_TOOL_NAME, AskRefused, AskTool, AskedQuestion, MAX_ASKED_ENTRIES, MAX_QUESTION_CHARS,

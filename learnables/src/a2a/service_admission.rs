@@ -31,6 +31,26 @@ impl LearnablesService {
         Admission::new(extension).with_limits(self.limits())
     }
 
+    /// The Learnables extension on A2A's gRPC binding (feature `grpc`): the
+    /// layer for a tonic server (the SDK's `a2a-grpc` over the same request
+    /// handler as its JSON-RPC router) that reads activation from the
+    /// `a2a-extensions` metadata, echoes it, and keeps teach blocks and the
+    /// extension's URI from every answer to a gRPC client that did not
+    /// activate. The learnables methods are JSON-RPC methods: the card
+    /// says where.
+    ///
+    /// ```
+    /// use learnables::a2a::{LearnablesService, Tokens};
+    /// use learnables::{Declaration, EXTENSION_URI, Knowledge};
+    /// let service =
+    ///     LearnablesService::new(Knowledge::in_memory(), Declaration::new(), Tokens::new());
+    /// assert_eq!(service.grpc_layer().extension().uri(), EXTENSION_URI);
+    /// ```
+    #[cfg(feature = "grpc")]
+    pub fn grpc_layer(&self) -> super::GrpcExtensionLayer {
+        super::GrpcExtensionLayer::new(self.admission().extension().clone())
+    }
+
     /// [`LearnablesService::call`] for a caller that holds a request's
     /// headers and body (a transport other than the layer's): the very
     /// admission the layer applies (body size and nesting, `A2A-Version`,

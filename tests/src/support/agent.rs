@@ -72,6 +72,62 @@ impl Agent {
         })
     }
 
+    /// The agent on both of its bindings (`customs_agent --grpc`): JSON-RPC
+    /// on a free port, and A2A's gRPC binding on another; returns it and
+    /// the gRPC address. `learnables` false: the same agent without
+    /// Learnables on either (the SDK's servers alone). `card_url` writes the
+    /// gRPC interface's URL on the card from its address (the SDK writes
+    /// `HOST:PORT`, which its clients read; the TCK reads only a URL with a
+    /// scheme, `grpc://HOST:PORT`).
+    pub fn start_with_grpc(
+        data: &Path,
+        learnables: bool,
+        card_url: fn(SocketAddr) -> String,
+    ) -> (Agent, SocketAddr) {
+        let grpc = std::net::TcpListener::bind("127.0.0.1:0").expect("a gRPC port");
+        grpc.set_nonblocking(true).expect("a non-blocking listener");
+        let grpc_address = grpc.local_addr().expect("the gRPC address");
+        let location = DataLocation::Directory(data.to_owned());
+        let mut agent = Agent::serving(move |listener, shutdown| async move {
+            let address = listener.local_addr().unwrap();
+            let base_url = format!("http://{address}/");
+            let grpc_at = card_url(grpc_address);
+            let knowledge = location.open().expect("the knowledge opens");
+            let bindings = if learnables {
+                learnables_examples::install_crypto_provider();
+                customs_agent::bindings(
+                    knowledge,
+                    &teachers(),
+                    &base_url,
+                    Some(&grpc_at),
+                    BoundedTaskStore::default(),
+                    a2a_server::HttpPushSender::new(None),
+                )
+                .expect("the agent builds")
+            } else {
+                customs_agent::register(&knowledge).unwrap();
+                customs_agent::bindings_without_learnables(knowledge, &base_url, Some(&grpc_at))
+            };
+            let grpc = tokio::net::TcpListener::from_std(grpc).unwrap();
+            let (stop_grpc, grpc_stopped) = tokio::sync::oneshot::channel::<()>();
+            let grpc = tokio::spawn(bindings.grpc.serve(grpc, async {
+                let _ = grpc_stopped.await;
+            }));
+            learnables::a2a::serve::serve(
+                listener,
+                bindings.json_rpc,
+                Default::default(),
+                shutdown,
+            )
+            .await
+            .unwrap();
+            let _ = stop_grpc.send(());
+            grpc.await.unwrap().unwrap();
+        });
+        agent.data = data.to_owned();
+        (agent, grpc_address)
+    }
+
     /// The same agent without Learnables (the SDK's routers over the same
     /// executor and card), on a free port, in memory.
     pub fn start_without_learnables() -> Agent {

@@ -2,4 +2,5 @@
 
 mod sdk_interop;
 mod tck_comparison;
+mod tck_grpc;
 mod tck_second_extension;

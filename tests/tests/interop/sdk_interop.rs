@@ -29,20 +29,9 @@ const SCRIPT_TIMEOUT: Duration = Duration::from_secs(120);
 
 #[test]
 fn the_python_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
-    let dir = interop_dir().join("python");
-    let venv = dir.join(".venv");
-    if !installed(
-        "a2a-sdk (Python)",
-        &dir.join("requirements.txt"),
-        &venv.join("installed-requirements.txt"),
-    ) {
+    let Some(script) = python_script("interop.py") else {
         return;
-    }
-    let mut script = Command::new(venv.join("bin").join("python"));
-    script
-        .arg(dir.join("interop.py"))
-        .env("PYTHONDONTWRITEBYTECODE", "1")
-        .env_remove("PYTHONPATH");
+    };
     run_against_a_fresh_agent("a2a-sdk (Python)", script);
 }
 
@@ -59,6 +48,42 @@ fn the_javascript_sdk_reads_the_card_asks_teaches_and_sees_the_new_answer() {
     let mut script = Command::new("node");
     script.arg(dir.join("interop.mjs"));
     run_against_a_fresh_agent("@a2a-js/sdk (JavaScript)", script);
+}
+
+/// The agent on both bindings: a question asked on JSON-RPC by a client
+/// that activated Learnables, read over gRPC by the Python SDK's gRPC
+/// client without activating (GetTask, ListTasks, SubscribeToTask): no
+/// block, no URI, no echo; activated over gRPC, the block and the echo.
+#[test]
+fn the_python_sdks_grpc_client_reads_nothing_of_learnables_without_activating() {
+    let Some(mut script) = python_script("grpc_binding.py") else {
+        return;
+    };
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let (agent, _grpc) = Agent::start_with_grpc(data.path(), true, |address| address.to_string());
+    script.args(["--url", &agent.base_url]);
+    passes("the gRPC script", script);
+    agent.stop();
+}
+
+/// The Python SDK's interpreter running `name` (of `tests/interop/python/`),
+/// or `None` where the SDK is not installed and the skip is allowed.
+fn python_script(name: &str) -> Option<Command> {
+    let dir = interop_dir().join("python");
+    let venv = dir.join(".venv");
+    if !installed(
+        "a2a-sdk (Python)",
+        &dir.join("requirements.txt"),
+        &venv.join("installed-requirements.txt"),
+    ) {
+        return None;
+    }
+    let mut script = Command::new(venv.join("bin").join("python"));
+    script
+        .arg(dir.join(name))
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env_remove("PYTHONPATH");
+    Some(script)
 }
 
 fn interop_dir() -> PathBuf {
@@ -96,7 +121,14 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
     let teacher = teachers().remove(0);
     script
         .args(["--url", &agent.base_url, "--taught-by", &teacher.email])
-        .env("LEARNABLES_TOKEN", &teacher.token)
+        .env("LEARNABLES_TOKEN", &teacher.token);
+    passes(&format!("the {sdk} script"), script);
+    agent.stop();
+}
+
+/// Runs `script` and asserts it passed (exit 0 and `PASSED:`).
+fn passes(what: &str, mut script: Command) {
+    script
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -104,11 +136,10 @@ fn run_against_a_fresh_agent(sdk: &str, mut script: Command) {
     let (status, stdout, stderr) = run.finish(SCRIPT_TIMEOUT);
     let output = format!("--- stdout ---\n{stdout}--- stderr ---\n{stderr}");
     match status {
-        None => panic!("the {sdk} script did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
+        None => panic!("{what} did not finish within {SCRIPT_TIMEOUT:?}\n{output}"),
         Some(status) => assert!(
             status.success() && stdout.contains("PASSED:"),
-            "the {sdk} script failed ({status})\n{output}"
+            "{what} failed ({status})\n{output}"
         ),
     }
-    agent.stop();
 }

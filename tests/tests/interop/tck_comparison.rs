@@ -165,6 +165,18 @@ pub(crate) fn outcomes(
     reports: &Path,
     name: &str,
 ) -> BTreeMap<String, Outcome> {
+    outcomes_with(tck, python, url, reports, name, &[])
+}
+
+/// [`outcomes`] with more of the TCK's options (`--transports grpc`).
+pub(crate) fn outcomes_with(
+    tck: &Path,
+    python: &Path,
+    url: &str,
+    reports: &Path,
+    name: &str,
+    options: &[&str],
+) -> BTreeMap<String, Outcome> {
     // The TCK's push tests listen on one fixed port (8888): two runs at
     // once (this file's and `tck_second_extension`'s tests run side by
     // side) would take it from each other. One run at a time.
@@ -189,6 +201,7 @@ pub(crate) fn outcomes(
                 "-p",
                 "no:cacheprovider",
             ])
+            .args(options)
             .arg("--json-report")
             .arg(format!("--json-report-file={}", report.display()))
             .env("A2A_AUTH_HEADERS", r#"{"A2A-Version": "1.0"}"#)
