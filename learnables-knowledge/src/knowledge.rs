@@ -101,8 +101,7 @@ impl Knowledge {
     }
 
     /// Sets how many proposals may wait for review at once, per teacher
-    /// and per entry ([`ProposalLimits`](crate::ProposalLimits), whose
-    /// doc has an example).
+    /// and per entry ([`ProposalLimits`](crate::ProposalLimits) has an example).
     pub fn set_proposal_limits(&self, limits: crate::ProposalLimits) {
         self.shared.proposal_limits.set(limits);
     }
@@ -233,10 +232,8 @@ impl Knowledge {
             .map(|shown| shown.map(|(_, describes)| describes))
     }
 
-    /// Why no lesson can teach `entry` of `collection`, whatever its value
-    /// (its entry does not read as the learnable's entry key: "there is no
-    /// HS chapter 99"), for a client that asks before a person fills a
-    /// form; `None` when a lesson could, or nothing is registered for it.
+    /// Why no lesson can teach `entry` of `collection` ("there is no HS
+    /// chapter 99"), for show-back before a person fills a form.
     #[doc(hidden)]
     pub fn entry_refusal(&self, collection: &str, entry: &str) -> Option<crate::LessonError> {
         (self.shared.registry().get(collection)?.entry_refusal)(entry)
@@ -398,36 +395,7 @@ impl Knowledge {
         )
     }
 
-    /// Retracts the entry `entry` of `collection`: a new version in which
-    /// the entry is absent. Pins taken from then on do not see it; pins
-    /// taken before still do; its history and show-back show the
-    /// retraction with who made it and why; a later lesson teaches it
-    /// again. An entry absent already gives `learned: false` and the
-    /// version that made it absent; one never taught is refused
-    /// ([`TeachError::UnknownEntry`]).
-    ///
-    /// ```
-    /// # extern crate learnables_core as learnables;
-    /// use learnables_knowledge::Knowledge;
-    /// use learnables::{Learnable, Lesson, LessonValue};
-    /// # #[derive(Learnable, Clone, Debug, PartialEq)]
-    /// # #[learnable(collection = "routing_rules", entry = "routing rule", teaches = "Which desk",
-    /// #     how = "A table keyed on the HS chapter", decided_by = "rules", describes = "{desk}")]
-    /// # struct RoutingRule { #[learnable(label = "Desk")] desk: String }
-    /// let knowledge = Knowledge::in_memory();
-    /// knowledge.register::<RoutingRule>()?;
-    /// let value = LessonValue::try_from(serde_json::json!({"desk": "general"}))?;
-    /// knowledge.teach(&Lesson::new("routing_rules", "84", value, "alice@example.com"))?;
-    /// let before = knowledge.pin();
-    /// let retracted = knowledge.retract("routing_rules", "84", "bob@example.com", Some("no such rule"))?;
-    /// assert!(retracted.learned);
-    /// assert_eq!(retracted.describes, "The routing rule 84 is retracted");
-    /// assert_eq!(knowledge.pin().get::<RoutingRule>("84"), None);
-    /// assert!(before.get::<RoutingRule>("84").is_some());
-    /// let retraction = knowledge.pin().retraction("routing_rules", "84").unwrap();
-    /// assert_eq!(retraction.taught_by, "bob@example.com");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    #[doc = include_str!("docs/retract.md")]
     pub fn retract(
         &self,
         collection: &str,
@@ -539,8 +507,7 @@ impl Knowledge {
         self.shared.open_proposals()
     }
 
-    /// The proposal `proposal_id`, with its status as the knowledge is
-    /// now; `None` when there is none.
+    /// The proposal `proposal_id`, its status as the knowledge is now.
     ///
     /// ```
     /// let knowledge = learnables_knowledge::Knowledge::in_memory();

@@ -9,6 +9,7 @@
 
 mod card;
 pub mod command_line;
+mod grpc_agent;
 pub mod moving_house;
 mod sign_in;
 mod task_store;
@@ -35,6 +36,7 @@ use learnables::untrusted::Untrusted;
 use learnables::{Knowledge, KnowledgeError};
 
 pub use card::{agent_card, agent_card_with_grpc};
+pub use grpc_agent::{Bindings, GrpcAgent};
 pub use sign_in::{OidcTeachers, openid_card, serve_oidc};
 pub use task_store::{
     BoundedTaskStore, DEFAULT_MAX_HISTORY, DEFAULT_MAX_TASK_BYTES, DEFAULT_TASK_CAPACITY,
@@ -408,52 +410,6 @@ where
         executor,
     )
     .map(|bindings| bindings.json_rpc)
-}
-
-/// The agent on both of its bindings, over one request handler and task
-/// store: the JSON-RPC router ([`router_with_push_sender`]'s) and the SDK's
-/// gRPC server under Learnables' gRPC layer.
-pub struct Bindings {
-    /// The JSON-RPC router (the card, the teacher's page, the Learnables
-    /// methods).
-    pub json_rpc: Router,
-    /// The gRPC server.
-    pub grpc: GrpcAgent,
-}
-
-/// The SDK's gRPC server over the agent's request handler, with
-/// Learnables' gRPC layer (activation from the `a2a-extensions` metadata,
-/// its echo, teach blocks kept from clients that did not activate).
-pub struct GrpcAgent {
-    layer: Option<learnables::a2a::GrpcExtensionLayer>,
-    service: A2aServiceServer<GrpcHandler<DefaultRequestHandler>>,
-}
-
-impl GrpcAgent {
-    /// Serves it on `listener` (plain HTTP/2) until `shutdown` resolves.
-    pub async fn serve(
-        self,
-        listener: tokio::net::TcpListener,
-        shutdown: impl std::future::Future<Output = ()> + Send,
-    ) -> Result<(), tonic::transport::Error> {
-        let incoming = tonic::transport::server::TcpIncoming::from(listener);
-        let mut server = tonic::transport::Server::builder();
-        match self.layer {
-            Some(layer) => {
-                server
-                    .layer(layer)
-                    .add_service(self.service)
-                    .serve_with_incoming_shutdown(incoming, shutdown)
-                    .await
-            }
-            None => {
-                server
-                    .add_service(self.service)
-                    .serve_with_incoming_shutdown(incoming, shutdown)
-                    .await
-            }
-        }
-    }
 }
 
 /// The agent's [`Bindings`], reachable at `base_url` on JSON-RPC and at

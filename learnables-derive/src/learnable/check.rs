@@ -9,6 +9,9 @@ use syn::{LitStr, Type};
 
 use crate::meta::Texts;
 
+use super::attrs::FieldAttrs;
+use proc_macro2::Span;
+
 /// An error at `value` when it is empty or blank: "{what} must not be
 /// empty: {fix}".
 pub fn not_blank(value: &LitStr, what: &str, fix: &str) -> darling::Result<()> {
@@ -160,6 +163,32 @@ pub fn kind_message(kind: &str, ty: &str, field: &str) -> String {
              person would see free text that refuses all but the choices; remove `kind` to \
              make it a choice field"
         )
+    }
+}
+
+/// The keys of a lesson field given on a skipped field, which would have
+/// no effect: each an error.
+pub(super) fn skipped_keys(field: &FieldAttrs, errors: &mut darling::error::Accumulator) {
+    let given: [(&str, Option<Span>); 8] = [
+        ("label", field.label.as_ref().map(LitStr::span)),
+        ("help", field.help.as_ref().map(LitStr::span)),
+        ("rename", field.rename.as_ref().map(LitStr::span)),
+        ("kind", field.kind.as_ref().map(LitStr::span)),
+        ("custom_kind", field.custom_kind.as_ref().map(LitStr::span)),
+        ("range", field.range.as_ref().map(|range| range.span)),
+        ("length", field.length.as_ref().map(|length| length.span)),
+        ("pattern", field.pattern.as_ref().map(LitStr::span)),
+    ];
+    for (key, span) in given {
+        if let Some(span) = span {
+            errors.push(
+                darling::Error::custom(format!(
+                    "a skipped field is no lesson field, so `{key}` would have no effect: remove \
+                     `{key}`, or `skip`"
+                ))
+                .with_span(&span),
+            );
+        }
     }
 }
 

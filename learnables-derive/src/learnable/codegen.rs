@@ -183,7 +183,7 @@ fn field_items(learnable: &Learnable) -> TokenStream {
         let ops = field.ops();
         // A boxed or shared `str` has no `FromStr`: its text ops are the
         // support's own, for the type the derive sees written.
-        let bound = (!super::model::is_text_pointer(value_ty)).then(|| {
+        let bound = (!super::field_type::is_text_pointer(value_ty)).then(|| {
             quote_spanned! {value_ty.span()=>
                 where
                     for<'__any> #value_ty: #krate::__private::FieldType,

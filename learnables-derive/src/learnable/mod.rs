@@ -12,6 +12,7 @@ mod checks;
 mod codegen;
 mod fallback;
 mod field;
+mod field_type;
 mod model;
 mod phrase;
 mod template;

@@ -8,11 +8,12 @@ use darling::FromDeriveInput;
 use proc_macro2::Span;
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{DeriveInput, GenericArgument, Ident, LitStr, Path, PathArguments, Type};
+use syn::{DeriveInput, Ident, LitStr, Path, Type};
 
 use super::attrs::{FieldAttrs, StructAttrs};
 use super::check::{self, not_blank};
 use super::field::{Field, LessonField};
+use super::field_type::{option_inner, vec_inner};
 use super::template::{self, Describes};
 use crate::case::RenameRule;
 use crate::doc::Doc;
@@ -317,7 +318,7 @@ fn read_fields(
             Some(lesson)
         };
         let skip_default = if field.skip.is_present() {
-            skipped_keys(field, errors);
+            check::skipped_keys(field, errors);
             field
                 .default
                 .as_ref()
@@ -412,32 +413,6 @@ fn read_fields(
         });
     }
     fields
-}
-
-/// The keys of a lesson field given on a skipped field, which would have
-/// no effect: each an error.
-fn skipped_keys(field: &FieldAttrs, errors: &mut darling::error::Accumulator) {
-    let given: [(&str, Option<Span>); 8] = [
-        ("label", field.label.as_ref().map(LitStr::span)),
-        ("help", field.help.as_ref().map(LitStr::span)),
-        ("rename", field.rename.as_ref().map(LitStr::span)),
-        ("kind", field.kind.as_ref().map(LitStr::span)),
-        ("custom_kind", field.custom_kind.as_ref().map(LitStr::span)),
-        ("range", field.range.as_ref().map(|range| range.span)),
-        ("length", field.length.as_ref().map(|length| length.span)),
-        ("pattern", field.pattern.as_ref().map(LitStr::span)),
-    ];
-    for (key, span) in given {
-        if let Some(span) = span {
-            errors.push(
-                darling::Error::custom(format!(
-                    "a skipped field is no lesson field, so `{key}` would have no effect: remove \
-                     `{key}`, or `skip`"
-                ))
-                .with_span(&span),
-            );
-        }
-    }
 }
 
 /// An alias names one field only: not a field's own name, not another's
@@ -601,43 +576,5 @@ fn read_lesson_field(
         aliases: field.alias.iter().map(|alias| alias.0.clone()).collect(),
         stored_names,
         checks,
-    }
-}
-
-/// Whether `ty` is `Box<str>`, `Arc<str>` or `Rc<str>` (by the last
-/// segment's name): a text the support reads itself.
-pub fn is_text_pointer(ty: &Type) -> bool {
-    ["Box", "Arc", "Rc"].iter().any(|pointer| {
-        matches!(generic_inner(ty, pointer), Some(Type::Path(inner))
-            if inner.qself.is_none() && inner.path.is_ident("str"))
-    })
-}
-
-/// `Some(T)` when `ty` is `Vec<T>` (also as `std::vec::Vec<T>`).
-fn vec_inner(ty: &Type) -> Option<&Type> {
-    generic_inner(ty, "Vec")
-}
-
-/// `Some(T)` when `ty` is `Option<T>` (also as `std::option::Option<T>`).
-fn option_inner(ty: &Type) -> Option<&Type> {
-    generic_inner(ty, "Option")
-}
-
-/// `Some(T)` when `ty` is `{wrapper}<T>`, by its last segment's name.
-fn generic_inner<'a>(ty: &'a Type, wrapper: &str) -> Option<&'a Type> {
-    let Type::Path(path) = ty else { return None };
-    if path.qself.is_some() {
-        return None;
-    }
-    let last = path.path.segments.last()?;
-    if last.ident != wrapper {
-        return None;
-    }
-    let PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    match args.args.iter().collect::<Vec<_>>().as_slice() {
-        [GenericArgument::Type(inner)] => Some(inner),
-        _ => None,
     }
 }

@@ -90,6 +90,7 @@ const ASSETS: &[Asset] = &[
     asset("question.js", JS, include_bytes!("assets/question.js")),
     asset("shown.js", JS, include_bytes!("assets/shown.js")),
     asset("review.js", JS, include_bytes!("assets/review.js")),
+    asset("words.js", JS, include_bytes!("assets/words.js")),
     asset("icon.svg", SVG, include_bytes!("assets/icon.svg")),
 ];
 

@@ -10,6 +10,7 @@ import { el, field, lessonForm, select, textInput } from "./form.js";
 import { answerForm, answerOfTask, fromFragment, questionOfTask, questionWords, readTask, teachBlock } from "./question.js";
 import { renderReviews } from "./review.js";
 import { setText, shown, shownParagraph } from "./shown.js";
+import { changeLines, fieldChanges, textOr, versionText, when } from "./words.js";
 
 const MAX_HISTORY = 20; // versions a history page holds
 const $ = (id) => document.getElementById(id);
@@ -369,35 +370,6 @@ async function showBack(collection, entry, byKey) {
   $("show-back-result").focus();
 }
 
-const textOr = (value, fallback) => (typeof value === "string" && value !== "" ? value : fallback);
-
-function when(stamp) {
-  if (typeof stamp !== "string") return "";
-  const date = new Date(stamp);
-  return Number.isNaN(date.getTime()) ? stamp : date.toLocaleString();
-}
-
-// 1st, 2nd, 3rd, 4th, 11th, 21st.
-function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] ?? "th";
-  return `${n}${suffix}`;
-}
-
-// "This routing rule's 2nd version": the entry's own count, never an id.
-function versionText(version, thing) {
-  const number = Number.isSafeInteger(version?.entryVersion) ? version.entryVersion : 0;
-  return number > 0 ? `This ${thing}'s ${ordinal(number)} version` : "";
-}
-
-// What a version changed, one line a field: "Desk: general → cold chain".
-function changeLines(changes) {
-  const side = (value) => textOr(value, "(empty)");
-  return (Array.isArray(changes) ? changes : [])
-    .filter((c) => c && typeof c === "object")
-    .map((c) => `${textOr(c.label, "?")}: ${side(c.before)} → ${side(c.after)}`);
-}
-
 // The entry's versions, newest first, each with what it changed; every
 // older one can be gone back to (a revert: its value taught again).
 function renderHistory(learnable, collection, entry, page, byKey) {
@@ -529,16 +501,6 @@ function revertForm(learnable, collection, entry, current, target, opener, byKey
   };
   setTimeout(() => reasonBox.focus());
   return form;
-}
-
-// The fields whose shown values differ from `from` to `to`, as the agent
-// reports changes: {label, before, after}.
-function fieldChanges(from, to) {
-  const valueIn = (version, name) =>
-    (Array.isArray(version?.lessonFields) ? version.lessonFields : []).find((f) => f?.name === name)?.default ?? null;
-  return (Array.isArray(to.lessonFields) ? to.lessonFields : [])
-    .filter((f) => typeof f?.name === "string" && valueIn(from, f.name) !== (f.default ?? null))
-    .map((f) => ({ label: f.label, before: valueIn(from, f.name), after: f.default ?? null }));
 }
 
 // ---- a question from a link ----------------------------------------------
