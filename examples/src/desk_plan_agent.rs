@@ -27,7 +27,7 @@ pub const TEACHING_PAGE_PATH: &str = "/learnables/";
 /// use learnables_examples::Desk;
 /// use learnables_examples::desk_plan_agent::DeskPlan;
 /// let value = LessonValue::try_from(serde_json::json!(
-///     {"desks": ["general", "cold chain"], "limitEur": "5000"}
+///     {"desks": ["general", "cold chain"], "limit_eur": "5000"}
 /// ))
 /// .unwrap();
 /// let plan = DeskPlan::from_lesson_entry("85", &value).unwrap();
@@ -109,4 +109,35 @@ fn card(base_url: &str) -> AgentCard {
         security_requirements: None,
         signatures: None,
     }
+}
+
+/// Serves the agent on `listener` until `shutdown` resolves, with the
+/// framework's default server limits.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// use learnables::Knowledge;
+/// use learnables::a2a::{Principal, Tokens};
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// let teachers = Tokens::new().with("t0ken", Principal::human("alice@example.com"));
+/// learnables_examples::desk_plan_agent::serve(
+///     listener,
+///     Knowledge::in_memory(),
+///     teachers,
+///     std::future::pending(),
+/// )
+/// .await?;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    knowledge: Knowledge,
+    teachers: Tokens,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let address = listener.local_addr()?;
+    let router = router(knowledge, teachers, &format!("http://{address}/"))?;
+    learnables::a2a::serve::serve(listener, router, Default::default(), shutdown).await?;
+    Ok(())
 }
