@@ -88,6 +88,7 @@ fn a_proposal_is_approved_by_another_teacher_in_a_form_never_by_its_author() {
 #[test]
 fn a_list_of_desks_and_a_checked_limit_are_asked_as_a_multi_select_and_an_integer_in_range() {
     run_case_on(desk_plan_agent(), "lists", "auto");
+    run_case_on(desk_plan_agent(), "lists", "legacy");
 }
 
 /// The desk plan agent (a list of desks, a range-checked limit) with
