@@ -3,7 +3,8 @@
 //! multi-select of the desks, `limit_eur` a number input with the range as
 //! its min and max and in words under it; an out-of-range limit is refused
 //! next to its field, in its label's words; two desks and a good limit are
-//! taught, and the agent's knowledge holds them.
+//! taught, the agent's knowledge holds them, and show-back lists the desks
+//! as items.
 
 use learnables::Knowledge;
 use learnables_examples::Desk;
@@ -105,6 +106,22 @@ fn two_desks_and_a_limit_in_range_are_taught_through_the_page() {
             "Chapter 85 may go to the general and cold chain desks, up to EUR 5000"
         );
         browser.screenshot("lists-2-taught").await;
+
+        // Shown back, the list reads as its items, not as the array's JSON.
+        browser
+            .eval("document.getElementById('teach-show-back').click() || true")
+            .await;
+        browser
+            .until(
+                "!document.getElementById('show-back-result').hidden",
+                "the plan is shown back",
+            )
+            .await;
+        let details = browser.text("#show-back-details").await;
+        assert!(
+            details.contains("general") && details.contains("cold chain") && !details.contains('['),
+            "the desks shown back as items:\n{details}"
+        );
         browser.close().await;
     });
     let plan = knowledge
