@@ -5,25 +5,11 @@
 
 use crate::common;
 
-use common::{ALICE, ALICE_TOKEN, Agent, run, show};
+use common::{ALICE_TOKEN, Agent, run, show};
 
 fn teach(agent: &Agent, sets: &[&str]) -> common::Run {
-    let mut args = vec![
-        "teach",
-        agent.url.as_str(),
-        "--collection",
-        "desk_plans",
-        "--entry",
-        "85",
-        "--taught-by",
-        ALICE,
-        "--token",
-        ALICE_TOKEN,
-    ];
-    for set in sets {
-        args.extend(["--set", set]);
-    }
-    run(&args)
+    let extra: Vec<&str> = sets.iter().flat_map(|set| ["--set", set]).collect();
+    common::teach_as_alice(agent, "desk_plans", "85", &extra)
 }
 
 #[test]

@@ -633,7 +633,7 @@ fn lesson_fields(table: &mut Table, version_id: &str) {
         ("`reason` a number", lesson_plus("reason", json!(42)), "reason", "`reason` must be a string"),
         ("`reason` an object", lesson_plus("reason", json!({"why": "x"})), "reason", "`reason` must be a string"),
         ("`value.desk` a number", lesson_with("/value/desk", json!(3)), "value.desk", "Desk"),
-        ("`value.desk` not a choice", lesson_with("/value/desk", json!("Cold Chain")), "value.desk", "Desk"),
+        ("`value.desk` not a choice", lesson_with("/value/desk", json!("cold storage")), "value.desk", "Desk"),
         ("`value.chapter` a boolean", lesson_with("/value/chapter", json!(true)), "value.chapter", "HS chapter"),
         ("`value.note` an array", lesson_with( "/value", json!({"chapter": "85", "desk": "cold chain", "note": ["x"]}), ), "value.note", "Note for the broker"),
         // Left out, the chapter is the entry's (an empty value teaches the

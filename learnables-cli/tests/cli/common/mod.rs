@@ -276,6 +276,24 @@ pub fn run(args: &[&str]) -> Run {
     Run::of(&mut learnables(args))
 }
 
+/// `learnables teach` of `collection`'s `entry` as alice, with `extra`.
+pub fn teach_as_alice(agent: &Agent, collection: &str, entry: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "teach",
+        agent.url.as_str(),
+        "--collection",
+        collection,
+        "--entry",
+        entry,
+        "--taught-by",
+        ALICE,
+        "--token",
+        ALICE_TOKEN,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// Writes `value` as JSON to `name` in `dir`.
 pub fn write_json(dir: &Path, name: &str, value: &Value) -> String {
     let path = dir.join(name);
