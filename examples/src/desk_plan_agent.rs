@@ -17,6 +17,10 @@ use learnables::{Declaration, Knowledge, Learnable, TEACH_METHOD};
 use crate::{Chapter, Desk};
 
 /// Where the agent serves the teaching page.
+///
+/// ```
+/// assert_eq!(learnables_examples::desk_plan_agent::TEACHING_PAGE_PATH, "/learnables/");
+/// ```
 pub const TEACHING_PAGE_PATH: &str = "/learnables/";
 
 /// The desks a chapter's declarations may go to, and the most a broker may
