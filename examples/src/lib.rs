@@ -9,6 +9,7 @@
 
 mod clearance_limit;
 pub mod customs_agent;
+pub mod desk_plan_agent;
 pub mod mcp_teacher;
 pub mod model_agent;
 pub mod plain_axum_agent;

@@ -17,20 +17,7 @@ const EVERY_FIELD: [&str; 6] = [
 ];
 
 fn teach(agent: &Agent, extra: &[&str]) -> common::Run {
-    let mut args = vec![
-        "teach",
-        agent.url.as_str(),
-        "--collection",
-        "routing_rules",
-        "--entry",
-        "85",
-        "--taught-by",
-        ALICE,
-        "--token",
-        ALICE_TOKEN,
-    ];
-    args.extend_from_slice(extra);
-    run(&args)
+    common::teach_as_alice(agent, "routing_rules", "85", extra)
 }
 
 fn pointer_mut<'a>(card: &'a mut Value, pointer: &str) -> &'a mut Value {

@@ -11,6 +11,7 @@ mod form;
 mod history_and_revert;
 mod hostile;
 mod json;
+mod lists_and_checks;
 mod modules;
 mod network;
 mod review;

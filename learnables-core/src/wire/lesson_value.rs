@@ -5,6 +5,8 @@ use std::fmt;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use super::LIST_SEPARATOR;
+
 /// A lesson's `value`: opaque to every party but the learnable being taught.
 ///
 /// Transports, stores and clients carry it (it serializes and deserializes as
@@ -48,12 +50,24 @@ impl LessonValue {
         Value::Object(self.0)
     }
 
-    /// A field's value as text, for the learnable's own use only.
+    /// A field's value as text, for the learnable's own use only: a list
+    /// in its text form, one item a line ([`LIST_SEPARATOR`]), which a form
+    /// starts on and a client that knows no lists sends back as it is.
     pub(crate) fn text_of(&self, name: &str) -> Option<String> {
+        let item = |value: &Value| match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
         match self.0.get(name)? {
             Value::Null => None,
-            Value::String(text) => Some(text.clone()),
-            other => Some(other.to_string()),
+            Value::Array(items) => Some(
+                items
+                    .iter()
+                    .map(item)
+                    .collect::<Vec<_>>()
+                    .join(&LIST_SEPARATOR.to_string()),
+            ),
+            other => Some(item(other)),
         }
     }
 

@@ -328,7 +328,39 @@ async def case_review(args: argparse.Namespace) -> None:
     expect(field_value(shown, "amountEur") == "12000", "bob's limit is learned", shown)
 
 
+async def case_lists(args: argparse.Namespace) -> None:
+    """The desk plan agent: a list of desks is a multi-select, a checked
+    limit an integer with its range; out of range it is refused by label and
+    asked again, then two desks and a good limit are taught."""
+    person = Person(
+        {"desks": ["general", "cold chain"], "limit_eur": 2000000},
+        {"desks": ["general", "cold chain"], "limit_eur": 5000},
+    )
+    async with client(args, person) as mcp:
+        result = await mcp.call_tool("teach", {"collection": "desk_plans", "entry": "85"})
+        expect(not result.is_error, "the corrected lesson is taught", result_text(result))
+    expect(len(person.asked) == 2, "the form was asked again after the refusal", len(person.asked))
+    properties = schema_of(person.asked[0])["properties"]
+    desks = properties["desks"]
+    expect(desks.get("type") == "array", "the list of desks is an array property", desks)
+    consts = [option.get("const") for option in desks.get("items", {}).get("anyOf", [])]
+    expect(consts == list(DESKS), "a multi-select of the three desks", desks)
+    expect(desks.get("title") == "Desks the chapter may go to", "titled by its label", desks)
+    limit = properties["limit_eur"]
+    expect(limit.get("type") == "integer", "the limit is an integer property", limit)
+    expect(limit.get("minimum") == 100 and limit.get("maximum") == 1000000, "with the range as its bounds", limit)
+    again = person.asked[1]
+    expect("Limit in euros" in again.message and "at most 1,000,000" in again.message,
+           "the refusal names the field by its label and the range", again.message)
+    expect("Chapter 85 may go to the general and cold chain desks, up to EUR 5000" in result_text(result),
+           "the lesson is said back in words", result_text(result))
+    shown = show_back(args, "desk_plans", "85")
+    expect(field_value(shown, "desks") == "general\ncold chain", "the agent learned the two desks", shown)
+    expect(field_value(shown, "limit_eur") == "5000", "and the limit", shown)
+
+
 CASES = {
+    "lists": case_lists,
     "review": case_review,
     "revert": case_revert,
     "tools": case_tools,

@@ -13,6 +13,9 @@
 //! unless `LEARNABLES_ALLOW_SKIP` names `mcp` (see `learnables_tests::skip`):
 //! then it prints `SKIPPED:` and passes.
 
+use learnables::Knowledge;
+use learnables_examples::customs_agent;
+use learnables_examples::desk_plan_agent;
 use learnables_tests::support::agent::{ACTIVATED, AS_BOB, Agent, teachers};
 use learnables_tests::support::script::ScriptRun;
 
@@ -82,6 +85,21 @@ fn a_proposal_is_approved_by_another_teacher_in_a_form_never_by_its_author() {
     run_case("review", "auto");
 }
 
+#[test]
+fn a_list_of_desks_and_a_checked_limit_are_asked_as_a_multi_select_and_an_integer_in_range() {
+    run_case_on(desk_plan_agent(), "lists", "auto");
+    run_case_on(desk_plan_agent(), "lists", "legacy");
+}
+
+/// The desk plan agent (a list of desks, a range-checked limit) with
+/// fresh knowledge, the harness's teachers teaching it.
+fn desk_plan_agent() -> Agent {
+    Agent::start_router(|base_url| {
+        let tokens = customs_agent::tokens(&teachers()).expect("the teachers make a table");
+        desk_plan_agent::router(Knowledge::in_memory(), tokens, base_url).expect("the agent starts")
+    })
+}
+
 fn python_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("mcp")
@@ -92,6 +110,12 @@ fn python_dir() -> PathBuf {
 /// harness teacher; asserts it passed and that the token appears nowhere
 /// in what the script and the command wrote.
 fn run_case(case: &str, mode: &str) {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    run_case_on(Agent::start(data.path()), case, mode);
+}
+
+/// [`run_case`] against `agent`.
+fn run_case_on(agent: Agent, case: &str, mode: &str) {
     let dir = python_dir();
     let venv = dir.join(".venv");
     if !installed(
@@ -100,8 +124,6 @@ fn run_case(case: &str, mode: &str) {
     ) {
         return;
     }
-    let data = tempfile::tempdir().expect("a temporary directory");
-    let agent = Agent::start(data.path());
     if case == "review" {
         // A lesson of bob's for alice, who runs the case, to review.
         let proposed = agent.call_with(

@@ -187,6 +187,38 @@ fn a_list_is_written_as_an_array_and_phrased_in_words() {
     assert_eq!(again, read);
 }
 
+#[test]
+fn a_list_as_learned_is_shown_back_in_its_text_form_one_item_a_line() {
+    let read = parse(json!({
+        "desks": ["general", "cold chain"],
+        "amount_eur": 5000,
+        "approvers": ["kim", "noor"],
+        "days": [1, 5],
+    }))
+    .unwrap();
+    let shown = read.lesson_fields_as_learned();
+    let default = |name: &str| {
+        shown
+            .iter()
+            .find(|field| field.name == name)
+            .and_then(|field| field.default.clone())
+    };
+    // The prefill a form starts on, and what a client that knows no lists
+    // sends back: one item a line, never the array's JSON text.
+    assert_eq!(default("desks").as_deref(), Some("general\ncold chain"));
+    assert_eq!(default("approvers").as_deref(), Some("kim\nnoor"));
+    assert_eq!(default("days").as_deref(), Some("1\n5"));
+    let sent_back = parse(json!({
+        "desks": default("desks"), "amount_eur": default("amount_eur"),
+        "approvers": default("approvers"), "days": default("days"),
+    }))
+    .unwrap();
+    assert_eq!(
+        sent_back, read,
+        "the shown-back text reads as the value learned"
+    );
+}
+
 proptest::proptest! {
     /// A list the parser accepts reads the same from its text form (one
     /// item a line, what a client that knows no lists sends) as from an

@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use learnables::{EXTENSION_URI, TeachBlock};
 use learnables_examples::customs_agent::{self, DataLocation, Teacher};
+use learnables_examples::desk_plan_agent;
 use serde_json::{Value, json};
 
 /// Alice's token: she may teach.
@@ -27,6 +28,28 @@ pub const BOB: &str = "bob@example.com";
 /// The path of the built binary.
 pub const BIN: &str = env!("CARGO_BIN_EXE_learnables");
 
+/// What stops a test's agent.
+type ShutDown = std::pin::Pin<Box<dyn Future<Output = ()> + Send>>;
+
+/// The teachers every test agent knows: alice, a service-looking identity,
+/// and bob, who reviews alice's lessons.
+fn teachers() -> Vec<Teacher> {
+    vec![
+        Teacher {
+            email: ALICE.into(),
+            token: ALICE_TOKEN.into(),
+        },
+        Teacher {
+            email: BOT.into(),
+            token: BOT_TOKEN.into(),
+        },
+        Teacher {
+            email: BOB.into(),
+            token: BOB_TOKEN.into(),
+        },
+    ]
+}
+
 /// A running agent with its own knowledge; stopped when dropped.
 pub struct Agent {
     /// `http://127.0.0.1:PORT/`.
@@ -39,24 +62,36 @@ pub struct Agent {
 impl Agent {
     /// Starts the agent on a free port, with empty knowledge.
     pub fn start() -> Agent {
+        Agent::serving(|listener, knowledge, shutdown| async move {
+            customs_agent::serve(listener, knowledge, &teachers(), shutdown)
+                .await
+                .expect("the agent serves");
+        })
+    }
+
+    /// Starts the desk plan agent (a list of desks and a range-checked
+    /// limit, `learnables_examples::desk_plan_agent`) on a free port, with
+    /// empty knowledge and the same teachers.
+    pub fn start_desk_plans() -> Agent {
+        Agent::serving(|listener, knowledge, shutdown| async move {
+            let tokens = customs_agent::tokens(&teachers()).expect("the teachers make a table");
+            desk_plan_agent::serve(listener, knowledge, tokens, shutdown)
+                .await
+                .expect("the agent serves");
+        })
+    }
+
+    /// `serve` run on a free port of 127.0.0.1 over fresh knowledge in a
+    /// temporary directory, on a runtime of its own.
+    fn serving<S, F>(serve: S) -> Agent
+    where
+        S: FnOnce(tokio::net::TcpListener, learnables::Knowledge, ShutDown) -> F + Send + 'static,
+        F: Future<Output = ()>,
+    {
         let data = tempfile::tempdir().expect("a temporary directory");
         let knowledge = DataLocation::Directory(data.path().to_owned())
             .open()
             .expect("the knowledge opens");
-        let teachers = vec![
-            Teacher {
-                email: ALICE.into(),
-                token: ALICE_TOKEN.into(),
-            },
-            Teacher {
-                email: BOT.into(),
-                token: BOT_TOKEN.into(),
-            },
-            Teacher {
-                email: BOB.into(),
-                token: BOB_TOKEN.into(),
-            },
-        ];
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let (bound, address) = std::sync::mpsc::channel();
         let thread = std::thread::spawn(move || {
@@ -72,12 +107,10 @@ impl Agent {
                 bound
                     .send(listener.local_addr().expect("an address"))
                     .expect("the test waits");
-                let shutdown = async {
+                let shutdown: ShutDown = Box::pin(async {
                     let _ = stopped.await;
-                };
-                customs_agent::serve(listener, knowledge, &teachers, shutdown)
-                    .await
-                    .expect("the agent serves");
+                });
+                serve(listener, knowledge, shutdown).await;
             });
         });
         let address = address.recv().expect("the agent binds");
@@ -241,6 +274,24 @@ impl Run {
 /// Runs the binary with `args`.
 pub fn run(args: &[&str]) -> Run {
     Run::of(&mut learnables(args))
+}
+
+/// `learnables teach` of `collection`'s `entry` as alice, with `extra`.
+pub fn teach_as_alice(agent: &Agent, collection: &str, entry: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "teach",
+        agent.url.as_str(),
+        "--collection",
+        collection,
+        "--entry",
+        entry,
+        "--taught-by",
+        ALICE,
+        "--token",
+        ALICE_TOKEN,
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
 }
 
 /// Writes `value` as JSON to `name` in `dir`.
