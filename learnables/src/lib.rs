@@ -53,7 +53,8 @@
 //!     "decidedBy": "rules",
 //!     "lessonFields": [
 //!         {"name": "chapter", "label": "HS chapter", "kind": "text",
-//!          "help": "Two-digit chapter of the Harmonized System."},
+//!          "help": "Two-digit chapter of the Harmonized System.",
+//!          "valueType": "integer", "minimum": 0, "maximum": 255},
 //!         {"name": "desk", "label": "Desk", "kind": "choice",
 //!          "choices": ["general", "dangerous-goods", "cold chain"], "default": "general"},
 //!         {"name": "note", "label": "Note for the broker", "kind": "text", "help": "Optional."}
