@@ -83,8 +83,8 @@ impl Target {
     }
 }
 
-/// The ask tool over the learnables a model may ask a person about (see
-/// the [module](self)).
+/// The ask tool over the learnables a model may ask a person about (the
+/// chapter "Agents whose model decides" in docs/ says how a model uses it).
 #[derive(Clone, Default)]
 pub struct AskTool {
     targets: Vec<Target>,
