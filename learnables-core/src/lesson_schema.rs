@@ -70,8 +70,8 @@ const OPTIONAL: &str = "Optional.";
 /// The most characters of one title or description.
 const MAX_TEXT_CHARS: usize = 1024;
 
-/// The JSON Schema (2020-12) of `descriptor`'s lesson value (see the
-/// [module](self) for the mapping).
+/// The JSON Schema (2020-12) of `descriptor`'s lesson value: each field's
+/// kind and `valueType` as its type, its checks as the schema's keywords.
 pub fn lesson_schema(descriptor: &LearnableDescriptor) -> Value {
     object_schema(descriptor, Flavor::Full)
 }
